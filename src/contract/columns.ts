@@ -1,0 +1,95 @@
+import { type ColumnType, OPERATORS_BY_TYPE, type Operator } from "./inferred";
+
+/**
+ * The column catalogue: the columns the sandbox carries, with the service's names
+ * (shared/spec/contact-columns.txt). Types, levels, enumerability and masking are our inferred
+ * choices (INFERRED-CONTRACT.md, "Columns").
+ */
+export type ColumnLevel = "person" | "company";
+
+export interface Column {
+  name: string;
+  label: string;
+  type: ColumnType;
+  level: ColumnLevel;
+  /** Its distinct values can be listed with the column-values operation (company columns only). */
+  enumerable: boolean;
+  /** Never returned by View: replaced there by the flag named here. */
+  maskedAs?: "hasEmail" | "hasMobile";
+  description?: string;
+}
+
+type Spec = [name: string, label: string, type: ColumnType, level: ColumnLevel, extra?: Partial<Column>];
+
+const SPECS: Spec[] = [
+  ["RBID_PAO", "Contact ID", "text", "person", { description: "Stable id of one person at one company" }],
+  ["RBID_PER", "Person ID", "text", "person"],
+  ["RBID_ORG", "Company ID", "text", "company"],
+  ["FIRST_NAME_PER", "First name", "text", "person"],
+  ["LAST_NAME_PER", "Last name", "text", "person"],
+  ["FULL_NAME_PER", "Full name", "text", "person"],
+  ["JOB_TITLE_PER", "Job title", "text", "person"],
+  ["JOB_LEVEL_PER", "Job level", "text", "person"],
+  ["JOB_FUNCTION_PER", "Job function", "text", "person"],
+  ["EMAIL_ADDRESS_PER", "Email", "text", "person", { maskedAs: "hasEmail" }],
+  ["CELLPHONE_PER", "Mobile", "text", "person", { maskedAs: "hasMobile" }],
+  ["LINKEDIN_URL_PER", "LinkedIn profile", "text", "person"],
+  ["CITY_PER", "City", "text", "person"],
+  ["STATE_NAME_PER", "State or region", "text", "person"],
+  ["COUNTRY_NAME_PER", "Country", "text", "person"],
+  ["CONTINENT_PER", "Continent", "text", "person"],
+  ["COMPANY_NAME_ORG", "Company", "text", "company"],
+  ["DOMAIN_ORG", "Company domain", "text", "company"],
+  ["WEBSITE_ORG", "Company website", "text", "company"],
+  ["INDUSTRY_LINKEDIN_ORG", "Industry", "text", "company", { enumerable: true }],
+  ["EMPLOYEE_COUNT_MIN", "Employees (min)", "integer", "company"],
+  ["EMPLOYEE_COUNT_MAX", "Employees (max)", "integer", "company"],
+  ["EMPLOYEE_COUNT_RANGE_ORG", "Employee range", "text", "company", { enumerable: true }],
+  ["REVENUE_RANGE_ORG", "Revenue range", "text", "company", { enumerable: true }],
+  ["REVENUE_MIN", "Revenue (min, USD)", "integer", "company"],
+  ["REVENUE_MAX", "Revenue (max, USD)", "integer", "company"],
+  ["FOUNDED_ORG", "Founded", "integer", "company"],
+  ["HEADQUARTERS_CITY_ORG", "HQ city", "text", "company"],
+  ["HEADQUARTERS_COUNTRY_NAME_ORG", "HQ country", "text", "company", { enumerable: true }],
+  ["ABOUT_US_ORG", "About the company", "text", "company"],
+];
+
+export const COLUMNS: readonly Column[] = SPECS.map(([name, label, type, level, extra]) => ({
+  name,
+  label,
+  type,
+  level,
+  enumerable: false,
+  ...extra,
+}));
+
+export const COLUMN_NAMES: readonly string[] = COLUMNS.map((c) => c.name);
+
+const byName = new Map(COLUMNS.map((c) => [c.name, c]));
+
+export function getColumn(name: string): Column | undefined {
+  return byName.get(name);
+}
+
+/** Operators a column accepts: by type, or only null checks when it is masked. */
+export function operatorsFor(column: Column): readonly Operator[] {
+  return column.maskedAs ? OPERATORS_BY_TYPE.masked : OPERATORS_BY_TYPE[column.type];
+}
+
+export const MASK_FLAGS = { hasEmail: "EMAIL_ADDRESS_PER", hasMobile: "CELLPHONE_PER" } as const;
+export type MaskFlag = keyof typeof MASK_FLAGS;
+
+export const ENUMERABLE_COMPANY_COLUMNS: readonly string[] = COLUMNS.filter((c) => c.enumerable).map(
+  (c) => c.name,
+);
+export const COMPANY_COLUMNS: readonly string[] = COLUMNS.filter((c) => c.level === "company").map(
+  (c) => c.name,
+);
+
+/** Display label of a returned field: a column, a mask flag or the score. */
+export function labelOf(field: string): string {
+  if (field === "hasEmail") return "Has email";
+  if (field === "hasMobile") return "Has mobile";
+  if (field === "score") return "Similarity";
+  return byName.get(field)?.label ?? field;
+}

@@ -1,0 +1,161 @@
+import { z } from "zod";
+import { ERROR_CODES } from "./inferred";
+
+/** The seed's validation error record (FastAPI's shape). */
+export const validationIssueSchema = z.object({
+  loc: z.array(z.union([z.string(), z.number().int()])),
+  msg: z.string(),
+  type: z.string(),
+  input: z.unknown().optional(),
+  ctx: z.record(z.string(), z.unknown()).optional(),
+});
+export const validationRecordSchema = z.object({ detail: z.array(validationIssueSchema) });
+export type ValidationIssue = z.infer<typeof validationIssueSchema>;
+export type ValidationRecord = z.infer<typeof validationRecordSchema>;
+
+/** 401 / 403 / 400 / 409 / 404 / 410 bodies: `{ detail: string }` (seed, public docs). */
+export const detailErrorSchema = z.object({ detail: z.string() });
+
+/** Inferred 429 bodies (the public docs give `{ detail }`; our code tells the two kinds apart). */
+export const rateLimitedSchema = z.object({ detail: z.string(), code: z.literal(ERROR_CODES.rateLimited) });
+export const freePreviewCapSchema = z.object({
+  detail: z.string(),
+  code: z.literal(ERROR_CODES.freePreviewCap),
+  resetAt: z.string(),
+});
+/** Inferred 402 body. */
+export const insufficientCreditsSchema = z.object({
+  detail: z.string(),
+  code: z.literal(ERROR_CODES.insufficientCredits),
+  required: z.number(),
+  balance: z.number(),
+});
+
+export type Location = "body" | "query" | "path";
+
+/**
+ * Turns zod issues into the service's 422 record. `loc` starts with where the input came from,
+ * then the path into it, as FastAPI does; `type` and `msg` use pydantic's vocabulary so that a
+ * client written against the live service reads ours the same way.
+ */
+export function toValidationRecord(issues: readonly z.core.$ZodIssue[], where: Location, input: unknown) {
+  const detail: ValidationIssue[] = [];
+  for (const issue of issues) {
+    const loc = [where, ...issue.path.map((p) => (typeof p === "symbol" ? String(p) : p))];
+    const at = valueAt(input, issue.path);
+    if (issue.code === "unrecognized_keys") {
+      // One entry per extra key, as pydantic reports `extra="forbid"`.
+      for (const key of issue.keys) {
+        detail.push({
+          loc: [...loc, key],
+          msg: "Extra inputs are not permitted",
+          type: "extra_forbidden",
+          input: (at as Record<string, unknown> | undefined)?.[key],
+        });
+      }
+      continue;
+    }
+    detail.push({ loc, ...describeIssue(issue, at), input: at });
+  }
+  return { detail } satisfies ValidationRecord;
+}
+
+/** A 422 record with a single entry, for checks made outside zod. */
+export function validationError(
+  loc: (string | number)[],
+  msg: string,
+  input?: unknown,
+  type = "value_error",
+): ValidationRecord {
+  return { detail: [{ loc, msg: type === "value_error" ? `Value error, ${msg}` : msg, type, input }] };
+}
+
+function describeIssue(issue: z.core.$ZodIssue, input: unknown): { msg: string; type: string } {
+  switch (issue.code) {
+    case "invalid_type": {
+      if (input === undefined) return { msg: "Field required", type: "missing" };
+      const expected = String(issue.expected);
+      const name =
+        expected === "number" && isIntegerCheck(issue)
+          ? "int"
+          : expected === "number"
+            ? "float"
+            : expected === "boolean"
+              ? "bool"
+              : expected === "array"
+                ? "list"
+                : expected === "object"
+                  ? "dict"
+                  : expected;
+      const article = /^[aeiou]/.test(name) ? "an" : "a";
+      const noun = { int: "integer", float: "number", bool: "boolean", list: "list", dict: "dictionary" }[
+        name
+      ];
+      return { msg: `Input should be ${article} valid ${noun ?? name}`, type: `${name}_type` };
+    }
+    case "invalid_value": {
+      const options = issue.values.map((v) => `'${String(v)}'`);
+      const list =
+        options.length > 1 ? `${options.slice(0, -1).join(", ")} or ${options.at(-1)}` : options[0];
+      return { msg: `Input should be ${list}`, type: options.length > 1 ? "enum" : "literal_error" };
+    }
+    case "invalid_union": {
+      if ("discriminator" in issue && issue.discriminator) {
+        return {
+          msg: `Input tag does not match any of the expected tags: 'condition', 'group', 'semantic', 'lookalike'`,
+          type: "union_tag_invalid",
+        };
+      }
+      return { msg: issue.message || "Input does not match any allowed shape", type: "union_type" };
+    }
+    case "too_small": {
+      if (issue.origin === "array" || issue.origin === "set")
+        return { msg: `List should have at least ${issue.minimum} item(s)`, type: "too_short" };
+      if (issue.origin === "string")
+        return { msg: `String should have at least ${issue.minimum} character(s)`, type: "string_too_short" };
+      return {
+        msg: `Input should be greater than${issue.inclusive ? " or equal to" : ""} ${issue.minimum}`,
+        type: issue.inclusive ? "greater_than_equal" : "greater_than",
+      };
+    }
+    case "too_big": {
+      if (issue.origin === "array" || issue.origin === "set")
+        return { msg: `List should have at most ${issue.maximum} item(s)`, type: "too_long" };
+      if (issue.origin === "string")
+        return { msg: `String should have at most ${issue.maximum} character(s)`, type: "string_too_long" };
+      return {
+        msg: `Input should be less than${issue.inclusive ? " or equal to" : ""} ${issue.maximum}`,
+        type: issue.inclusive ? "less_than_equal" : "less_than",
+      };
+    }
+    case "invalid_format":
+      return { msg: `Value error, ${issue.message}`, type: "value_error" };
+    case "custom": {
+      const params = (issue.params ?? {}) as { type?: string };
+      if (params.type === "missing") return { msg: "Field required", type: "missing" };
+      // A pydantic type of its own (int_type, string_type...) carries its own message.
+      if (params.type) return { msg: issue.message, type: params.type };
+      return { msg: `Value error, ${issue.message}`, type: "value_error" };
+    }
+    default:
+      return { msg: issue.message, type: "value_error" };
+  }
+}
+
+function isIntegerCheck(issue: z.core.$ZodIssue): boolean {
+  return /int/i.test(issue.message);
+}
+
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let here: unknown = input;
+  for (const key of path) {
+    if (here === null || typeof here !== "object") return undefined;
+    here = (here as Record<PropertyKey, unknown>)[key];
+  }
+  return here;
+}
+
+/** The 422 record for a body that is not JSON (FastAPI's `json_invalid`). */
+export function invalidJsonRecord(error: string): ValidationRecord {
+  return { detail: [{ loc: ["body", 0], msg: "JSON decode error", type: "json_invalid", ctx: { error } }] };
+}

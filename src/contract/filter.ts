@@ -1,0 +1,246 @@
+import { z } from "zod";
+import { getColumn, operatorsFor } from "./columns";
+import {
+  MATCH_LEVELS,
+  MAX_FILTER_DEPTH,
+  type MatchLevel,
+  OPERATOR_READS,
+  OPERATORS,
+  type Operator,
+  VALUE_LIST_MAX,
+} from "./inferred";
+
+/** The filter tree as the service takes it (seed, "Filter tree"), after defaults are applied. */
+export type JoinOp = "AND" | "OR";
+export type Scalar = string | number | boolean | null;
+
+export interface ConditionNode {
+  type: "condition";
+  column: string;
+  operator: Operator;
+  value?: Scalar | undefined;
+  value2?: Scalar | undefined;
+  valueList?: string[] | null | undefined;
+  joinWithPrevious?: JoinOp | null | undefined;
+  id?: string | null | undefined;
+}
+export interface GroupNode {
+  type: "group";
+  op: JoinOp;
+  children: FilterNode[];
+  joinWithPrevious?: JoinOp | null | undefined;
+  negate: boolean;
+  id?: string | null | undefined;
+}
+export interface SemanticNode {
+  type: "semantic";
+  on: "company" | "title";
+  text: string;
+  maxDistance?: number | null | undefined;
+  match?: MatchLevel | null | undefined;
+  joinWithPrevious?: JoinOp | null | undefined;
+  id?: string | null | undefined;
+  negate: boolean;
+}
+export interface LookalikeNode {
+  type: "lookalike";
+  rbidOrg: string;
+  domain: string;
+  maxDistance?: number | null | undefined;
+  match?: MatchLevel | null | undefined;
+  joinWithPrevious?: JoinOp | null | undefined;
+  id?: string | null | undefined;
+  negate: boolean;
+}
+export type FilterNode = ConditionNode | GroupNode | SemanticNode | LookalikeNode;
+
+const joinOp = z.enum(["AND", "OR"]);
+const scalar = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+const nodeId = z.string().nullable().optional();
+/** Cosine distance lies in [0, 2]. */
+const maxDistance = z.number().min(0).max(2).nullable().optional();
+
+/**
+ * Builds the filter schemas. `strict` rejects unknown fields (the proxy's copy, so that our own
+ * client's mistakes surface before anything is sent); the lenient copy ignores them, as the
+ * service's framework does.
+ */
+export function makeFilterSchemas(strict: boolean) {
+  // Same output types either way; only the handling of unknown keys differs at run time.
+  const obj = (strict ? z.strictObject : z.object) as typeof z.object;
+
+  const condition = obj({
+    type: z.literal("condition"),
+    column: z.string().default(""),
+    operator: z.enum(OPERATORS),
+    value: scalar.optional(),
+    value2: scalar.optional(),
+    valueList: z.array(z.string()).nullable().optional(),
+    joinWithPrevious: joinOp.nullable().optional(),
+    id: nodeId,
+  }).superRefine(checkCondition);
+
+  const semantic = obj({
+    type: z.literal("semantic"),
+    on: z.enum(["company", "title"]),
+    text: z.string().default(""),
+    maxDistance,
+    match: z.enum(MATCH_LEVELS).nullable().optional(),
+    joinWithPrevious: joinOp.nullable().optional(),
+    id: nodeId,
+    negate: z.boolean().default(false),
+  }).superRefine((node, ctx) => {
+    if (node.text.trim() === "")
+      ctx.addIssue({ code: "custom", path: ["text"], message: "text must not be empty" });
+  });
+
+  const lookalike = obj({
+    type: z.literal("lookalike"),
+    rbidOrg: z.string().default(""),
+    domain: z.string().default(""),
+    maxDistance,
+    match: z.enum(MATCH_LEVELS).nullable().optional(),
+    joinWithPrevious: joinOp.nullable().optional(),
+    id: nodeId,
+    negate: z.boolean().default(false),
+  }).superRefine((node, ctx) => {
+    if (node.rbidOrg.trim() === "" && node.domain.trim() === "")
+      ctx.addIssue({ code: "custom", path: [], message: "a lookalike needs rbidOrg or domain" });
+  });
+
+  const group = obj({
+    type: z.literal("group"),
+    op: joinOp.default("AND"),
+    get children(): z.ZodDefault<z.ZodArray<typeof node>> {
+      return z.array(node).default([]);
+    },
+    joinWithPrevious: joinOp.nullable().optional(),
+    negate: z.boolean().default(false),
+    id: nodeId,
+  });
+
+  const node = z.discriminatedUnion("type", [condition, group, semantic, lookalike]);
+
+  /** The root: a group, or null / absent for "the whole dataset". */
+  const root = z
+    .unknown()
+    .superRefine((value, ctx) => {
+      const depth = filterDepth(value);
+      if (depth > MAX_FILTER_DEPTH)
+        ctx.addIssue({
+          code: "custom",
+          message: `filter nests ${depth} levels deep; at most ${MAX_FILTER_DEPTH} are allowed`,
+          abort: true,
+        });
+    })
+    .pipe(group.nullable().optional());
+
+  return { condition, semantic, lookalike, group, node, root };
+}
+
+/** A condition reads the operands its operator needs, typed as its column; checked at the node. */
+function checkCondition(
+  node: Pick<ConditionNode, "column" | "operator" | "value" | "value2" | "valueList">,
+  ctx: z.RefinementCtx,
+) {
+  const column = getColumn(node.column);
+  if (!column) {
+    ctx.addIssue({ code: "custom", path: ["column"], message: `unknown column '${node.column}'` });
+    return;
+  }
+  const allowed = operatorsFor(column);
+  if (!allowed.includes(node.operator)) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["operator"],
+      message: `operator '${node.operator}' is not allowed on ${column.name}; use one of ${allowed.join(", ")}`,
+    });
+    return;
+  }
+  const wantScalar = (key: "value" | "value2") => {
+    const v = node[key];
+    if (v === undefined || v === null) {
+      ctx.addIssue({ code: "custom", path: [key], message: "Field required", params: { type: "missing" } });
+    } else if (column.type === "integer" ? !Number.isSafeInteger(v) : typeof v !== "string") {
+      ctx.addIssue({
+        code: "custom",
+        path: [key],
+        message:
+          column.type === "integer" ? "Input should be a valid integer" : "Input should be a valid string",
+        params: { type: column.type === "integer" ? "int_type" : "string_type" },
+      });
+    }
+  };
+  switch (OPERATOR_READS[node.operator]) {
+    case "value":
+      wantScalar("value");
+      break;
+    case "range":
+      wantScalar("value");
+      wantScalar("value2");
+      break;
+    case "list": {
+      const list = node.valueList;
+      if (!list) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["valueList"],
+          message: "Field required",
+          params: { type: "missing" },
+        });
+      } else if (list.length === 0 || list.length > VALUE_LIST_MAX) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["valueList"],
+          message: `valueList must hold 1 to ${VALUE_LIST_MAX} values`,
+        });
+      } else if (column.type === "integer") {
+        list.forEach((entry, i) => {
+          if (!/^-?\d{1,15}$/.test(entry.trim()))
+            ctx.addIssue({
+              code: "custom",
+              path: ["valueList", i],
+              message: `'${entry}' is not a whole number`,
+            });
+        });
+      }
+      break;
+    }
+    case "none":
+      break;
+  }
+}
+
+/**
+ * How deep a value nests through `children`, computed without recursion so that a hostile,
+ * absurdly deep body cannot exhaust the stack before it is refused.
+ */
+export function filterDepth(value: unknown): number {
+  let deepest = 0;
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [here, depth] = stack.pop()!;
+    if (here === null || typeof here !== "object" || Array.isArray(here)) continue;
+    deepest = Math.max(deepest, depth);
+    if (deepest > MAX_FILTER_DEPTH) return deepest;
+    const children = (here as { children?: unknown }).children;
+    if (Array.isArray(children)) for (const child of children) stack.push([child, depth + 1]);
+  }
+  return deepest;
+}
+
+/** The lenient schemas (the service ignores unknown fields). */
+export const filterSchemas = makeFilterSchemas(false);
+/** The strict schemas (the proxy's copy: unknown fields are a 422). */
+export const strictFilterSchemas = makeFilterSchemas(true);
+
+/** Resolves the effective distance ceiling of a semantic or lookalike node; null means `exact`. */
+export function effectiveMaxDistance(
+  node: Pick<SemanticNode, "maxDistance" | "match">,
+  levels: Record<Exclude<MatchLevel, "exact">, number>,
+  fallback: MatchLevel,
+): number | null {
+  if (node.maxDistance !== undefined && node.maxDistance !== null) return node.maxDistance;
+  const level = node.match ?? fallback;
+  return level === "exact" ? null : levels[level];
+}
