@@ -18,7 +18,8 @@ export function canonicalKey(filter: GroupNode | null | undefined): string {
 }
 
 function canonicalGroup(group: GroupNode): GroupNode {
-  const op = group.op ?? "AND";
+  // An empty group matches everything whatever its op; one spelling keeps cache keys equal.
+  const op = (group.children ?? []).length === 0 ? "AND" : (group.op ?? "AND");
   return {
     type: "group",
     op,

@@ -20,7 +20,7 @@ export function describe(filter: GroupNode | null | undefined): string {
 /** One node on its own, for per-node labels in the editor. */
 export function describeNode(node: FilterNode): string {
   try {
-    return capitalise(describeAny(node, true));
+    return capitalise(describeAny(node, true)) || "Everyone";
   } catch {
     return "(unreadable condition)";
   }

@@ -55,7 +55,10 @@ export function toValidationRecord(issues: readonly z.core.$ZodIssue[], where: L
       }
       continue;
     }
-    detail.push({ loc, ...describeIssue(issue, at), input: at });
+    // A refused, absurdly deep input is not echoed back: it could not even be serialised.
+    const omitInput =
+      issue.code === "custom" && (issue.params as { omitInput?: boolean } | undefined)?.omitInput;
+    detail.push({ loc, ...describeIssue(issue, at), ...(omitInput ? {} : { input: at }) });
   }
   return { detail } satisfies ValidationRecord;
 }
@@ -74,26 +77,16 @@ function describeIssue(issue: z.core.$ZodIssue, input: unknown): { msg: string; 
   switch (issue.code) {
     case "invalid_type": {
       if (input === undefined) return { msg: "Field required", type: "missing" };
-      const expected = String(issue.expected);
-      const name =
-        expected === "number" && isIntegerCheck(issue)
-          ? "int"
-          : expected === "number"
-            ? "float"
-            : expected === "boolean"
-              ? "bool"
-              : expected === "array"
-                ? "list"
-                : expected === "object"
-                  ? "dict"
-                  : expected;
-      const article = /^[aeiou]/.test(name) ? "an" : "a";
-      const noun = { int: "integer", float: "number", bool: "boolean", list: "list", dict: "dictionary" }[
-        name
+      if (issue.message === INT_MESSAGE || issue.expected === "int")
+        return { msg: INT_MESSAGE, type: "int_type" };
+      const [type, noun] = TYPE_NAMES[String(issue.expected)] ?? [
+        `${String(issue.expected)}_type`,
+        String(issue.expected),
       ];
-      return { msg: `Input should be ${article} valid ${noun ?? name}`, type: `${name}_type` };
+      return { msg: `Input should be a valid ${noun}`, type };
     }
     case "invalid_value": {
+      if (input === undefined) return { msg: "Field required", type: "missing" };
       const options = issue.values.map((v) => `'${String(v)}'`);
       const list =
         options.length > 1 ? `${options.slice(0, -1).join(", ")} or ${options.at(-1)}` : options[0];
@@ -101,6 +94,8 @@ function describeIssue(issue: z.core.$ZodIssue, input: unknown): { msg: string; 
     }
     case "invalid_union": {
       if ("discriminator" in issue && issue.discriminator) {
+        if (input === undefined)
+          return { msg: "Unable to extract tag using discriminator 'type'", type: "union_tag_not_found" };
         return {
           msg: `Input tag does not match any of the expected tags: 'condition', 'group', 'semantic', 'lookalike'`,
           type: "union_tag_invalid",
@@ -142,9 +137,17 @@ function describeIssue(issue: z.core.$ZodIssue, input: unknown): { msg: string; 
   }
 }
 
-function isIntegerCheck(issue: z.core.$ZodIssue): boolean {
-  return /int/i.test(issue.message);
-}
+/** pydantic's type and noun for each JSON type zod expects. */
+const TYPE_NAMES: Record<string, [string, string]> = {
+  number: ["float_type", "number"],
+  string: ["string_type", "string"],
+  boolean: ["bool_type", "boolean"],
+  array: ["list_type", "list"],
+  object: ["dict_type", "dictionary"],
+};
+
+/** zod cannot tell an integer field from a number field when given a string; this message marks integers. */
+export const INT_MESSAGE = "Input should be a valid integer";
 
 function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
   let here: unknown = input;

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { getColumn, operatorsFor } from "./columns";
+import { INT_MESSAGE } from "./errors";
 import {
   MATCH_LEVELS,
   MAX_FILTER_DEPTH,
@@ -130,10 +131,13 @@ export function makeFilterSchemas(strict: boolean) {
         ctx.addIssue({
           code: "custom",
           message: `filter nests ${depth} levels deep; at most ${MAX_FILTER_DEPTH} are allowed`,
+          params: { omitInput: true },
           abort: true,
         });
     })
-    .pipe(group.nullable().optional());
+    .pipe(group.nullable().optional())
+    // Outside the pipe too, so that an absent `filter` key is optional (the whole dataset).
+    .optional();
 
   return { condition, semantic, lookalike, group, node, root };
 }
@@ -165,8 +169,7 @@ function checkCondition(
       ctx.addIssue({
         code: "custom",
         path: [key],
-        message:
-          column.type === "integer" ? "Input should be a valid integer" : "Input should be a valid string",
+        message: column.type === "integer" ? INT_MESSAGE : "Input should be a valid string",
         params: { type: column.type === "integer" ? "int_type" : "string_type" },
       });
     }

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { COMPANY_COLUMNS, ENUMERABLE_COMPANY_COLUMNS, getColumn, MASK_FLAGS } from "./columns";
-import { detailErrorSchema } from "./errors";
+import { detailErrorSchema, INT_MESSAGE } from "./errors";
 import { makeFilterSchemas } from "./filter";
 import {
   COUNT_MODES,
@@ -20,12 +20,21 @@ import {
 
 /** A clamped integer: any integer is accepted and brought into [min, max]; null/absent is the default. */
 function clampedInt(min: number, max: number, fallback: number) {
-  return z
-    .number()
-    .int()
+  return integer({ unbounded: true })
     .nullable()
     .optional()
     .transform((n) => (n === null || n === undefined ? fallback : Math.min(max, Math.max(min, n))));
+}
+
+/**
+ * An integer field. `unbounded` accepts integers beyond 2^53 (they are clamped by the caller), so
+ * that a huge limit is brought into range rather than refused.
+ */
+export function integer(options: { unbounded?: boolean } = {}) {
+  const base = z.number({ error: INT_MESSAGE });
+  return options.unbounded
+    ? base.refine(Number.isInteger, { message: INT_MESSAGE, params: { type: "int_type" } })
+    : base.int({ error: INT_MESSAGE });
 }
 
 /** Column lists: every entry must be a known column (or a mask flag where `flags` allows). */
@@ -37,7 +46,7 @@ function columnList(options: { flags?: boolean; companyOnly?: boolean; star?: bo
     .superRefine((columns, ctx) => {
       columns?.forEach((name, i) => {
         if (options.star && name === "*") return;
-        if (options.flags && name in MASK_FLAGS) return;
+        if (options.flags && Object.hasOwn(MASK_FLAGS, name)) return;
         const column = getColumn(name);
         if (!column || (options.companyOnly && !COMPANY_COLUMNS.includes(name)))
           ctx.addIssue({
@@ -79,10 +88,10 @@ export function makeRequestSchemas(strict: boolean) {
       limit: clampedInt(1, 100, 25),
       reveal,
     }),
-    estimate: obj({ filter, maxRows: z.number().int().min(1), reveal, columns: columnList() }),
+    estimate: obj({ filter, maxRows: integer().min(1), reveal, columns: columnList() }),
     exportStart: obj({
       filter,
-      maxRows: z.number().int().min(1),
+      maxRows: integer().min(1),
       reveal,
       columns: columnList(),
       name: z.string().max(200).nullable().optional(),
@@ -93,7 +102,10 @@ export function makeRequestSchemas(strict: boolean) {
       reveal,
       columns: columnList(),
     }).superRefine((body, ctx) => {
-      const total = (body.personIds?.length ?? 0) + (body.emails?.length ?? 0);
+      // Duplicates count once (INFERRED-CONTRACT.md); emails match case-insensitively.
+      const total =
+        new Set(body.personIds ?? []).size +
+        new Set((body.emails ?? []).map((e) => e.trim().toLowerCase())).size;
       if (total === 0)
         ctx.addIssue({ code: "custom", path: [], message: "give at least one of personIds or emails" });
       if (total > ENRICH_MAX_ENTRIES)
@@ -173,7 +185,7 @@ export function makeRequestSchemas(strict: boolean) {
     // Organizations (v2, public docs).
     organizationResolve: obj({
       company_name: z.string().min(1),
-      result_count: z.number().int().min(1).max(10).default(3),
+      result_count: integer().min(1).max(10).default(3),
       headquarters_state: z.string().nullable().optional(),
       headquarters_country: z.string().nullable().optional(),
       headquarters_city: z.string().nullable().optional(),
@@ -182,7 +194,7 @@ export function makeRequestSchemas(strict: boolean) {
     }),
     organizationDiscover: obj({
       keyword: z.string().min(1),
-      result_count: z.number().int().min(1).max(1000).default(1000),
+      result_count: integer().min(1).max(1000).default(1000),
       min_similarity_score: z.number().min(0).max(0.95).default(0),
       headquarters_state: z.string().nullable().optional(),
       headquarters_country: z.string().nullable().optional(),
