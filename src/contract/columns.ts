@@ -16,6 +16,8 @@ export interface Column {
   enumerable: boolean;
   /** Never returned by View: replaced there by the flag named here. */
   maskedAs?: "hasEmail" | "hasMobile";
+  /** Its values have a natural order (size and revenue bands), kept when they are listed. */
+  ordinal?: boolean;
   description?: string;
 }
 
@@ -44,8 +46,8 @@ const SPECS: Spec[] = [
   ["INDUSTRY_LINKEDIN_ORG", "Industry", "text", "company", { enumerable: true }],
   ["EMPLOYEE_COUNT_MIN", "Employees (min)", "integer", "company"],
   ["EMPLOYEE_COUNT_MAX", "Employees (max)", "integer", "company"],
-  ["EMPLOYEE_COUNT_RANGE_ORG", "Employee range", "text", "company", { enumerable: true }],
-  ["REVENUE_RANGE_ORG", "Revenue range", "text", "company", { enumerable: true }],
+  ["EMPLOYEE_COUNT_RANGE_ORG", "Employee range", "text", "company", { enumerable: true, ordinal: true }],
+  ["REVENUE_RANGE_ORG", "Revenue range", "text", "company", { enumerable: true, ordinal: true }],
   ["REVENUE_MIN", "Revenue (min, USD)", "integer", "company"],
   ["REVENUE_MAX", "Revenue (max, USD)", "integer", "company"],
   ["FOUNDED_ORG", "Founded", "integer", "company"],

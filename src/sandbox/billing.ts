@@ -1,0 +1,55 @@
+import { MASK_FLAGS } from "../contract/columns";
+import { DEFAULT_FULL_ROW_COLUMNS, ERROR_CODES, type Plan, PRICE, type Reveal } from "../contract/inferred";
+import { HttpError } from "./http/pipeline";
+import type { Account, StateStore } from "./state/store";
+
+/** The sandbox's price table (INFERRED-CONTRACT.md, "Credits"). */
+export const revealsEmail = (reveal: Reveal) => reveal === "email" || reveal === "both";
+export const revealsMobile = (reveal: Reveal) => reveal === "mobile" || reveal === "both";
+
+/** Credits for delivering rows: per row, plus per revealed email and mobile that is present. AYCE: 0. */
+export function contactCost(
+  plan: Plan,
+  reveal: Reveal,
+  figures: { rows: number; withEmail: number; withMobile: number },
+): number {
+  if (plan === "AYCE") return 0;
+  return (
+    figures.rows * PRICE.perRow +
+    (revealsEmail(reveal) ? figures.withEmail * PRICE.perRevealedEmail : 0) +
+    (revealsMobile(reveal) ? figures.withMobile * PRICE.perRevealedMobile : 0)
+  );
+}
+
+export function insufficient(required: number, balance: number) {
+  return new HttpError(402, {
+    detail: `Not enough credits: this needs ${required} and the balance is ${balance}.`,
+    code: ERROR_CODES.insufficientCredits,
+    required,
+    balance,
+  });
+}
+
+/** Takes credits or refuses with 402, charging nothing; durable before it returns. */
+export async function charge(store: StateStore, account: Account, amount: number): Promise<void> {
+  if (amount <= 0) return;
+  if (account.credits < amount) throw insufficient(amount, account.credits);
+  account.credits -= amount;
+  await store.save();
+}
+
+/**
+ * Columns of a full row (preview, enrich, export): those asked for, or the default set; email and
+ * mobile only as revealed, and always when revealed (they are what is paid for). RBID_PAO first.
+ */
+export function fullRowColumns(requested: readonly string[] | null | undefined, reveal: Reveal): string[] {
+  const masked = new Set<string>(Object.values(MASK_FLAGS));
+  const base = (requested && requested.length > 0 ? requested : DEFAULT_FULL_ROW_COLUMNS).filter(
+    (c) => !masked.has(c),
+  );
+  // Each column once: a CSV header with a repeated name would have more fields than its records.
+  const columns = [...new Set(["RBID_PAO", ...base])];
+  if (revealsEmail(reveal)) columns.push(MASK_FLAGS.hasEmail);
+  if (revealsMobile(reveal)) columns.push(MASK_FLAGS.hasMobile);
+  return columns;
+}

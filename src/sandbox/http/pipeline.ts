@@ -1,0 +1,175 @@
+import type { Context, Hono } from "hono";
+import type { z } from "zod";
+import { invalidJsonRecord, toValidationRecord, type ValidationRecord } from "../../contract/errors";
+import { ERROR_CODES, V1_SUNSET_DATE } from "../../contract/inferred";
+import { requests } from "../../contract/operations";
+import { OPERATIONS, type OperationSpec } from "../../contract/routes";
+import { type Account, hashKey, type KeyRecord, type StateStore } from "../state/store";
+import type { RateLimiter } from "./rate-limit";
+
+export interface Caller {
+  keyHash: string;
+  key: KeyRecord;
+  account: Account;
+}
+
+export interface OperationInput {
+  c: Context;
+  caller: Caller;
+  // Parsed by the operation's schema: each handler knows its own shape.
+  // biome-ignore lint/suspicious/noExplicitAny: the schema named in the operation table types it
+  body: any;
+  // biome-ignore lint/suspicious/noExplicitAny: as above
+  query: any;
+  // biome-ignore lint/suspicious/noExplicitAny: as above
+  params: any;
+  /** The uploaded `requested_file` of a multipart operation. */
+  file?: File;
+}
+
+export type Handler = (input: OperationInput) => Promise<Response>;
+
+/** An answer other than 200, thrown from anywhere below a handler. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+  ) {
+    super(
+      typeof body === "object" && body && "detail" in body
+        ? String((body as { detail: unknown }).detail)
+        : "",
+    );
+  }
+}
+
+export const unprocessable = (record: ValidationRecord) => new HttpError(422, record);
+
+const DETAIL = {
+  unauthenticated: "Invalid or missing API key",
+  forbidden: "Access denied for this resource",
+  rateLimited: "Rate limit exceeded: too many requests for this API key. Wait for X-RateLimit-Reset.",
+  retired: "API v1 was retired on 2026-07-07. Use the v2 endpoints.",
+};
+
+const SUNSET_HTTP_DATE = new Date(`${V1_SUNSET_DATE}T00:00:00Z`).toUTCString();
+
+/**
+ * Registers every operation of the contract's table with the same gate, in the order the contract
+ * fixes: v1 retirement (410), key (401), permission (403), rate limit (429), validation (422), then
+ * the handler's own business rules.
+ */
+export function registerOperations(
+  app: Hono,
+  deps: {
+    store: StateStore;
+    limiter: RateLimiter;
+    v1Retired: boolean;
+    log: (e: unknown) => void;
+    /** Headers an operation carries on every authenticated answer, errors included. */
+    headersFor?: (op: OperationSpec, caller: Caller) => Record<string, string>;
+  },
+  handlers: Record<string, Handler>,
+) {
+  for (const op of OPERATIONS) {
+    const handler = handlers[op.id];
+    if (!handler) throw new Error(`no sandbox handler for operation ${op.id}`);
+    app.on(op.method, op.path, async (c) => {
+      if (op.generation === "v1") {
+        if (deps.v1Retired) return c.json({ detail: DETAIL.retired }, 410);
+        c.header("Deprecation", "true");
+        c.header("Sunset", SUNSET_HTTP_DATE);
+      }
+      const caller = authenticate(c, deps.store);
+      if (!caller) return c.json({ detail: DETAIL.unauthenticated }, 401);
+      for (const [name, value] of Object.entries(deps.headersFor?.(op, caller) ?? {})) c.header(name, value);
+      if (op.access === "paid" && caller.key.access === "viewonly")
+        return c.json({ detail: DETAIL.forbidden }, 403);
+
+      const rate = deps.limiter.take(caller.keyHash);
+      c.header("X-RateLimit-Limit", String(rate.limit));
+      c.header("X-RateLimit-Remaining", String(rate.remaining));
+      c.header("X-RateLimit-Reset", String(rate.reset));
+      if (!rate.allowed) {
+        c.header("Retry-After", String(rate.retryAfterSeconds));
+        return c.json({ detail: DETAIL.rateLimited, code: ERROR_CODES.rateLimited }, 429);
+      }
+
+      try {
+        const input = await parseInput(c, op);
+        return await handler({ c, caller, ...input });
+      } catch (error) {
+        if (error instanceof HttpError) return c.json(error.body as object, error.status as 400);
+        deps.log(error);
+        return c.json({ detail: "The sandbox could not complete this request." }, 500);
+      }
+    });
+  }
+  // Retired means every v1 path, not only the operations (the live service answers 410 for all).
+  app.all("/v1/*", (c) =>
+    deps.v1Retired ? c.json({ detail: DETAIL.retired }, 410) : c.json({ detail: "Not Found" }, 404),
+  );
+}
+
+function authenticate(c: Context, store: StateStore): Caller | null {
+  // Only x-key counts: x-api-key, Authorization and query parameters are not looked at.
+  const key = c.req.header("x-key");
+  if (!key) return null;
+  const keyHash = hashKey(key);
+  const record = store.state.keys[keyHash];
+  if (!record || record.revoked) return null;
+  const account = store.state.accounts[record.accountId];
+  if (!account) return null;
+  return { keyHash, key: record, account };
+}
+
+async function parseInput(c: Context, op: OperationSpec) {
+  const params = op.params ? validate(op.params, c.req.param(), "path") : {};
+  const query = op.query ? validate(op.query, c.req.query(), "query") : {};
+  let body: unknown;
+  let file: File | undefined;
+  if (op.bodyKind === "json") {
+    const text = await c.req.text();
+    let raw: unknown;
+    if (text.trim() !== "") {
+      try {
+        raw = JSON.parse(text);
+      } catch (error) {
+        throw unprocessable(invalidJsonRecord((error as Error).message));
+      }
+    }
+    body = op.body ? validate(op.body, raw, "body") : raw;
+  } else if (op.bodyKind === "multipart") {
+    file = await readUpload(c);
+  }
+  return { params, query, body, file };
+}
+
+function validate(name: keyof typeof requests, value: unknown, where: "body" | "query" | "path") {
+  const schema = requests[name] as z.ZodType;
+  const result = schema.safeParse(value);
+  if (!result.success) throw unprocessable(toValidationRecord(result.error.issues, where, value));
+  return result.data;
+}
+
+async function readUpload(c: Context): Promise<File> {
+  const type = c.req.header("content-type") ?? "";
+  if (!type.toLowerCase().startsWith("multipart/form-data"))
+    throw unprocessable({
+      detail: [{ loc: ["body", "requested_file"], msg: "Field required", type: "missing" }],
+    });
+  let form: Record<string, unknown>;
+  try {
+    form = await c.req.parseBody();
+  } catch {
+    throw unprocessable({
+      detail: [{ loc: ["body"], msg: "There was an error parsing the body", type: "value_error" }],
+    });
+  }
+  const file = form.requested_file;
+  if (!(file instanceof File))
+    throw unprocessable({
+      detail: [{ loc: ["body", "requested_file"], msg: "Field required", type: "missing" }],
+    });
+  return file;
+}

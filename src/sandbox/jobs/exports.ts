@@ -1,0 +1,229 @@
+import { randomBytes } from "node:crypto";
+import { createReadStream, createWriteStream, type WriteStream } from "node:fs";
+import { mkdir, rename, rm, stat } from "node:fs/promises";
+import path from "node:path";
+import { Readable } from "node:stream";
+import type { Context } from "hono";
+import type { GroupNode } from "../../contract/filter";
+import type { Reveal } from "../../contract/inferred";
+import { contactCost, fullRowColumns, insufficient } from "../billing";
+import { csvLine } from "../csv";
+import { HttpError } from "../http/pipeline";
+import type { Audience } from "../query/audience";
+import type { Account, ExportRecord, StateStore } from "../state/store";
+
+/**
+ * Export jobs: started at once, written in the background as fast as the database streams, one at
+ * a time, to `<dataDir>/exports/<id>.csv`. Charged once, on completion, exactly the estimate; an
+ * export that ends in ERROR or CANCELLED costs nothing. A restart re-runs unfinished exports from
+ * the start: the file is rewritten and the charge, recorded with the COMPLETED status in one
+ * atomic state write, is never taken twice.
+ */
+export class ExportJobs {
+  private readonly queue: string[] = [];
+  private running: Promise<void> | null = null;
+  private readonly cancelled = new Set<string>();
+  private closed = false;
+
+  constructor(
+    private readonly audience: Audience,
+    private readonly store: StateStore,
+    private readonly dir: string,
+  ) {}
+
+  /** Picks up exports a previous run left unfinished. */
+  async resume() {
+    await mkdir(this.dir, { recursive: true });
+    const unfinished = Object.values(this.store.state.exports)
+      .filter((e) => e.status === "QUEUED" || e.status === "PROCESSING")
+      .sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+    for (const record of unfinished) this.enqueue(record.exportId);
+  }
+
+  async start(
+    account: Account,
+    body: {
+      filter?: GroupNode | null;
+      maxRows: number;
+      reveal: Reveal;
+      columns?: string[] | null;
+      name?: string | null;
+    },
+  ) {
+    const figures = await this.audience.exportFigures(body.filter, body.maxRows);
+    const credits = contactCost(account.plan, body.reveal, figures);
+    if (credits > account.credits) throw insufficient(credits, account.credits);
+    const record: ExportRecord = {
+      exportId: `exp_${randomBytes(8).toString("hex")}`,
+      accountId: account.id,
+      name: body.name ?? null,
+      status: "QUEUED",
+      filter: body.filter ?? null,
+      maxRows: body.maxRows,
+      reveal: body.reveal,
+      columns: fullRowColumns(body.columns, body.reveal),
+      rows: figures.rows,
+      rowsWritten: 0,
+      credits,
+      createdAt: new Date().toISOString(),
+      completedAt: null,
+      error: null,
+      charged: false,
+    };
+    this.store.state.exports[record.exportId] = record;
+    await this.store.save();
+    this.enqueue(record.exportId);
+    return record;
+  }
+
+  get(exportId: string, account: Account): ExportRecord {
+    const record = this.store.state.exports[exportId];
+    if (!record || record.accountId !== account.id) throw new HttpError(404, { detail: "Export not found" });
+    return record;
+  }
+
+  list(account: Account): ExportRecord[] {
+    return Object.values(this.store.state.exports)
+      .filter((e) => e.accountId === account.id)
+      .sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+  }
+
+  async cancel(exportId: string, account: Account): Promise<ExportRecord> {
+    const record = this.get(exportId, account);
+    if (record.status === "COMPLETED")
+      throw new HttpError(400, { detail: "The export has completed and cannot be cancelled" });
+    if (record.status === "ERROR")
+      throw new HttpError(400, { detail: "The export ended in an error and cannot be cancelled" });
+    if (record.status === "CANCELLED") return record;
+    this.cancelled.add(exportId);
+    record.status = "CANCELLED";
+    record.completedAt = new Date().toISOString();
+    await this.store.save();
+    return record;
+  }
+
+  /** Streams the finished file; 409 until it is COMPLETED. Re-downloading costs nothing. */
+  async download(c: Context, exportId: string, account: Account): Promise<Response> {
+    const record = this.get(exportId, account);
+    if (record.status !== "COMPLETED")
+      throw new HttpError(409, {
+        detail: `The export is ${record.status}; it can be downloaded once COMPLETED`,
+      });
+    const file = this.fileOf(exportId);
+    const { size } = await stat(file);
+    const filename = `${(record.name ?? record.exportId).replace(/[^\w.-]+/g, "_")}.csv`;
+    c.header("Content-Type", "text/csv; charset=utf-8");
+    c.header("Content-Disposition", `attachment; filename="${filename}"`);
+    c.header("Content-Length", String(size));
+    return c.body(Readable.toWeb(createReadStream(file)) as ReadableStream);
+  }
+
+  async close() {
+    this.closed = true;
+    this.queue.length = 0;
+    await this.running;
+  }
+
+  private fileOf(exportId: string) {
+    return path.join(this.dir, `${exportId}.csv`);
+  }
+
+  private enqueue(exportId: string) {
+    this.queue.push(exportId);
+    if (!this.running) this.running = this.drain().finally(() => (this.running = null));
+  }
+
+  private async drain() {
+    while (!this.closed && this.queue.length > 0) {
+      const id = this.queue.shift()!;
+      const record = this.store.state.exports[id];
+      if (record && (record.status === "QUEUED" || record.status === "PROCESSING")) await this.run(record);
+    }
+  }
+
+  private async run(record: ExportRecord) {
+    const part = `${this.fileOf(record.exportId)}.part`;
+    let out: WriteStream | null = null;
+    try {
+      record.status = "PROCESSING";
+      record.rowsWritten = 0;
+      await this.store.save();
+      out = createWriteStream(part);
+      await write(out, csvLine(record.columns));
+      for await (const chunk of this.audience.streamRows(record.filter, record.columns, record.rows)) {
+        if (this.cancelled.has(record.exportId) || this.closed) break;
+        await write(out, chunk.rows.map((r) => csvLine(r.map(plain))).join(""));
+        record.rowsWritten += chunk.rows.length;
+        this.store.saveSoon();
+      }
+      await new Promise<void>((resolve, reject) =>
+        out!.end((e?: Error | null) => (e ? reject(e) : resolve())),
+      );
+      if (this.cancelled.has(record.exportId)) {
+        await rm(part, { force: true });
+        return;
+      }
+      if (this.closed) return; // resumed from the start on the next run
+      await rename(part, this.fileOf(record.exportId));
+      // A cancel that arrived while the file was being moved into place wins: nothing is charged.
+      if (this.cancelled.has(record.exportId)) {
+        await rm(this.fileOf(record.exportId), { force: true });
+        return;
+      }
+      this.finish(record);
+      await this.store.save();
+    } catch (error) {
+      out?.destroy();
+      await rm(part, { force: true });
+      record.status = "ERROR";
+      record.error = `The export failed: ${(error as Error).message}`;
+      record.completedAt = new Date().toISOString();
+      await this.store.save();
+    }
+  }
+
+  /** Completes and charges in one state change, so the charge happens exactly once. */
+  private finish(record: ExportRecord) {
+    const account = this.store.state.accounts[record.accountId];
+    record.completedAt = new Date().toISOString();
+    if (!account || account.credits < record.credits) {
+      record.status = "ERROR";
+      record.error = `Not enough credits at completion: needs ${record.credits}, balance ${account?.credits ?? 0}. Nothing was charged.`;
+      return;
+    }
+    if (!record.charged) {
+      account.credits -= record.credits;
+      record.charged = true;
+    }
+    record.status = "COMPLETED";
+  }
+}
+
+function plain(value: unknown) {
+  return typeof value === "bigint" ? Number(value) : value;
+}
+
+function write(out: WriteStream, text: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (out.write(text)) resolve();
+    else {
+      // Each wait removes both of its listeners, so a long export does not pile them up.
+      const onDrain = () => {
+        out.off("error", onError);
+        resolve();
+      };
+      const onError = (error: Error) => {
+        out.off("drain", onDrain);
+        reject(error);
+      };
+      out.once("drain", onDrain);
+      out.once("error", onError);
+    }
+  });
+}
+
+/** The public status record (internal fields left out). */
+export function exportStatusBody(record: ExportRecord) {
+  const { accountId: _a, filter: _f, maxRows: _m, charged: _c, ...rest } = record;
+  return rest;
+}

@@ -1,0 +1,16 @@
+import os from "node:os";
+import { sandboxBench } from "./sandbox-bench";
+
+/**
+ * `npm run bench`: every speed and memory target of the project, each printed beside a baseline
+ * measured in the same run (machines here are noisy, so ratios, not absolute times, are the
+ * figures to compare). BENCH_ROWS and BENCH_RUNS shrink it for a quick look.
+ */
+const rows = Number(process.env.BENCH_ROWS ?? 1_000_000);
+const runs = Math.max(20, Number(process.env.BENCH_RUNS ?? 30));
+
+console.log(`# Audience Builder benchmark, ${new Date().toISOString()}`);
+console.log(
+  `${os.cpus().length} cores (${os.cpus()[0]?.model ?? "unknown CPU"}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}\n`,
+);
+console.log(await sandboxBench({ rows, runs }));
