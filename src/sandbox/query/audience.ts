@@ -5,7 +5,14 @@ import { INSIGHTS_BREAKDOWN_TOP, INSIGHTS_FIELDS_TOP } from "../../contract/infe
 import { ENUM_COLUMNS } from "../dataset/index";
 import { type Dataset, type Row, type Sql, SqlBuilder } from "../db";
 import { unprocessable } from "../http/pipeline";
-import { type Compiled, compileFilter, type Resolved, semanticNodes } from "./compile";
+import {
+  type Compiled,
+  compileFilter,
+  type Dictionary,
+  dictionary,
+  type Resolved,
+  semanticNodes,
+} from "./compile";
 import { type SemanticIndex, UnknownCompanyError } from "./semantic";
 
 /** A filter made ready to query: its WHERE text and parameters, and its score sources. */
@@ -19,28 +26,24 @@ export class Audience {
   private constructor(
     private readonly db: Dataset,
     private readonly semantic: SemanticIndex,
-    private readonly dictionaries: ReadonlyMap<string, readonly string[]>,
+    private readonly dictionaries: ReadonlyMap<string, Dictionary>,
+    private readonly rowCount: number,
   ) {}
 
   static async load(db: Dataset, semantic: SemanticIndex): Promise<Audience> {
-    const dictionaries = new Map<string, string[]>();
+    const dictionaries = new Map<string, Dictionary>();
     await Promise.all(
       ENUM_COLUMNS.map(async (name) => {
-        const rows = await db
-          .rows({ text: `SELECT unnest(enum_range(NULL::"${name}_enum")) AS v`, params: [] })
-          .catch(() =>
-            db.rows({
-              text: `SELECT DISTINCT "${name}" AS v FROM contacts WHERE "${name}" IS NOT NULL`,
-              params: [],
-            }),
-          );
-        dictionaries.set(
-          name,
-          rows.map((r) => String(r.v)),
-        );
+        // enum_range lists the values in code order, which enum_code comparisons rely on.
+        const rows = await db.rows({
+          text: `SELECT unnest(enum_range("${name}"))::VARCHAR AS v FROM (SELECT "${name}" FROM contacts LIMIT 1)`,
+          params: [],
+        });
+        dictionaries.set(name, dictionary(rows.map((r) => String(r.v))));
       }),
     );
-    return new Audience(db, semantic, dictionaries);
+    const count = await db.one({ text: "SELECT count(*)::BIGINT AS n FROM contacts", params: [] });
+    return new Audience(db, semantic, dictionaries, Number(count?.n ?? 0));
   }
 
   /** Resolves semantic/lookalike nodes (a 422 at the node for an unknown company), then compiles. */
@@ -80,27 +83,35 @@ export class Audience {
   }
 
   /**
-   * A fresh random sample: rows from a random point of the precomputed `sample_key` order, wrapping
-   * around once. A top-N on the key, not ORDER BY random() over the whole audience.
+   * A fresh random sample: the first matching rows from a random position of the file. The file is
+   * stored in RBID_PAO order, and RBID_PAO is a hash, so neighbouring rows are unrelated and any
+   * run of them is as random as a shuffle; the scan stops as soon as it has enough rows (a full
+   * top-N on a random key costs more than ten times as much). It wraps around once.
    */
-  async sampleSql(filter: GroupNode | null | undefined, columns: readonly string[], n: number) {
+  async sampleSql(
+    filter: GroupNode | null | undefined,
+    columns: readonly string[],
+    n: number,
+    wrap?: number,
+  ) {
     const { sql, compiled } = await this.prepare(filter);
-    const start = sql.param(Math.random());
-    const limit = sql.param(n);
-    const select = selectList(columns, ["JOB_TITLE_PER", "org_idx", "sample_key"]);
+    const start = wrap ?? Math.floor(Math.random() * Math.max(1, this.rowCount));
+    const position = wrap === undefined ? `rowid >= ${sql.param(start)}` : `rowid < ${sql.param(start)}`;
+    const select = selectList(columns, ["JOB_TITLE_PER", "org_idx"]);
     const query = sql.build(
-      `(SELECT ${select}, 0 AS pass FROM contacts WHERE ${compiled.where} AND sample_key >= ${start} ORDER BY sample_key LIMIT ${limit})
-       UNION ALL
-       (SELECT ${select}, 1 AS pass FROM contacts WHERE ${compiled.where} AND sample_key < ${start} ORDER BY sample_key LIMIT ${limit})
-       ORDER BY pass, sample_key LIMIT ${limit}`,
+      `SELECT ${select} FROM contacts WHERE ${position} AND (${compiled.where}) LIMIT ${sql.param(n)}`,
     );
-    return { query, scoreSources: compiled.scoreSources };
+    return { query, scoreSources: compiled.scoreSources, start };
   }
 
   async sample(filter: GroupNode | null | undefined, columns: readonly string[], n: number) {
-    const { query, scoreSources } = await this.sampleSql(filter, columns, n);
-    const rows = await this.db.rows(query);
-    return rows.map((row) => ({ row, score: score(row, scoreSources) }));
+    const first = await this.sampleSql(filter, columns, n);
+    const rows = await this.db.rows(first.query);
+    if (rows.length < n) {
+      const rest = await this.sampleSql(filter, columns, n - rows.length, first.start);
+      rows.push(...(await this.db.rows(rest.query)));
+    }
+    return rows.map((row) => ({ row, score: score(row, first.scoreSources) }));
   }
 
   /** The first `n` rows of the audience by RBID_PAO (the file is stored in that order). */
