@@ -1,0 +1,80 @@
+import { existsSync, readdirSync, statSync } from "node:fs";
+import path from "node:path";
+import { createSandbox } from "./sandbox/app";
+import { sandboxOptionsFromEnv } from "./sandbox/config";
+import { createProxy } from "./server/app";
+import { ConfigError, configFromEnv } from "./server/config";
+import { serveProxy } from "./server/serve";
+import { liveUpstream, type Upstream } from "./server/upstream";
+
+/**
+ * `npm start`: config -> upstream (the embedded sandbox in this process, or the real service) ->
+ * proxy -> listen. The only file that knows both the proxy and the sandbox.
+ */
+/** What the browser bundle is built from; a change to any of it means the bundle is stale. */
+const APP_SOURCES = ["src/app", "src/contract", "index.html", "public", "vite.config.ts"];
+
+function newestChange(target: string): number {
+  if (!existsSync(target)) return 0;
+  const stat = statSync(target);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return Math.max(0, ...readdirSync(target).map((name) => newestChange(path.join(target, name))));
+}
+
+/** Builds the SPA into dist/app when it is missing or older than its sources (so `npm start` just works). */
+async function ensureAppBuilt(outDir: string) {
+  const built = path.join(outDir, "index.html");
+  if (existsSync(built) && statSync(built).mtimeMs >= Math.max(...APP_SOURCES.map(newestChange))) return;
+  console.log("building the app…");
+  const { build } = await import("vite");
+  await build({ logLevel: "warn" });
+}
+
+async function main() {
+  let config: ReturnType<typeof configFromEnv>;
+  try {
+    config = configFromEnv(process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(`refusing to start: ${error.message}`);
+      process.exit(1);
+    }
+    throw error;
+  }
+
+  await ensureAppBuilt(config.staticDir);
+
+  let upstream: Upstream;
+  let closeUpstream = async () => {};
+  if (config.upstreamUrl) {
+    upstream = liveUpstream(config.upstreamUrl);
+  } else {
+    const sandbox = await createSandbox(sandboxOptionsFromEnv().options);
+    upstream = sandbox.fetch;
+    closeUpstream = () => sandbox.close();
+  }
+
+  let proxy: ReturnType<typeof createProxy>;
+  try {
+    proxy = createProxy(config, upstream);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(`refusing to start: ${error.message}`);
+      await closeUpstream();
+      process.exit(1);
+    }
+    throw error;
+  }
+  await proxy.ready;
+  const served = await serveProxy(proxy, { host: config.host, port: config.port });
+  console.log(`ready on ${served.url}`);
+
+  for (const signal of ["SIGINT", "SIGTERM"] as const)
+    process.once(signal, async () => {
+      await served.close();
+      await closeUpstream();
+      process.exit(0);
+    });
+}
+
+await main();

@@ -1,0 +1,192 @@
+import { randomUUID } from "node:crypto";
+import path from "node:path";
+import { Hono } from "hono";
+import type { DestinationStream, Logger } from "pino";
+import { Access } from "./access";
+import { API_PREFIX, registerOperations, unsafeTarget } from "./allowlist";
+import { fail, ProxyProblem, problem, toResponse } from "./answer";
+import { browserGuard, hostGuard, securityHeaders } from "./browser-guard";
+import { ConfigError, type ProxyConfig } from "./config";
+import type { ProxyEnv } from "./context";
+import { forwardHandler } from "./forward";
+import { HostAllowlist, isLoopbackHost } from "./hosts";
+import { IdempotencyJournal } from "./idempotency";
+import { KeyStore } from "./key-store";
+import { createLogger } from "./logger";
+import { RateShaper } from "./rate-shaper";
+import { ResponseCache } from "./response-cache";
+import { PlanProbe } from "./session-info";
+import { staticSite } from "./static";
+import { ProxyStats } from "./stats";
+import { type Upstream, UpstreamClient } from "./upstream";
+
+export interface ProxyDeps {
+  /** A logger of your own; otherwise one is made (to `logDestination`, or stdout). */
+  logger?: Logger;
+  logDestination?: DestinationStream;
+  /** Backoff sleeps and jitter (tests make retries instant). */
+  sleep?: (ms: number) => Promise<void>;
+  random?: () => number;
+}
+
+export interface BffProxy {
+  app: Hono<ProxyEnv>;
+  stats: ProxyStats;
+  /** Ready to answer spends (the journal folder exists, expired entries swept). */
+  ready: Promise<void>;
+  /** Tell the proxy the port it listens on (needed for the Host check when started on port 0). */
+  listening(port: number): void;
+  close(): Promise<void>;
+  logger: Logger;
+}
+
+/**
+ * The backend-for-frontend: pure composition of the pieces, no listening socket (see serve.ts).
+ * Order on every request: request id and logging, raw-target check, Host check, security headers;
+ * then for /api: browser boundary, session, the operation allowlist.
+ */
+export function createProxy(config: ProxyConfig, upstream: Upstream, deps: ProxyDeps = {}): BffProxy {
+  // Defence in depth: config.ts refuses this too, but a hand-built config must not slip past.
+  if (!isLoopbackHost(config.host) && !config.usersFile)
+    throw new ConfigError(
+      `HOST=${config.host} is beyond loopback: set USERS_FILE so that people must sign in`,
+    );
+
+  const keys = new KeyStore(config);
+  const scrub = (text: string) => {
+    let out = text;
+    for (const secret of keys.secrets()) if (secret.length >= 6) out = out.split(secret).join("[redacted]");
+    return out;
+  };
+  const logger =
+    deps.logger ??
+    createLogger({ level: config.logLevel, secrets: () => keys.secrets(), destination: deps.logDestination });
+  const access = new Access(config);
+  const hosts = new HostAllowlist(config.publicHosts, config.port);
+  const shaper = new RateShaper(config.rate);
+  const stats = new ProxyStats(() => shaper.queueLength);
+  const cache = new ResponseCache(config.cacheTtlMs, config.cacheMaxEntries);
+  const journal = new IdempotencyJournal(
+    path.join(config.dataDir, "idempotency"),
+    config.idempotencyTtlMs,
+    Date.now,
+    (error) => logger.error({ err: error }, "idempotency journal write failed; kept in memory"),
+  );
+  const client = new UpstreamClient({
+    upstream,
+    keys,
+    shaper,
+    stats,
+    config,
+    sleep: deps.sleep,
+    random: deps.random,
+  });
+  const plan = new PlanProbe(client, config);
+  const ready = journal.start();
+  ready.catch((error) => logger.error({ err: error }, "idempotency journal could not start"));
+
+  const app = new Hono<ProxyEnv>();
+
+  app.use("*", async (c, next) => {
+    const started = performance.now();
+    c.set("reqId", randomUUID());
+    const peer = c.env?.incoming?.socket?.remoteAddress ?? "in-process";
+    // Sign-in limits count per address: behind a reverse proxy, the address it saw.
+    const forwarded = config.trustProxy
+      ? c.req.header("x-forwarded-for")?.split(",").at(-1)?.trim()
+      : undefined;
+    c.set("clientIp", forwarded || peer);
+    c.set("caller", "local");
+    await next();
+    c.header("x-request-id", c.get("reqId"));
+    const pathname = new URL(c.req.url).pathname;
+    logger.info(
+      {
+        reqId: c.get("reqId"),
+        method: c.req.method,
+        path: pathname.length > 200 ? `${pathname.slice(0, 200)}…` : pathname,
+        op: c.get("op"),
+        status: c.res.status,
+        ms: Math.round(performance.now() - started),
+        upstreamMs: c.get("upstreamMs"),
+        cache: c.get("cache"),
+        replayed: c.get("replayed"),
+      },
+      "request",
+    );
+  });
+  app.use("*", securityHeaders());
+  app.use("*", async (c, next) => {
+    const raw = c.env?.incoming?.url ?? `${new URL(c.req.url).pathname}${new URL(c.req.url).search}`;
+    if (unsafeTarget(raw)) throw fail(400, "This address is not allowed.");
+    await next();
+  });
+  app.use("*", hostGuard(hosts));
+
+  app.get("/healthz", async (c) => {
+    const { up } = await plan.get();
+    return c.json({ ok: true, upstream: up ? "up" : "down", ...stats.snapshot() });
+  });
+
+  const guard = browserGuard(config.publicOrigin);
+  app.use("/auth/*", guard);
+  app.use(`${API_PREFIX}/*`, guard);
+  app.use(API_PREFIX, guard);
+  app.use(`${API_PREFIX}/*`, async (c, next) => {
+    if (c.req.method !== "GET" && c.req.method !== "POST") throw fail(404, "Not Found");
+    c.set("caller", access.userOf(c) ?? "local");
+    await next();
+  });
+  access.routes(app);
+
+  app.get(`${API_PREFIX}/session`, async (c) => {
+    const { plan: current } = await plan.get();
+    return c.json({
+      mode: config.mode,
+      plan: current,
+      user: access.required ? c.get("caller") : null,
+      keyLast4: keys.last4(),
+    });
+  });
+  registerOperations(app, (op) => {
+    const handler = forwardHandler(op, { config, client, keys, cache, journal, stats, scrub, log: logger });
+    if (op.id !== "rotateV1" && op.id !== "rotateV2") return handler;
+    return async (c, next) => {
+      const response = await handler(c, next);
+      plan.forget();
+      return response as Response;
+    };
+  });
+  app.all(API_PREFIX, () => toResponse(problem(404, "Not Found")));
+  app.all(`${API_PREFIX}/*`, () => toResponse(problem(404, "Not Found")));
+  app.all("*", staticSite(config.staticDir));
+
+  app.notFound(() => toResponse(problem(404, "Not Found")));
+  app.onError((error, c) => {
+    if (error instanceof ProxyProblem) return toResponse(error.answer);
+    logger.error(
+      { reqId: c.get("reqId"), err: { message: scrub(String(error?.message)), name: error?.name } },
+      "unexpected error",
+    );
+    return toResponse(
+      problem(
+        500,
+        "Something went wrong in the proxy. Try again; if it keeps happening, tell whoever runs it.",
+      ),
+    );
+  });
+
+  return {
+    app,
+    stats,
+    ready,
+    logger,
+    listening: (port) => hosts.listening(port),
+    async close() {
+      shaper.close();
+      journal.close();
+      access.close();
+      await ready.catch(() => {});
+    },
+  };
+}

@@ -1,0 +1,52 @@
+import { fail } from "./answer";
+
+/**
+ * Reads a request body up to `max` bytes: a declared Content-Length over the limit is refused
+ * before reading, and the bytes are counted as they stream in (a lying or absent length cannot
+ * push more through).
+ */
+export async function readLimited(request: Request, max: number): Promise<Uint8Array<ArrayBuffer>> {
+  // The rest of the body is never read, so the connection cannot be reused: say so.
+  const tooLarge = () =>
+    fail(413, `The request is too large: at most ${Math.floor(max / 1024)} KiB.`, {
+      headers: [["connection", "close"]],
+    });
+  const declared = request.headers.get("content-length");
+  if (declared !== null && (!/^\d+$/.test(declared) || Number(declared) > max)) throw tooLarge();
+  if (!request.body) return new Uint8Array(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > max) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return out;
+}
+
+/** How deep a JSON value nests (objects and arrays), without recursion. */
+export function jsonDepth(value: unknown, stopAt: number): number {
+  let deepest = 0;
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [here, depth] = stack.pop()!;
+    if (here === null || typeof here !== "object") continue;
+    if (depth > deepest) deepest = depth;
+    if (deepest > stopAt) return deepest;
+    for (const child of Object.values(here))
+      if (child !== null && typeof child === "object") stack.push([child, depth + 1]);
+  }
+  return deepest;
+}

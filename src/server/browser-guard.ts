@@ -1,0 +1,75 @@
+import type { MiddlewareHandler } from "hono";
+import { fail } from "./answer";
+import type { ProxyEnv } from "./context";
+import type { HostAllowlist } from "./hosts";
+
+/** Sent on every answer: no inline script, no framing, no sniffing, no referrer. */
+export const SECURITY_HEADERS: Record<string, string> = {
+  "content-security-policy":
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
+    "frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+  "x-content-type-options": "nosniff",
+  "referrer-policy": "no-referrer",
+  "x-frame-options": "DENY",
+  "cross-origin-opener-policy": "same-origin",
+  "cross-origin-resource-policy": "same-origin",
+};
+
+export function securityHeaders(): MiddlewareHandler<ProxyEnv> {
+  return async (c, next) => {
+    await next();
+    let headers = c.res.headers;
+    try {
+      headers.set("x-content-type-options", "nosniff");
+    } catch {
+      // Immutable headers (a Response from elsewhere): copy it once.
+      c.res = new Response(c.res.body, c.res);
+      headers = c.res.headers;
+    }
+    for (const [name, value] of Object.entries(SECURITY_HEADERS)) headers.set(name, value);
+    // The proxy grants no CORS, whatever a handler might have set.
+    for (const name of [...headers.keys()]) if (name.startsWith("access-control-")) headers.delete(name);
+    const path = new URL(c.req.url).pathname;
+    if (path.startsWith("/api/") || path.startsWith("/auth/") || path === "/api" || path === "/healthz")
+      headers.set("cache-control", "no-store");
+  };
+}
+
+/**
+ * DNS rebinding: a hostile page whose name resolves to 127.0.0.1 reaches us with its own name in
+ * `Host`. Only names the proxy serves are answered (checked on every path, the SPA included).
+ */
+export function hostGuard(hosts: HostAllowlist): MiddlewareHandler<ProxyEnv> {
+  return async (c, next) => {
+    const host = c.req.header("host") ?? new URL(c.req.url).host;
+    if (!hosts.allows(host) || !hosts.allows(new URL(c.req.url).host))
+      throw fail(421, "This server does not answer to that host name.");
+    await next();
+  };
+}
+
+/**
+ * The BFF's browser boundary for `/api` and `/auth`: same origin only, and the `x-csrf: 1` header a
+ * cross-site form or a simple request cannot carry (setting it forces a preflight, which we refuse).
+ */
+export function browserGuard(publicOrigin: string | null): MiddlewareHandler<ProxyEnv> {
+  return async (c, next) => {
+    if (c.req.method === "OPTIONS") throw fail(403, "Cross-origin requests are not allowed.");
+    const origin = c.req.header("origin");
+    if (origin !== undefined) {
+      const host = (c.req.header("host") ?? "").toLowerCase();
+      let sameOrigin = false;
+      try {
+        const url = new URL(origin);
+        sameOrigin = origin !== "null" && (url.host === host || url.origin === publicOrigin);
+      } catch {}
+      if (!sameOrigin) throw fail(403, "Requests from other sites are not allowed.");
+    }
+    const site = c.req.header("sec-fetch-site");
+    if (site !== undefined && site !== "same-origin" && site !== "none")
+      throw fail(403, "Requests from other sites are not allowed.");
+    if (c.req.header("x-csrf") !== "1")
+      throw fail(403, "Missing the x-csrf: 1 header. Use the app, or send it with your request.");
+    await next();
+  };
+}

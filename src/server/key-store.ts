@@ -1,0 +1,97 @@
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { writeFileAtomic } from "./atomic-file";
+import type { ProxyConfig } from "./config";
+import { ConfigError } from "./config";
+
+/**
+ * Holds the upstream key. Only this module and the upstream request builder ever see it; the
+ * browser gets its last four characters. A rotated key is stored (atomically, 0600) before anyone
+ * is told it changed, so a crash cannot lose the only working key.
+ *
+ * Where it lives: API_KEY_FILE when given (read at start, rewritten on rotation); otherwise
+ * `DATA_DIR/api-key`, a small JSON record naming the upstream it belongs to, which wins over the
+ * environment on start (so a rotated sandbox or env key survives restarts) but never crosses to
+ * another upstream.
+ */
+export class KeyStore {
+  private key: string;
+  /** Every key this process has held: logs are scrubbed of all of them. */
+  private readonly seen = new Set<string>();
+  private readonly target: { file: string; format: "plain" | "record" };
+
+  constructor(
+    private readonly config: Pick<ProxyConfig, "apiKey" | "apiKeyFile" | "dataDir" | "upstreamLabel">,
+  ) {
+    const stored = path.join(config.dataDir, "api-key");
+    if (config.apiKeyFile) {
+      this.target = { file: config.apiKeyFile, format: "plain" };
+      this.key = readPlainKey(config.apiKeyFile);
+    } else {
+      this.target = { file: stored, format: "record" };
+      const fromFile = existsSync(stored) ? readRecord(stored, config.upstreamLabel) : null;
+      const key = fromFile ?? config.apiKey;
+      if (!key) throw new ConfigError("no API key: set API_KEY, API_KEY_FILE or SANDBOX_KEY");
+      this.key = key;
+    }
+    checkKey(this.key, this.target.file);
+    this.seen.add(this.key);
+  }
+
+  current(): string {
+    return this.key;
+  }
+
+  last4(): string {
+    return this.key.slice(-4);
+  }
+
+  secrets(): string[] {
+    return [...this.seen];
+  }
+
+  /** Stores the new key durably, then swaps it in. Throws if it could not be stored (it is swapped in anyway). */
+  async rotate(newKey: string): Promise<void> {
+    checkKey(newKey, "the rotation answer");
+    this.seen.add(newKey);
+    const content =
+      this.target.format === "plain"
+        ? `${newKey}\n`
+        : `${JSON.stringify({ upstream: this.config.upstreamLabel, key: newKey, rotatedAt: new Date().toISOString() })}\n`;
+    try {
+      await writeFileAtomic(this.target.file, content, 0o600);
+    } finally {
+      // The old key is already dead upstream: keep working with the new one even if the disk failed.
+      this.key = newKey;
+    }
+  }
+}
+
+function readPlainKey(file: string): string {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    throw new ConfigError(`API_KEY_FILE ${file} cannot be read: ${(error as NodeJS.ErrnoException).code}`);
+  }
+  return text.trim();
+}
+
+/** A record written by `rotate`; a bare key written by hand is accepted too. */
+function readRecord(file: string, upstreamLabel: string): string | null {
+  const text = readPlainKey(file);
+  if (!text.startsWith("{")) return text;
+  try {
+    const record = JSON.parse(text) as { upstream?: unknown; key?: unknown };
+    if (typeof record.key !== "string") throw new Error("no key");
+    return record.upstream === upstreamLabel ? record.key : null;
+  } catch {
+    throw new ConfigError(`${file} is not a key record; remove it to fall back to the configured key`);
+  }
+}
+
+function checkKey(key: string, where: string) {
+  // Whitespace or control characters would make a different (unknown) key, or split a header.
+  if (key === "" || !/^[\x21-\x7e]+$/.test(key))
+    throw new ConfigError(`the API key from ${where} is empty or holds spaces or control characters`);
+}

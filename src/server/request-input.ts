@@ -1,0 +1,126 @@
+import { createHash } from "node:crypto";
+import type { Context } from "hono";
+import type { z } from "zod";
+import {
+  invalidJsonRecord,
+  toValidationRecord,
+  type ValidationRecord,
+  validationError,
+} from "../contract/errors";
+import { MAX_FILTER_DEPTH } from "../contract/inferred";
+import { strictRequests } from "../contract/operations";
+import type { OperationSpec } from "../contract/routes";
+import { fail, ProxyProblem } from "./answer";
+import { jsonDepth, readLimited } from "./body";
+import type { ProxyEnv } from "./context";
+
+/**
+ * Reads an operation's input within limits and validates every part of it (path, query, body) with
+ * the contract's strict schemas: unknown fields are a 422, and nothing is sent before this passes.
+ */
+export interface Input {
+  params: Record<string, string>;
+  query: Record<string, string>;
+  /** The body as sent (validated), re-serialised for the upstream. */
+  json?: unknown;
+  /** The body as the contract reads it (defaults applied), for cache keys. */
+  parsedBody?: Record<string, unknown>;
+  file?: File;
+  fileHash?: string;
+}
+
+/** Any JSON nesting beyond this is refused before anything recursive looks at it (a filter level is 2). */
+const MAX_JSON_DEPTH = 4 * MAX_FILTER_DEPTH + 16;
+
+const unprocessable = (record: ValidationRecord) =>
+  new ProxyProblem({ status: 422, headers: [], body: JSON.stringify(record) });
+
+function validate(name: keyof typeof strictRequests, value: unknown, where: "body" | "query" | "path") {
+  const schema = strictRequests[name] as z.ZodType;
+  const result = schema.safeParse(value);
+  if (!result.success) throw unprocessable(toValidationRecord(result.error.issues, where, value));
+  return result.data;
+}
+
+export async function readInput(c: Context<ProxyEnv>, op: OperationSpec, maxBytes: number): Promise<Input> {
+  const params = c.req.param() as Record<string, string>;
+  if (op.params) validate(op.params, params, "path");
+
+  const query: Record<string, string> = {};
+  const extra: ValidationRecord["detail"] = [];
+  for (const [name, value] of new URL(c.req.url).searchParams) {
+    if (name in query)
+      throw unprocessable(validationError(["query", name], "give this parameter once", value));
+    query[name] = value;
+  }
+  if (op.query) validate(op.query, query, "query");
+  else
+    for (const [name, value] of Object.entries(query))
+      extra.push({
+        loc: ["query", name],
+        msg: "Extra inputs are not permitted",
+        type: "extra_forbidden",
+        input: value,
+      });
+  if (extra.length > 0) throw unprocessable({ detail: extra });
+
+  const input: Input = { params, query };
+  if (op.method === "GET") return input;
+  const bytes = await readLimited(c.req.raw, maxBytes);
+  const rawType = c.req.header("content-type") ?? "";
+  const type = rawType.toLowerCase(); // for comparisons only: a multipart boundary is case-sensitive
+
+  if (op.bodyKind === "json") {
+    let raw: unknown;
+    if (bytes.byteLength > 0) {
+      if (type && !/^application\/([\w.+-]+\+)?json\b/.test(type))
+        throw fail(415, "Send the request body as JSON (Content-Type: application/json).");
+      try {
+        raw = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+      } catch (error) {
+        throw unprocessable(invalidJsonRecord((error as Error).message));
+      }
+      // Nothing recursive (the contract's schemas, canonical keys, serialising) sees a hostile depth.
+      if (jsonDepth(raw, MAX_JSON_DEPTH) > MAX_JSON_DEPTH)
+        throw unprocessable(
+          validationError(["body"], `the body nests more than ${MAX_JSON_DEPTH} levels deep`),
+        );
+    }
+    if (!op.body) {
+      if (raw !== undefined) throw unprocessable(validationError(["body"], "this operation takes no body"));
+      return input;
+    }
+    const parsed = validate(op.body, raw, "body") as Record<string, unknown>;
+    return { ...input, json: raw, parsedBody: parsed };
+  }
+
+  if (op.bodyKind === "multipart") {
+    const missing = () =>
+      unprocessable({
+        detail: [{ loc: ["body", "requested_file"], msg: "Field required", type: "missing" }],
+      });
+    if (!type.startsWith("multipart/form-data")) throw missing();
+    let form: FormData;
+    try {
+      form = await new Response(bytes, { headers: { "content-type": rawType } }).formData();
+    } catch {
+      throw unprocessable({
+        detail: [{ loc: ["body"], msg: "There was an error parsing the body", type: "value_error" }],
+      });
+    }
+    const record: ValidationRecord["detail"] = [];
+    for (const name of new Set(form.keys()))
+      if (name !== "requested_file")
+        record.push({ loc: ["body", name], msg: "Extra inputs are not permitted", type: "extra_forbidden" });
+    const files = form.getAll("requested_file");
+    if (files.length > 1)
+      record.push({ loc: ["body", "requested_file"], msg: "give one file", type: "value_error" });
+    if (record.length > 0) throw unprocessable({ detail: record });
+    const file = files[0];
+    if (!(file instanceof File)) throw missing();
+    const content = new Uint8Array(await file.arrayBuffer());
+    const fileHash = createHash("sha256").update(file.name).update("\n").update(content).digest("hex");
+    return { ...input, file, fileHash };
+  }
+  return input; // a body on a body-less operation is read (within the limit) and dropped
+}

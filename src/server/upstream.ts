@@ -1,0 +1,195 @@
+import type { OperationSpec } from "../contract/routes";
+import { isRetryableRead } from "./allowlist";
+import type { ProxyConfig } from "./config";
+import { isRateLimited, type Outcome } from "./faults";
+import type { KeyStore } from "./key-store";
+import { QueueTimeout, type RateShaper } from "./rate-shaper";
+import type { ProxyStats } from "./stats";
+
+/**
+ * The upstream is a function from Request to Response: the embedded sandbox's `fetch`, or `fetch`
+ * to the real service. The proxy builds every request against UPSTREAM_ORIGIN; the live adapter
+ * moves it to the configured base address. Nothing else tells the two apart.
+ */
+export type Upstream = (request: Request) => Promise<Response>;
+
+export const UPSTREAM_ORIGIN = "http://upstream.invalid";
+
+export function liveUpstream(baseUrl: string, fetchImpl: typeof fetch = fetch): Upstream {
+  const base = new URL(baseUrl);
+  const prefix = base.pathname.replace(/\/+$/, "");
+  return async (request) => {
+    const url = new URL(request.url);
+    const target = new URL(`${prefix}${url.pathname}${url.search}`, base.origin);
+    const body =
+      request.method === "GET" || request.method === "HEAD" ? undefined : await request.arrayBuffer();
+    // Redirects are not followed: the key must go to the configured address and nowhere else.
+    return fetchImpl(target, {
+      method: request.method,
+      headers: request.headers,
+      body,
+      signal: request.signal,
+      redirect: "manual",
+    });
+  };
+}
+
+/** One upstream call as the proxy means it, rebuilt from scratch for every attempt. */
+export interface Call {
+  op: OperationSpec;
+  /** Path (params filled in, encoded) and query, e.g. `/v2/jobs/12?x=1`. */
+  target: string;
+  body: { kind: "json"; text: string } | { kind: "form"; file: File } | { kind: "none" };
+  /** Stream a 200 answer instead of reading it (downloads). */
+  stream: boolean;
+}
+
+/**
+ * Sends calls through the rate shaper with per-operation timeouts; retries idempotent reads on
+ * network errors and 502/503/504 (exponential backoff with full jitter), and re-queues any call the
+ * upstream refused for its rate limit (refused before any work, so it is safe to send again).
+ */
+export class UpstreamClient {
+  constructor(
+    private readonly deps: {
+      upstream: Upstream;
+      keys: KeyStore;
+      shaper: RateShaper;
+      stats: ProxyStats;
+      config: Pick<ProxyConfig, "timeouts" | "retry" | "rate">;
+      sleep?: (ms: number) => Promise<void>;
+      random?: () => number;
+    },
+  ) {}
+
+  timeoutOf(op: OperationSpec): number {
+    return this.deps.config.timeouts.byOperation[op.id] ?? this.deps.config.timeouts.defaultMs;
+  }
+
+  async send(call: Call, onUpstreamMs?: (ms: number) => void): Promise<Outcome> {
+    const { shaper, stats, config } = this.deps;
+    const retryable = isRetryableRead(call.op);
+    const deadline = Date.now() + config.rate.queueTimeoutMs;
+    let retries = 0;
+    let requeues = 0;
+    for (;;) {
+      let permit: Awaited<ReturnType<RateShaper["acquire"]>>;
+      try {
+        permit = await shaper.acquire(call.op.priority);
+      } catch (error) {
+        if (!(error instanceof QueueTimeout)) throw error;
+        stats.queueTimeouts++;
+        return { kind: "queue-timeout", retryAfterSeconds: error.retryAfterSeconds };
+      }
+      stats.countCall(call.op.id);
+      const started = performance.now();
+      const outcome = await this.attempt(call);
+      onUpstreamMs?.(Math.round(performance.now() - started));
+      permit.release(outcome.kind === "answer" || outcome.kind === "stream" ? outcome : null);
+
+      if (
+        outcome.kind === "answer" &&
+        outcome.status === 429 &&
+        isRateLimited(outcome.text) &&
+        requeues < 3 &&
+        Date.now() < deadline
+      ) {
+        requeues++;
+        continue;
+      }
+      const transient =
+        outcome.kind === "network" || (outcome.kind === "answer" && [502, 503, 504].includes(outcome.status));
+      if (retryable && transient && retries < config.retry.max) {
+        retries++;
+        stats.retries++;
+        const ceiling = config.retry.baseMs * 2 ** (retries - 1);
+        await (this.deps.sleep ?? sleep)(Math.round((this.deps.random ?? Math.random)() * ceiling));
+        continue;
+      }
+      return outcome;
+    }
+  }
+
+  private async attempt(call: Call): Promise<Outcome> {
+    const controller = new AbortController();
+    const request = this.build(call, controller.signal);
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<"timeout">((resolve) => {
+      timer = setTimeout(() => resolve("timeout"), this.timeoutOf(call.op));
+    });
+    const work = (async (): Promise<Outcome> => {
+      const response = await this.deps.upstream(request);
+      if (call.stream && response.status === 200)
+        return {
+          kind: "stream",
+          status: 200,
+          headers: response.headers,
+          body: response.body && idleGuard(response.body, this.timeoutOf(call.op)),
+        };
+      const text = await response.text();
+      return { kind: "answer", status: response.status, headers: response.headers, text };
+    })();
+    try {
+      const result = await Promise.race([work, timedOut]);
+      if (result !== "timeout") return result;
+      controller.abort();
+      // Whatever arrives late is dropped (and a late stream closed).
+      work.then((late) => (late.kind === "stream" ? late.body?.cancel() : undefined)).catch(() => {});
+      return { kind: "timeout" };
+    } catch {
+      return { kind: "network" };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** The upstream request, from scratch: nothing of the browser's request but the validated input. */
+  private build(call: Call, signal: AbortSignal): Request {
+    const headers = new Headers({
+      accept: call.stream ? "text/csv, application/json;q=0.9, */*;q=0.1" : "application/json",
+      "x-key": this.deps.keys.current(),
+    });
+    let body: BodyInit | undefined;
+    if (call.body.kind === "json") {
+      headers.set("content-type", "application/json");
+      body = call.body.text;
+    } else if (call.body.kind === "form") {
+      const form = new FormData();
+      form.append("requested_file", call.body.file, call.body.file.name);
+      body = form; // the multipart content-type (with its boundary) is set from the body
+    }
+    return new Request(`${UPSTREAM_ORIGIN}${call.target}`, { method: call.op.method, headers, body, signal });
+  }
+}
+
+/**
+ * Passes a download through chunk by chunk (the browser's pace pulls it, nothing is buffered), and
+ * gives up when the upstream sends nothing for `idleMs` while the browser is waiting.
+ */
+function idleGuard(body: ReadableStream<Uint8Array>, idleMs: number): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      let timer: NodeJS.Timeout | undefined;
+      const stalled = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error("stalled")), idleMs);
+      });
+      try {
+        const { done, value } = await Promise.race([reader.read(), stalled]);
+        if (done) controller.close();
+        else controller.enqueue(value);
+      } catch {
+        // The adapter may print this message into the cut-off body: it names nothing of the upstream.
+        reader.cancel().catch(() => {});
+        controller.error(new Error("the download was interrupted"));
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+    cancel(reason) {
+      return reader.cancel(reason);
+    },
+  });
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

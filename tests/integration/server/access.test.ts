@@ -1,0 +1,216 @@
+/**
+ * Beyond loopback: the proxy refuses to start without USERS_FILE; with it, people sign in (an
+ * HttpOnly, SameSite=Strict session cookie), every /api call needs the session, and failed
+ * sign-ins are slowed and limited per name and per address.
+ */
+import { spawn } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { mkdtemp } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { Sessions } from "../../../src/server/access";
+import { createProxy } from "../../../src/server/app";
+import { ConfigError, configFromEnv } from "../../../src/server/config";
+import { hashPassword, loadUsers, verifyPassword } from "../../../src/server/passwords";
+import { browser, fakeUpstream, json, type ProxyServer, startProxy } from "../../support/proxy-server";
+
+const upstream = fakeUpstream(() => json({ credits: 10, plan: "PAYG" }));
+let usersFile: string;
+const started: ProxyServer[] = [];
+
+beforeAll(async () => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), "proxy-users-"));
+  usersFile = path.join(dir, "users");
+  writeFileSync(
+    usersFile,
+    `# team\nalice:${await hashPassword("alice-password-1")}\nbob:${await hashPassword("bob-password-22")}\n`,
+  );
+});
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((s) => s.close()));
+});
+
+async function withUsers(env: Record<string, string> = {}) {
+  const server = await startProxy(upstream, { env: { USERS_FILE: usersFile, ...env } });
+  started.push(server);
+  return server;
+}
+
+/** Runs a script with tsx as `npm start` would, and collects its output. */
+function run(args: string[], env: Record<string, string>, stdin?: string) {
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    const child = spawn(process.execPath, ["--import", "tsx", ...args], {
+      cwd: process.cwd(),
+      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => {
+      stdout += d;
+    });
+    child.stderr.on("data", (d) => {
+      stderr += d;
+    });
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(stdin ?? "");
+  });
+}
+
+describe("refusal to start beyond loopback", () => {
+  it("refuses a non-loopback HOST without USERS_FILE, in the config and in createProxy", async () => {
+    for (const host of ["0.0.0.0", "::", "192.168.1.10", "example.com"])
+      expect(() => configFromEnv({ HOST: host }), host).toThrow(/USERS_FILE/);
+    for (const host of ["127.0.0.1", "localhost", "::1", "127.0.0.2"])
+      expect(() => configFromEnv({ HOST: host })).not.toThrow();
+    expect(() => configFromEnv({ HOST: "0.0.0.0", USERS_FILE: usersFile })).not.toThrow();
+    const config = { ...configFromEnv({ DATA_DIR: os.tmpdir() }), host: "0.0.0.0" };
+    expect(() => createProxy(config, upstream)).toThrow(ConfigError);
+  });
+
+  it("the launcher exits with a clear message instead of listening", async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), "proxy-launch-"));
+    const result = await run(["src/launcher.ts"], { HOST: "0.0.0.0", PORT: "0", DATA_DIR: dataDir });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/refusing to start: .*USERS_FILE/);
+    expect(result.stdout).not.toContain("ready on");
+  }, 30_000);
+});
+
+describe("sign-in", () => {
+  it("requires a session for every /api call, sets a strict cookie, and signs out", async () => {
+    const server = await withUsers();
+    const api = browser(server.url);
+    const anonymous = await api.get("/api/session");
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.body).toEqual({ detail: expect.any(String) });
+    expect((await api.get("/api/v2/credits")).status).toBe(401);
+    expect(upstream.seen.length).toBe(0);
+    // The app itself loads without a session (it shows the sign-in form).
+    expect((await api.get("/")).status).not.toBe(401);
+
+    expect(
+      (await api.post("/auth/sign-in", { name: "alice", password: "alice-password-1" }, { noCsrf: true }))
+        .status,
+    ).toBe(403);
+    const signIn = await api.post("/auth/sign-in", { name: "alice", password: "alice-password-1" });
+    expect(signIn.status).toBe(200);
+    expect(signIn.body).toEqual({ user: "alice" });
+    const cookie = signIn.headers.get("set-cookie") ?? "";
+    expect(cookie).toMatch(/^ab_session=[A-Za-z0-9_-]{40,};/);
+    expect(cookie).toContain("HttpOnly");
+    expect(cookie).toContain("SameSite=Strict");
+    expect(cookie).toContain("Path=/");
+    expect(cookie).not.toContain("Secure");
+
+    const session = await api.get("/api/session");
+    expect(session.status).toBe(200);
+    expect(session.body).toEqual({ mode: "sandbox", plan: "PAYG", user: "alice", keyLast4: "demo" });
+    expect((await api.get("/api/v2/credits")).status).toBe(200);
+
+    // A forged or foreign cookie is no session.
+    const stranger = browser(server.url);
+    expect((await stranger.get("/api/session", { headers: { cookie: "ab_session=forged" } })).status).toBe(
+      401,
+    );
+
+    const out = await api.post("/auth/sign-out");
+    expect(out.status).toBe(200);
+    expect((await api.get("/api/session", { headers: { cookie: cookie.split(";")[0]! } })).status).toBe(401);
+  });
+
+  it("marks the cookie Secure for an https PUBLIC_ORIGIN or SECURE_COOKIES=1", async () => {
+    const envs: Record<string, string>[] = [
+      { SECURE_COOKIES: "1" },
+      { PUBLIC_ORIGIN: "https://audiences.example.com" },
+    ];
+    for (const env of envs) {
+      const server = await withUsers(env);
+      const answer = await browser(server.url).post("/auth/sign-in", {
+        name: "bob",
+        password: "bob-password-22",
+      });
+      expect(answer.headers.get("set-cookie")).toContain("Secure");
+    }
+  });
+
+  it("slows wrong passwords (~300 ms) and limits them per name: 5, then 429 with Retry-After", async () => {
+    const server = await withUsers();
+    const api = browser(server.url);
+    for (let i = 0; i < 5; i++) {
+      const t0 = Date.now();
+      const wrong = await api.post("/auth/sign-in", { name: "bob", password: `guess-${i}` });
+      expect(wrong.status).toBe(401);
+      expect(Date.now() - t0).toBeGreaterThanOrEqual(280);
+    }
+    const limited = await api.post("/auth/sign-in", { name: "bob", password: "bob-password-22" });
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(limited.headers.get("set-cookie")).toBeNull();
+  });
+
+  it("answers unknown names as slowly, in the same words", async () => {
+    const server = await withUsers();
+    const api = browser(server.url);
+    const t0 = Date.now();
+    const unknown = await api.post("/auth/sign-in", { name: "mallory", password: "whatever" });
+    expect(unknown.status).toBe(401);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(280);
+    const known = await api.post("/auth/sign-in", { name: "alice", password: "whatever" });
+    expect(known.text).toBe(unknown.text);
+  });
+
+  it("limits per address across names", async () => {
+    const server = await withUsers({ SIGN_IN_DELAY_MS: "0" });
+    const api = browser(server.url);
+    for (let i = 0; i < 5; i++)
+      expect((await api.post("/auth/sign-in", { name: `user${i}`, password: "x" })).status).toBe(401);
+    expect((await api.post("/auth/sign-in", { name: "alice", password: "alice-password-1" })).status).toBe(
+      429,
+    );
+  });
+
+  it("counts per forwarded address behind a trusted reverse proxy (TRUST_PROXY=1)", async () => {
+    const server = await withUsers({ SIGN_IN_DELAY_MS: "0", TRUST_PROXY: "1" });
+    const api = browser(server.url);
+    const from = (ip: string) => ({ headers: { "x-forwarded-for": `203.0.113.9, ${ip}` } });
+    for (let i = 0; i < 5; i++)
+      expect(
+        (await api.post("/auth/sign-in", { name: `user${i}`, password: "x" }, from("10.0.0.1"))).status,
+      ).toBe(401);
+    const good = { name: "alice", password: "alice-password-1" };
+    expect((await api.post("/auth/sign-in", good, from("10.0.0.1"))).status).toBe(429);
+    expect((await api.post("/auth/sign-in", good, from("10.0.0.2"))).status).toBe(200);
+  });
+
+  it("expires idle sessions", () => {
+    let now = 0;
+    const sessions = new Sessions(8 * 3600_000, () => now);
+    const id = sessions.create("alice");
+    now += 7 * 3600_000;
+    expect(sessions.touch(id)).toBe("alice");
+    now += 7 * 3600_000; // idle time counts from the last use
+    expect(sessions.touch(id)).toBe("alice");
+    now += 8 * 3600_000 + 1;
+    expect(sessions.touch(id)).toBeNull();
+  });
+});
+
+describe("USERS_FILE entries", () => {
+  it("hash-password.ts makes a line that signs in; JSON files load too", async () => {
+    const result = await run(["src/server/hash-password.ts", "carol"], {}, "carol-secret-pw\n");
+    expect(result.code, result.stderr).toBe(0);
+    const line = result.stdout.trim();
+    expect(line).toMatch(/^carol:scrypt\$\d+\$\d+\$\d+\$[\w-]+\$[\w-]+$/);
+    const dir = await mkdtemp(path.join(os.tmpdir(), "proxy-users-json-"));
+    const file = path.join(dir, "users.json");
+    writeFileSync(file, JSON.stringify({ carol: line.slice("carol:".length) }));
+    const users = loadUsers(file);
+    expect(await verifyPassword("carol-secret-pw", users.get("carol"))).toBe(true);
+    expect(await verifyPassword("carol-secret-px", users.get("carol"))).toBe(false);
+    // Same password, another salt.
+    expect(await hashPassword("same")).not.toBe(await hashPassword("same"));
+    writeFileSync(file, "carol:plaintext\n");
+    expect(() => loadUsers(file)).toThrow(/scrypt/);
+  }, 30_000);
+});
