@@ -1,0 +1,131 @@
+import { describe, expect, it } from "vitest";
+import {
+  analyzeTitle,
+  cosineDistance,
+  embedCompanyText,
+  embedTitle,
+  hash32,
+  VECTOR_DIMS,
+} from "../../../src/sandbox/dataset/embed";
+
+const titleDistance = (a: string, b: string) => cosineDistance(embedTitle(a), embedTitle(b));
+const textDistance = (a: string, b: string) => cosineDistance(embedCompanyText(a), embedCompanyText(b));
+const length = (v: Float32Array) => Math.sqrt(v.reduce((s, x) => s + x * x, 0));
+
+describe("hash32", () => {
+  it("is fixed: changing it changes every stored vector (bump DATASET_VERSION)", () => {
+    expect([hash32("abc"), hash32("w:security"), hash32("abc", 1)]).toEqual([
+      2159798908, 2296640792, 4033487198,
+    ]);
+  });
+});
+
+describe("cosineDistance", () => {
+  it("is 0 for a vector and itself, 1 against a zero vector, 2 against its opposite", () => {
+    const v = embedTitle("Software Engineer");
+    expect(cosineDistance(v, v)).toBeCloseTo(0, 6);
+    expect(cosineDistance(v, new Float32Array(VECTOR_DIMS))).toBe(1);
+    expect(
+      cosineDistance(
+        v,
+        v.map((x) => -x),
+      ),
+    ).toBeCloseTo(2, 6);
+  });
+});
+
+describe("embedTitle", () => {
+  it("returns unit vectors of VECTOR_DIMS dimensions, deterministically", () => {
+    for (const title of ["CEO", "Senior Software Engineer", "Directora de Marketing", "x"]) {
+      const v = embedTitle(title);
+      expect(v).toHaveLength(VECTOR_DIMS);
+      expect(length(v)).toBeCloseTo(1, 5);
+      expect(embedTitle(title)).toEqual(v);
+    }
+  });
+
+  it("ignores case, accents and punctuation", () => {
+    expect(titleDistance("Marketing Manager", "  marketing-MANAGER!! ")).toBeCloseTo(0, 6);
+    expect(titleDistance("Sales Director", "sales, director")).toBeCloseTo(0, 6);
+    expect(titleDistance("Directeur Général", "directeur general")).toBeCloseTo(0, 6);
+  });
+
+  // The pairs the sandbox's match levels rely on (same <= 0.10, similar <= 0.25, related <= 0.40,
+  // broad <= 0.55), each with some margin.
+  it.each([
+    ["CMO", "Chief Marketing Officer", 0.1],
+    ["Marketing Manager", "Marketing Mgr", 0.1],
+    ["Sales Director", "Director of Sales", 0.1],
+    ["Chief Executive Officer", "CEO", 0.1],
+    ["Software Engineer", "SWE", 0.1],
+    ["Sales Development Representative", "SDR", 0.1],
+    ["HR Manager", "Human Resources Manager", 0.1],
+    ["VP Marketing", "Head of Marketing", 0.2],
+    ["VP Marketing", "Vice President, Marketing", 0.1],
+    ["Marketing Manager", "Digital Marketing Manager", 0.2],
+    ["Software Engineer", "Software Developer", 0.2],
+    ["Software Engineer", "Backend Engineer", 0.2],
+    ["Chief Executive Officer", "Founder & CEO", 0.2],
+    ["Chief Executive Officer", "President & CEO", 0.2],
+    ["Sales Director", "Regional Sales Director", 0.2],
+    ["Marketing Manager", "Marketing Director", 0.35],
+    ["Sales Director", "Sales Manager", 0.35],
+    ["Software Engineer", "Senior Software Engineer", 0.35],
+  ])("%s ~ %s within %d", (a, b, ceiling) => {
+    expect(titleDistance(a, b)).toBeLessThanOrEqual(ceiling);
+  });
+
+  it.each([
+    ["Marketing Manager", "Software Engineer", 0.55],
+    ["Chief Executive Officer", "Registered Nurse", 0.55],
+    ["Sales Director", "Data Scientist", 0.55],
+    ["Marketing Manager", "Sales Manager", 0.25],
+    ["Chief Marketing Officer", "Chief Financial Officer", 0.25],
+    ["Marketing Manager", "Marketing Intern", 0.4],
+  ])("%s is farther than %d from %s", (a, b, floor) => {
+    expect(titleDistance(a, b)).toBeGreaterThan(floor);
+  });
+
+  it("keeps the level ladder ordered: nearer rungs are nearer", () => {
+    const manager = "Marketing Manager";
+    expect(titleDistance(manager, "Marketing Director")).toBeLessThan(titleDistance(manager, "VP Marketing"));
+    expect(titleDistance(manager, "VP Marketing")).toBeLessThan(titleDistance(manager, "Software Engineer"));
+  });
+
+  it("expands abbreviations and finds level and function concepts", () => {
+    const { tokens, concepts } = analyzeTitle("Sr. Dir. of Mktg");
+    expect(tokens).toEqual(["senior", "director", "marketing"]);
+    expect(concepts.get("lvl:director")).toBe(1);
+    expect(concepts.get("fn:marketing")).toBe(1);
+    expect(analyzeTitle("Head of Sales").concepts.has("lvl:vp")).toBe(true);
+  });
+});
+
+describe("embedCompanyText", () => {
+  const security =
+    "Provides cloud security software for banks and credit unions. Helps clients detect threats before they spread. Computer and Network Security";
+  const bakery = "Bakery cafes for diners. Helps clients enjoy fresh food. Restaurants";
+
+  it("returns unit vectors, deterministically; empty text gives the zero vector", () => {
+    const v = embedCompanyText(security);
+    expect(v).toHaveLength(VECTOR_DIMS);
+    expect(length(v)).toBeCloseTo(1, 5);
+    expect(embedCompanyText(security)).toEqual(v);
+    expect(length(embedCompanyText(""))).toBe(0);
+    expect(length(embedCompanyText("of the and"))).toBe(0);
+  });
+
+  it("puts a short query near the descriptions that talk about it", () => {
+    expect(textDistance("cloud security software", security)).toBeLessThan(0.25);
+    expect(textDistance("cybersecurity", security)).toBeLessThan(0.55);
+    expect(textDistance("cloud security software", bakery)).toBeGreaterThan(0.8);
+    expect(textDistance("restaurant", bakery)).toBeLessThan(textDistance("restaurant", security));
+  });
+
+  it("cares about content words, not wording", () => {
+    const a = "Provides payroll software for small businesses. Helps clients save time. Software Development";
+    const b =
+      "A provider of payroll software for small businesses. Customers use it to save time. Software Development";
+    expect(textDistance(a, b)).toBeLessThan(0.05);
+  });
+});
