@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { GroupNode } from "../../src/contract/filter";
+import { DEFAULT_VIEW_COLUMNS } from "../../src/contract/inferred";
 import { requests } from "../../src/contract/operations";
 import { datasetPath } from "../../src/sandbox/dataset/index";
 import { Dataset, type Sql } from "../../src/sandbox/db";
@@ -217,23 +218,7 @@ function benchCases(f: Facts): Case[] {
       path: "/v2/contact/view",
       schema: "view",
       body: { filter: threeLevel, limit: 100 },
-      sql: async (a, filter) =>
-        (
-          await a.sampleSql(
-            filter,
-            [
-              "RBID_PAO",
-              "FULL_NAME_PER",
-              "JOB_TITLE_PER",
-              "JOB_LEVEL_PER",
-              "COMPANY_NAME_ORG",
-              "COUNTRY_NAME_PER",
-              "EMAIL_ADDRESS_PER",
-              "CELLPHONE_PER",
-            ],
-            100,
-          )
-        ).query,
+      sql: async (a, filter) => (await a.sampleSql(filter, DEFAULT_VIEW_COLUMNS, 100)).query,
     },
     {
       name: "insights breakdown",

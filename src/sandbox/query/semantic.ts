@@ -19,6 +19,24 @@ export interface CompanyRef {
 
 const CACHE_SIZE = 512;
 
+/** A table of vectors a semantic node searches: distinct job titles, or companies' descriptions. */
+interface TextTarget {
+  table: string;
+  key: string;
+  /** What `exact` compares the text with. */
+  name: string;
+  embed: (text: string) => Float32Array;
+  kind: Resolved["kind"];
+}
+const TITLES: TextTarget = { table: "titles", key: "title", name: "title", embed: embedTitle, kind: "title" };
+const COMPANIES: TextTarget = {
+  table: "companies",
+  key: "org_idx",
+  name: "COMPANY_NAME_ORG",
+  embed: embedCompanyText,
+  kind: "org",
+};
+
 /**
  * Resolves semantic and lookalike nodes on the stored vectors: cosine distance in DuckDB over the
  * few thousand distinct titles, or over the companies' name-free description vectors. The result
@@ -46,62 +64,31 @@ export class SemanticIndex {
     const resolved =
       node.type === "lookalike"
         ? await this.lookalike(node, ceiling)
-        : node.on === "title"
-          ? await this.titles(node.text, ceiling)
-          : await this.companies(node.text, ceiling);
+        : await this.nearText(node.on === "title" ? TITLES : COMPANIES, node.text, ceiling);
     this.cache.set(key, resolved);
     if (this.cache.size > CACHE_SIZE) this.cache.delete(this.cache.keys().next().value!);
     return resolved;
   }
 
-  /** Titles within the ceiling; the exact title (ignoring case) always counts, at distance 0. */
-  private async titles(text: string, ceiling: number | null): Promise<Resolved> {
-    const distances = new Map<string | number, number>();
+  /**
+   * Values of a vector table within the ceiling of the text; the value whose name equals the text
+   * (ignoring case) always counts, at distance 0, so a wider level never matches fewer rows.
+   */
+  private async nearText(target: TextTarget, text: string, ceiling: number | null): Promise<Resolved> {
+    const { table, key, name, embed, kind } = target;
     const sql = new SqlBuilder();
     const exact = sql.param(text.trim().toLowerCase());
-    if (ceiling === null) {
-      for (const row of await this.db.rows(
-        sql.build(`SELECT title FROM titles WHERE lower(title) = ${exact}`),
-      ))
-        distances.set(String(row.title), 0);
-      return { kind: "title", distances };
-    }
-    const vec = sql.param(vector(embedTitle(text)), ARRAY(FLOAT, VECTOR_DIMS));
-    const max = sql.param(ceiling);
-    const rows = await this.db.rows(
-      sql.build(
-        `SELECT title, CASE WHEN lower(title) = ${exact} THEN 0 ELSE d END AS d FROM (
-           SELECT title, array_cosine_distance(vec, ${vec}) AS d FROM titles
-         ) WHERE d <= ${max} OR lower(title) = ${exact}`,
-      ),
-    );
-    for (const row of rows) distances.set(String(row.title), clampDistance(row.d));
-    return { kind: "title", distances };
-  }
-
-  /** Companies whose description is within the ceiling of the text; the company so named counts too. */
-  private async companies(text: string, ceiling: number | null): Promise<Resolved> {
+    const query =
+      ceiling === null
+        ? `SELECT ${key} AS k, 0 AS d FROM ${table} WHERE lower(${name}) = ${exact}`
+        : `SELECT k, CASE WHEN lower(n) = ${exact} THEN 0 ELSE d END AS d FROM (
+             SELECT ${key} AS k, ${name} AS n, array_cosine_distance(vec, ${sql.param(vector(embed(text)), ARRAY(FLOAT, VECTOR_DIMS))}) AS d
+             FROM ${table}
+           ) WHERE d <= ${sql.param(ceiling)} OR lower(n) = ${exact}`;
     const distances = new Map<string | number, number>();
-    const sql = new SqlBuilder();
-    const exact = sql.param(text.trim().toLowerCase());
-    if (ceiling === null) {
-      const rows = await this.db.rows(
-        sql.build(`SELECT org_idx FROM companies WHERE lower(COMPANY_NAME_ORG) = ${exact}`),
-      );
-      for (const row of rows) distances.set(Number(row.org_idx), 0);
-      return { kind: "org", distances };
-    }
-    const vec = sql.param(vector(embedCompanyText(text)), ARRAY(FLOAT, VECTOR_DIMS));
-    const max = sql.param(ceiling);
-    const rows = await this.db.rows(
-      sql.build(
-        `SELECT org_idx, CASE WHEN lower(COMPANY_NAME_ORG) = ${exact} THEN 0 ELSE d END AS d FROM (
-           SELECT org_idx, COMPANY_NAME_ORG, array_cosine_distance(vec, ${vec}) AS d FROM companies
-         ) WHERE d <= ${max} OR lower(COMPANY_NAME_ORG) = ${exact}`,
-      ),
-    );
-    for (const row of rows) distances.set(Number(row.org_idx), clampDistance(row.d));
-    return { kind: "org", distances };
+    for (const row of await this.db.rows(sql.build(query)))
+      distances.set(kind === "title" ? String(row.k) : Number(row.k), clampDistance(row.d));
+    return { kind, distances };
   }
 
   /** People at companies near the named one, itself included at distance 0. */
