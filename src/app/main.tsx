@@ -1,15 +1,13 @@
+import "./ui/tokens.css";
+import "./ui/global.css";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
-
-// Placeholder shell: the real app shell arrives with the proxy issue.
-function App() {
-  return <main>Audience Builder</main>;
-}
+import { App } from "./app";
 
 const root = document.getElementById("root");
-if (root)
-  createRoot(root).render(
-    <StrictMode>
-      <App />
-    </StrictMode>,
-  );
+if (!root) throw new Error("index.html has no #root element");
+createRoot(root).render(
+  <StrictMode>
+    <App />
+  </StrictMode>,
+);

@@ -1,0 +1,34 @@
+import { queryOptions, useQuery } from "@tanstack/react-query";
+import { z } from "zod";
+import { PLANS } from "../../contract/inferred";
+import { getJson } from "./client";
+
+/**
+ * `GET /api/session`: the proxy's own answer (not an operation of the service), so its schema lives
+ * here. `user` is null when the proxy serves one local user; `keyLast4` is all the browser ever
+ * learns of the key.
+ */
+export const sessionSchema = z.object({
+  mode: z.enum(["sandbox", "live"]),
+  plan: z.enum(PLANS).nullable(),
+  user: z.string().nullable(),
+  keyLast4: z.string().max(4),
+});
+export type Session = z.infer<typeof sessionSchema>;
+
+export const SESSION_QUERY_KEY = ["session"] as const;
+
+export function getSession({ signal }: { signal?: AbortSignal } = {}): Promise<Session> {
+  return getJson("session", sessionSchema, { signal });
+}
+
+export const sessionQueryOptions = () =>
+  queryOptions({
+    queryKey: SESSION_QUERY_KEY,
+    queryFn: ({ signal }) => getSession({ signal }),
+    staleTime: 60_000,
+  });
+
+export function useSession() {
+  return useQuery(sessionQueryOptions());
+}

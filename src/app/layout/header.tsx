@@ -1,0 +1,100 @@
+import { Link, useLocation } from "wouter";
+import { useSignOut } from "../api/auth";
+import { useCredits } from "../api/credits";
+import type { Session } from "../api/session";
+import { ROUTES } from "../routes";
+import { BrandMark } from "../ui/brand-mark";
+import { formatCredits } from "../ui/format";
+import { PRODUCT_NAME } from "../ui/page";
+import { readableError } from "../ui/status";
+import { ModeBadge } from "./mode-badge";
+
+const PLAN_TITLE: Record<string, string> = {
+  PAYG: "Pay as you go: contact rows cost credits",
+  AYCE: "All you can eat: contact retrieval is included",
+};
+
+function Nav() {
+  const [location] = useLocation();
+  return (
+    <nav className="nav" aria-label="Main">
+      <ul className="nav-list">
+        {ROUTES.map((route) => (
+          <li key={route.path}>
+            <Link
+              href={route.path}
+              className="nav-link"
+              aria-current={location === route.path ? "page" : undefined}
+            >
+              {route.label}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+function Balance({ session }: { session: Session }) {
+  const credits = useCredits();
+  const plan = credits.data?.plan ?? session.plan;
+  return (
+    <span className="header-account">
+      {plan ? (
+        <span className="badge badge-plan" title={PLAN_TITLE[plan]}>
+          <span className="visually-hidden">Plan </span>
+          {plan}
+        </span>
+      ) : null}
+      {credits.data ? (
+        <span className="header-credits">{formatCredits(credits.data.credits)}</span>
+      ) : credits.error ? (
+        <span className="muted" title={readableError(credits.error)}>
+          Credits unavailable
+        </span>
+      ) : (
+        <span className="muted">Loading credits…</span>
+      )}
+    </span>
+  );
+}
+
+function UserMenu({ user }: { user: string }) {
+  const signOut = useSignOut();
+  return (
+    <span className="header-user">
+      <span>
+        <span className="visually-hidden">Signed in as </span>
+        {user}
+      </span>
+      <button
+        type="button"
+        className="button button-quiet"
+        onClick={() => signOut.mutate()}
+        disabled={signOut.isPending}
+      >
+        {signOut.isPending ? "Signing out…" : "Sign out"}
+      </button>
+    </span>
+  );
+}
+
+/** Product name, navigation, which data (sandbox or live), plan and credits, and who is signed in. */
+export function Header({ session }: { session: Session }) {
+  return (
+    <header className="header">
+      <div className="header-inner">
+        <Link href="/" className="brand">
+          <BrandMark />
+          {PRODUCT_NAME}
+        </Link>
+        <Nav />
+        <div className="header-status">
+          <ModeBadge mode={session.mode} />
+          <Balance session={session} />
+          {session.user ? <UserMenu user={session.user} /> : null}
+        </div>
+      </div>
+    </header>
+  );
+}

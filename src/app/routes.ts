@@ -1,0 +1,47 @@
+import { type ComponentType, type LazyExoticComponent, lazy } from "react";
+
+/**
+ * The app's pages. Each is its own lazily loaded module, so every screen ships in its own chunk and
+ * the first load stays small.
+ */
+export interface AppRoute {
+  path: string;
+  /** The name in the navigation (and the page's heading). */
+  label: string;
+  Page: LazyExoticComponent<ComponentType>;
+}
+
+export const ROUTES: readonly AppRoute[] = [
+  {
+    path: "/",
+    label: "Builder",
+    Page: lazy(() => import("./features/builder/builder-page").then((m) => ({ default: m.BuilderPage }))),
+  },
+  {
+    path: "/checkout",
+    label: "Checkout",
+    Page: lazy(() => import("./features/checkout/checkout-page").then((m) => ({ default: m.CheckoutPage }))),
+  },
+  {
+    path: "/insights",
+    label: "Insights",
+    Page: lazy(() => import("./features/insights/insights-page").then((m) => ({ default: m.InsightsPage }))),
+  },
+  {
+    path: "/companies",
+    label: "Companies",
+    Page: lazy(() =>
+      import("./features/companies/companies-page").then((m) => ({ default: m.CompaniesPage })),
+    ),
+  },
+  {
+    path: "/verify",
+    label: "Verify",
+    Page: lazy(() => import("./features/verify/verify-page").then((m) => ({ default: m.VerifyPage }))),
+  },
+  {
+    path: "/account",
+    label: "Account",
+    Page: lazy(() => import("./features/account/account-page").then((m) => ({ default: m.AccountPage }))),
+  },
+];

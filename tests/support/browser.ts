@@ -1,0 +1,261 @@
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
+import { rm, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { type Browser, chromium, type Page } from "playwright-core";
+import type { Sandbox } from "../../src/sandbox/app";
+import { type ProxyServer, startProxy, startSandbox } from "./proxy-server";
+
+/**
+ * End-to-end support: Debian's Chromium driven by playwright-core (never `playwright install`),
+ * and the whole app started the way `npm start` composes it (built SPA, embedded sandbox, proxy),
+ * on a free port, with fresh state.
+ */
+
+export const CHROMIUM_PATH = "/usr/bin/chromium";
+export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+export const APP_DIR = path.join(ROOT, "dist/app");
+export const ARTIFACTS_DIR = path.join(ROOT, "test-artifacts");
+
+/** Every key the sandbox knows: none may ever reach the browser. */
+export const DEMO_KEYS = ["sbx_payg_demo", "sbx_ayce_demo", "sbx_viewonly_demo", "sbx_revoked_demo"] as const;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Chromium may still be installing when the suite starts: wait for it (up to 10 minutes). */
+export async function waitForChromium(timeoutMs = 600_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!existsSync(CHROMIUM_PATH)) {
+    if (Date.now() > deadline)
+      throw new Error(`${CHROMIUM_PATH} did not appear within ${timeoutMs / 1000} s`);
+    await sleep(2000);
+  }
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  await waitForChromium();
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--no-first-run",
+      "--disable-sync",
+    ],
+  });
+}
+
+// ---- Building the SPA ----
+
+/** What the bundle is built from (the launcher's list): a change to any of it makes the bundle stale. */
+const APP_SOURCES = [
+  "src/app",
+  "src/contract",
+  "index.html",
+  "public",
+  "vite.config.ts",
+  "package-lock.json",
+];
+
+function newestChange(target: string): number {
+  if (!existsSync(target)) return 0;
+  const stat = statSync(target);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return Math.max(0, ...readdirSync(target).map((name) => newestChange(path.join(target, name))));
+}
+
+function isFresh(): boolean {
+  const built = path.join(APP_DIR, "index.html");
+  return (
+    existsSync(built) &&
+    statSync(built).mtimeMs >= Math.max(...APP_SOURCES.map((s) => newestChange(path.join(ROOT, s))))
+  );
+}
+
+/**
+ * Builds the SPA into dist/app with Vite's JS API when it is missing or older than its sources.
+ * Test files run in parallel workers: a lock directory makes one of them build while the others wait.
+ */
+export async function ensureAppBuilt(): Promise<string> {
+  const lock = path.join(ROOT, "dist/.app-build.lock");
+  mkdirSync(path.dirname(lock), { recursive: true });
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (isFresh()) return APP_DIR;
+    try {
+      mkdirSync(lock);
+    } catch {
+      // Someone else is building; a lock left by a crashed run is taken over after a minute.
+      const age = Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+      if (age > 60_000) rmSync(lock, { recursive: true, force: true });
+      if (Date.now() > deadline) throw new Error("timed out waiting for another worker to build the app");
+      await sleep(250);
+      continue;
+    }
+    try {
+      if (!isFresh()) await buildApp();
+      return APP_DIR;
+    } finally {
+      rmSync(lock, { recursive: true, force: true });
+    }
+  }
+}
+
+async function buildApp() {
+  const { build } = await import("vite");
+  // Vitest sets NODE_ENV=test; the bundle must be the production one `npm start` would serve.
+  const previous = process.env.NODE_ENV;
+  process.env.NODE_ENV = "production";
+  try {
+    await build({
+      root: ROOT,
+      configFile: path.join(ROOT, "vite.config.ts"),
+      mode: "production",
+      logLevel: "warn",
+    });
+  } finally {
+    if (previous === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = previous;
+  }
+}
+
+// ---- The whole app ----
+
+export interface RunningApp {
+  url: string;
+  proxy: ProxyServer;
+  sandbox: Sandbox;
+  close(): Promise<void>;
+}
+
+/**
+ * Sandbox (over the shared test dataset, fresh state) + proxy serving the built SPA, as the launcher
+ * composes them. `env` reaches the proxy's config parser (SANDBOX_KEY, USERS_FILE, ...).
+ */
+export async function startApp(options: { env?: Record<string, string>; sandbox?: Sandbox } = {}) {
+  await ensureAppBuilt();
+  const own = options.sandbox ? null : await startSandbox();
+  const sandbox = options.sandbox ?? own!.sandbox;
+  const proxy = await startProxy(sandbox.fetch, {
+    env: {
+      STATIC_DIR: APP_DIR,
+      UPSTREAM_RATE_PER_MIN: "10000",
+      SIGN_IN_DELAY_MS: "0",
+      ...options.env,
+    },
+  });
+  return {
+    url: proxy.url,
+    proxy,
+    sandbox,
+    async close() {
+      await proxy.close();
+      await rm(proxy.dataDir, { recursive: true, force: true });
+      if (own) {
+        await own.sandbox.close();
+        await rm(own.dataDir, { recursive: true, force: true });
+      }
+    },
+  } satisfies RunningApp;
+}
+
+// ---- What the page did ----
+
+export interface ConsoleEntry {
+  type: string;
+  text: string;
+  url: string;
+}
+
+export interface SeenExchange {
+  url: string;
+  method: string;
+  status: number;
+  requestHeaders: Record<string, string>;
+  responseHeaders: Record<string, string>;
+  body: string;
+}
+
+export interface PageLog {
+  console: ConsoleEntry[];
+  pageErrors: string[];
+  failedRequests: string[];
+  exchanges: SeenExchange[];
+  /** Waits until every response body seen so far has been read. */
+  settle(): Promise<void>;
+  /** Console errors and warnings, page errors and failed requests, as lines (empty when all is well). */
+  problems(): string[];
+}
+
+/** Records every console message, uncaught error, failed request and response (headers and body). */
+export function watchPage(page: Page): PageLog {
+  const log: Omit<PageLog, "settle" | "problems"> = {
+    console: [],
+    pageErrors: [],
+    failedRequests: [],
+    exchanges: [],
+  };
+  const pending = new Set<Promise<void>>();
+  page.on("console", (message) =>
+    log.console.push({ type: message.type(), text: message.text(), url: message.location().url }),
+  );
+  page.on("pageerror", (error) => log.pageErrors.push(`${error.name}: ${error.message}`));
+  page.on("requestfailed", (request) =>
+    log.failedRequests.push(`${request.method()} ${request.url()}: ${request.failure()?.errorText}`),
+  );
+  page.on("response", (response) => {
+    const job = (async () => {
+      const request = response.request();
+      let body = "";
+      try {
+        body = (await response.body()).toString("utf8");
+      } catch {
+        // Redirects and aborted loads have no body.
+      }
+      log.exchanges.push({
+        url: response.url(),
+        method: request.method(),
+        status: response.status(),
+        requestHeaders: await request.allHeaders(),
+        responseHeaders: await response.allHeaders(),
+        body,
+      });
+    })();
+    pending.add(job);
+    void job.finally(() => pending.delete(job));
+  });
+  return {
+    ...log,
+    async settle() {
+      while (pending.size > 0) await Promise.allSettled([...pending]);
+    },
+    problems() {
+      return [
+        ...log.console
+          .filter((m) => m.type === "error" || m.type === "warning")
+          .map((m) => `console.${m.type}: ${m.text} (${m.url})`),
+        ...log.pageErrors.map((e) => `page error: ${e}`),
+        ...log.failedRequests.map((r) => `request failed: ${r}`),
+      ];
+    },
+  };
+}
+
+/** Messages Chromium logs when the Content-Security-Policy blocks something. */
+export function cspViolations(log: PageLog): string[] {
+  return log.console
+    .map((m) => m.text)
+    .filter((text) => /Content Security Policy|Refused to (apply|load|execute|connect|frame)/i.test(text));
+}
+
+/** A full-page PNG under test-artifacts/<folder>/<name>.png. */
+export async function screenshot(page: Page, folder: string, name: string): Promise<string> {
+  const dir = path.join(ARTIFACTS_DIR, folder);
+  mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `${name}.png`);
+  await writeFile(file, await page.screenshot({ fullPage: true, animations: "disabled" }));
+  return file;
+}
