@@ -66,7 +66,7 @@ export async function readInput(c: Context<ProxyEnv>, op: OperationSpec, maxByte
 
   const input: Input = { params, query };
   if (op.method === "GET") return input;
-  const bytes = await readLimited(c.req.raw, maxBytes);
+  const bytes = await readLimited(c.req.raw, maxBytes, c.env?.incoming);
   const rawType = c.req.header("content-type") ?? "";
   const type = rawType.toLowerCase(); // for comparisons only: a multipart boundary is case-sensitive
 

@@ -1,4 +1,5 @@
 import os from "node:os";
+import { proxyBench } from "./proxy-bench";
 import { sandboxBench } from "./sandbox-bench";
 
 /**
@@ -14,3 +15,4 @@ console.log(
   `${os.cpus().length} cores (${os.cpus()[0]?.model ?? "unknown CPU"}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}\n`,
 );
 console.log(await sandboxBench({ rows, runs }));
+console.log(`\n${await proxyBench({ rows, runs })}`);

@@ -29,14 +29,20 @@ export async function startProcess(
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
+  // Only a tail is kept and tested: a process that logs a lot must not make this quadratic.
   let output = "";
   await new Promise<void>((resolve, reject) => {
+    const fail = (error: Error) => {
+      clearTimeout(timer);
+      child.kill("SIGKILL");
+      reject(error);
+    };
     const timer = setTimeout(
-      () => reject(new Error(`${entry} not ready after ${timeoutMs} ms:\n${output}`)),
+      () => fail(new Error(`${entry} not ready after ${timeoutMs} ms:\n${output}`)),
       timeoutMs,
     );
     const onData = (data: Buffer) => {
-      output += data.toString();
+      output = (output + data.toString()).slice(-4096);
       if (ready.test(output)) {
         clearTimeout(timer);
         resolve();
@@ -44,17 +50,17 @@ export async function startProcess(
     };
     child.stdout!.on("data", onData);
     child.stderr!.on("data", onData);
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`${entry} exited with ${code}:\n${output}`));
-    });
+    child.once("exit", (code, signal) =>
+      fail(new Error(`${entry} exited with ${code ?? signal}:\n${output}`)),
+    );
   });
   child.removeAllListeners("exit");
   return { child, startMs: performance.now() - started };
 }
 
 export async function stopProcess(child: ChildProcess) {
-  if (child.exitCode !== null) return;
+  // Ended already, by a code or by a signal: nothing to wait for.
+  if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise((r) => child.once("exit", r));
   child.kill("SIGTERM");
   await exited;
