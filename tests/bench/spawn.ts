@@ -1,6 +1,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { closeSync, fstatSync, mkdtempSync, openSync, readFileSync, readSync } from "node:fs";
 import { createServer } from "node:net";
+import os from "node:os";
+import path from "node:path";
 
 /** A free loopback port, found by binding port 0. */
 export function freePort(): Promise<number> {
@@ -15,8 +17,9 @@ export function freePort(): Promise<number> {
 }
 
 /**
- * Starts a Node entry point under tsx and resolves once it prints a line matching `ready`,
- * with the milliseconds that took.
+ * Starts a Node entry point under tsx and resolves once its output shows a line matching `ready`,
+ * with the milliseconds that took. Output goes to a log file, not a pipe: a child that logs every
+ * request would otherwise make this process, which does the timing, handle its lines mid-run.
  */
 export async function startProcess(
   entry: string,
@@ -25,37 +28,36 @@ export async function startProcess(
   timeoutMs = 120_000,
 ) {
   const started = performance.now();
+  const logFile = path.join(mkdtempSync(path.join(os.tmpdir(), "ab-bench-proc-")), "output.log");
+  const fd = openSync(logFile, "a");
   const child = spawn(process.execPath, ["--import", "tsx", entry], {
     env: { ...process.env, ...env },
-    stdio: ["ignore", "pipe", "pipe"],
+    stdio: ["ignore", fd, fd],
   });
-  // Only a tail is kept and tested: a process that logs a lot must not make this quadratic.
-  let output = "";
-  await new Promise<void>((resolve, reject) => {
-    const fail = (error: Error) => {
-      clearTimeout(timer);
+  closeSync(fd);
+  for (;;) {
+    if (ready.test(tail(logFile))) return { child, startMs: performance.now() - started, logFile };
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`${entry} exited with ${child.exitCode ?? child.signalCode}:\n${tail(logFile)}`);
+    if (performance.now() - started > timeoutMs) {
       child.kill("SIGKILL");
-      reject(error);
-    };
-    const timer = setTimeout(
-      () => fail(new Error(`${entry} not ready after ${timeoutMs} ms:\n${output}`)),
-      timeoutMs,
-    );
-    const onData = (data: Buffer) => {
-      output = (output + data.toString()).slice(-4096);
-      if (ready.test(output)) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    child.stdout!.on("data", onData);
-    child.stderr!.on("data", onData);
-    child.once("exit", (code, signal) =>
-      fail(new Error(`${entry} exited with ${code ?? signal}:\n${output}`)),
-    );
-  });
-  child.removeAllListeners("exit");
-  return { child, startMs: performance.now() - started };
+      throw new Error(`${entry} not ready after ${timeoutMs} ms:\n${tail(logFile)}`);
+    }
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** The last few KiB of a log file. */
+export function tail(file: string, bytes = 4096): string {
+  const fd = openSync(file, "r");
+  try {
+    const size = fstatSync(fd).size;
+    const buffer = Buffer.alloc(Math.min(bytes, size));
+    readSync(fd, buffer, 0, buffer.length, size - buffer.length);
+    return buffer.toString();
+  } finally {
+    closeSync(fd);
+  }
 }
 
 export async function stopProcess(child: ChildProcess) {
