@@ -35,12 +35,21 @@ function describeAny(node: FilterNode, top: boolean): string {
     case "condition":
       return describeCondition(node);
     case "semantic": {
-      const subject = node.on === "title" ? "job title" : "company";
-      return `${node.negate ? "not: " : ""}${subject} ${level(node)} "${node.text}"`;
+      const text = `"${node.text}"`;
+      const phrase =
+        node.on === "title"
+          ? isExact(node)
+            ? `job title is exactly ${text}`
+            : `job title is ${level(node)} ${text}`
+          : isExact(node)
+            ? `company is named ${text}`
+            : `company's business is ${level(node)} ${text}`;
+      return node.negate ? `not (${phrase})` : phrase;
     }
     case "lookalike": {
       const which = node.domain || node.rbidOrg;
-      return `${node.negate ? "not: " : ""}works at a company ${level(node)} ${which}`;
+      const phrase = isExact(node) ? `works at ${which}` : `works at a company ${level(node)} ${which}`;
+      return node.negate ? `not (${phrase})` : phrase;
     }
     default:
       return "(unreadable condition)";
@@ -103,8 +112,12 @@ function describeCondition(node: Extract<FilterNode, { type: "condition" }>): st
       return `${label} is known`;
     case "in":
       return `${label} is ${listText(node.valueList, "or")}`;
-    case "notIn":
-      return `${label} is none of ${listText(node.valueList, "nor").replace(/^one of /, "")}`;
+    case "notIn": {
+      const values = node.valueList ?? [];
+      if (values.length === 1) return `${label} is not "${values[0]}"`;
+      if (values.length === 2) return `${label} is neither "${values[0]}" nor "${values[1]}"`;
+      return `${label} is none of ${listText(values, "or").replace(/^one of /, "")}`;
+    }
     default:
       return `${label} ${String(node.operator)} ${v(node.value)}`;
   }
@@ -120,11 +133,17 @@ function listText(list: readonly string[] | null | undefined, last: string): str
   return `one of ${shown.slice(0, -1).join(", ")} ${last} ${shown.at(-1)}`;
 }
 
-function level(node: { maxDistance?: number | null | undefined; match?: string | null | undefined }): string {
+type Leveled = { maxDistance?: number | null | undefined; match?: string | null | undefined };
+
+function isExact(node: Leveled): boolean {
+  return (node.maxDistance === undefined || node.maxDistance === null) && node.match === "exact";
+}
+
+function level(node: Leveled): string {
   if (node.maxDistance !== undefined && node.maxDistance !== null)
     return `within distance ${node.maxDistance} of`;
   const match = node.match ?? DEFAULT_MATCH_LEVEL;
-  return match === "exact" ? "exactly" : `${match} to`;
+  return match === "same" ? "the same as" : `${match} to`;
 }
 
 function capitalise(text: string): string {

@@ -38,8 +38,15 @@ describe("describe: one condition per operator", () => {
       "notIn",
       "COUNTRY_NAME_PER",
       { valueList: ["France", "Spain", "Italy"] },
-      'Country is none of "France", "Spain" nor "Italy"',
+      'Country is none of "France", "Spain" or "Italy"',
     ],
+    [
+      "notIn",
+      "COUNTRY_NAME_PER",
+      { valueList: ["France", "Spain"] },
+      'Country is neither "France" nor "Spain"',
+    ],
+    ["notIn", "COUNTRY_NAME_PER", { valueList: ["France"] }, 'Country is not "France"'],
   ] as const)("%s on %s", (operator, column, extra, sentence) => {
     expect(only(cond(column, operator, extra))).toBe(sentence);
   });
@@ -71,11 +78,19 @@ describe("describe: one condition per operator", () => {
 
 describe("describe: semantic and lookalike nodes", () => {
   it("says the level, the default being similar", () => {
-    expect(only({ type: "semantic", on: "title", text: "CMO" })).toBe('Job title similar to "CMO"');
+    expect(only({ type: "semantic", on: "title", text: "CMO" })).toBe('Job title is similar to "CMO"');
     expect(only({ type: "semantic", on: "company", text: "cloud security software", match: "broad" })).toBe(
-      'Company broad to "cloud security software"',
+      `Company's business is broad to "cloud security software"`,
     );
-    expect(only({ type: "semantic", on: "title", text: "CMO", match: "exact" })).toContain('exactly "CMO"');
+    expect(only({ type: "semantic", on: "title", text: "CMO", match: "exact" })).toBe(
+      'Job title is exactly "CMO"',
+    );
+    expect(only({ type: "semantic", on: "company", text: "Acme", match: "exact" })).toBe(
+      'Company is named "Acme"',
+    );
+    expect(only({ type: "semantic", on: "title", text: "CMO", match: "same" })).toBe(
+      'Job title is the same as "CMO"',
+    );
     expect(only({ type: "semantic", on: "title", text: "CMO", maxDistance: 0.3, match: "exact" })).toContain(
       "within distance 0.3 of",
     );
