@@ -1,0 +1,60 @@
+import * as DropdownMenu from "@radix-ui/react-dropdown-menu";
+import { COLUMN_CHOICES, DEFAULT_SAMPLE_SETTINGS, normaliseColumns } from "./sample-settings";
+import "./column-chooser.css";
+
+/**
+ * Which columns the next sample asks for: the catalogue's unmasked columns, plus Email and Mobile
+ * (which the sample only ever shows as "has one or not"). Changing them takes no sample by itself.
+ * Non-modal, so that nothing injects styles or locks the page's scroll.
+ */
+export function ColumnChooser({
+  columns,
+  onChange,
+}: {
+  columns: readonly string[];
+  onChange: (columns: string[]) => void;
+}) {
+  const chosen = new Set(columns);
+  const toggle = (name: string, on: boolean) => {
+    onChange(normaliseColumns(on ? [...columns, name] : columns.filter((c) => c !== name)));
+  };
+  return (
+    <DropdownMenu.Root modal={false}>
+      <DropdownMenu.Trigger asChild>
+        <button type="button" className="button button-secondary column-chooser-trigger">
+          Columns ({chosen.size})<span aria-hidden="true">▾</span>
+        </button>
+      </DropdownMenu.Trigger>
+      <DropdownMenu.Portal>
+        <DropdownMenu.Content className="column-chooser" align="start" sideOffset={4} collisionPadding={8}>
+          <DropdownMenu.Label className="column-chooser-label">Columns in the sample</DropdownMenu.Label>
+          {COLUMN_CHOICES.map((choice) => (
+            <DropdownMenu.CheckboxItem
+              key={choice.name}
+              className="column-chooser-item"
+              checked={choice.always === true || chosen.has(choice.name)}
+              disabled={choice.always === true}
+              onCheckedChange={(on) => toggle(choice.name, on === true)}
+              // Keep the menu open so that several columns can be ticked in a row.
+              onSelect={(event) => event.preventDefault()}
+            >
+              <span className="column-chooser-check" aria-hidden="true">
+                <DropdownMenu.ItemIndicator>✓</DropdownMenu.ItemIndicator>
+              </span>
+              {choice.label}
+              {choice.always ? <span className="column-chooser-note"> (always included)</span> : null}
+            </DropdownMenu.CheckboxItem>
+          ))}
+          <DropdownMenu.Separator className="column-chooser-separator" />
+          <DropdownMenu.Item
+            className="column-chooser-item"
+            onSelect={() => onChange(normaliseColumns(DEFAULT_SAMPLE_SETTINGS.columns))}
+          >
+            <span className="column-chooser-check" aria-hidden="true" />
+            Back to the default columns
+          </DropdownMenu.Item>
+        </DropdownMenu.Content>
+      </DropdownMenu.Portal>
+    </DropdownMenu.Root>
+  );
+}

@@ -1,0 +1,110 @@
+import { useCallback, useState } from "react";
+import { z } from "zod";
+import { COLUMNS, getColumn, labelOf } from "../../../contract/columns";
+import { DEFAULT_VIEW_COLUMNS } from "../../../contract/inferred";
+
+/** Sample sizes a person may choose; each row of a sample spends one row of the daily budget. */
+export const SAMPLE_SIZES = [10, 25, 50, 100] as const;
+export type SampleSize = (typeof SAMPLE_SIZES)[number];
+export const DEFAULT_SAMPLE_SIZE: SampleSize = 25;
+
+/** What the next sample asks for. */
+export interface SampleSettings {
+  limit: SampleSize;
+  /** Request columns: catalogue names (EMAIL_ADDRESS_PER / CELLPHONE_PER come back as flags). */
+  columns: readonly string[];
+  /** Adds the similarity `score` (semantic and lookalike rules). */
+  includeScores: boolean;
+}
+
+export const DEFAULT_SAMPLE_SETTINGS: SampleSettings = {
+  limit: DEFAULT_SAMPLE_SIZE,
+  columns: DEFAULT_VIEW_COLUMNS,
+  includeScores: false,
+};
+
+/** One entry of the column chooser. */
+export interface ColumnChoice {
+  /** The name sent in `columns`. */
+  name: string;
+  label: string;
+  /** Always returned (RBID_PAO): shown ticked and not changeable. */
+  always?: boolean;
+  /** Masked: the sample says only whether one exists. */
+  flag?: boolean;
+}
+
+/** The catalogue's unmasked columns, then the Email and Mobile flags. */
+export const COLUMN_CHOICES: readonly ColumnChoice[] = [
+  ...COLUMNS.filter((c) => !c.maskedAs).map((c) =>
+    c.name === "RBID_PAO" ? { name: c.name, label: c.label, always: true } : { name: c.name, label: c.label },
+  ),
+  { name: "EMAIL_ADDRESS_PER", label: "Email (whether there is one)", flag: true },
+  { name: "CELLPHONE_PER", label: "Mobile (whether there is one)", flag: true },
+];
+
+const CHOICES = new Set(COLUMN_CHOICES.map((c) => c.name));
+
+/**
+ * Columns as a request takes them: RBID_PAO first, then the others in the order they were chosen
+ * (so a newly ticked column appears at the end of the table), without duplicates or unknown names.
+ */
+export function normaliseColumns(columns: readonly string[]): string[] {
+  return [...new Set(["RBID_PAO", ...columns.filter((name) => CHOICES.has(name))])];
+}
+
+export function columnLabel(name: string): string {
+  return getColumn(name)?.label ?? labelOf(name);
+}
+
+export function sameSettings(a: SampleSettings, b: SampleSettings): boolean {
+  return (
+    a.limit === b.limit &&
+    a.includeScores === b.includeScores &&
+    normaliseColumns(a.columns).sort().join(",") === normaliseColumns(b.columns).sort().join(",")
+  );
+}
+
+export const SAMPLE_SETTINGS_STORAGE_KEY = "audience-builder:sample-settings";
+
+const storedSchema = z.object({
+  limit: z.union(SAMPLE_SIZES.map((n) => z.literal(n))).catch(DEFAULT_SAMPLE_SIZE),
+  columns: z.array(z.string()).catch([...DEFAULT_VIEW_COLUMNS]),
+  includeScores: z.boolean().catch(false),
+});
+
+/** The person's last choice of size, columns and scores, or the defaults. */
+export function loadSampleSettings(): SampleSettings {
+  try {
+    const raw = window.localStorage.getItem(SAMPLE_SETTINGS_STORAGE_KEY);
+    if (!raw) return DEFAULT_SAMPLE_SETTINGS;
+    const parsed = storedSchema.safeParse(JSON.parse(raw));
+    if (!parsed.success) return DEFAULT_SAMPLE_SETTINGS;
+    const columns = normaliseColumns(parsed.data.columns);
+    return { ...parsed.data, columns };
+  } catch {
+    return DEFAULT_SAMPLE_SETTINGS;
+  }
+}
+
+export function saveSampleSettings(settings: SampleSettings): void {
+  try {
+    window.localStorage.setItem(
+      SAMPLE_SETTINGS_STORAGE_KEY,
+      JSON.stringify({ ...settings, columns: normaliseColumns(settings.columns) }),
+    );
+  } catch {
+    // Storage unavailable: the choice lasts for this page.
+  }
+}
+
+/** The chosen sample settings, persisted in localStorage. */
+export function useSampleSettings(): [SampleSettings, (next: SampleSettings) => void] {
+  const [settings, setSettings] = useState(loadSampleSettings);
+  const update = useCallback((next: SampleSettings) => {
+    const normalised = { ...next, columns: normaliseColumns(next.columns) };
+    saveSampleSettings(normalised);
+    setSettings(normalised);
+  }, []);
+  return [settings, update];
+}
