@@ -1,0 +1,425 @@
+/**
+ * Keeping work (issue point 8): the audience being built survives a reload, a crash and a shared
+ * link. The tree travels in the URL (`?a=...`, lz-string) and is written to localStorage on every
+ * change. Everything here except `useWorkingTreePersistence` is plain functions, without React.
+ *
+ * Validation uses the contract's STRICT schema, and splits what it finds in two:
+ * - errors (not JSON, unknown fields, wrong shapes, unknown node types, nesting too deep): the value
+ *   is refused, and the caller falls back with a warning;
+ * - unfinished rules (a condition without its value yet, an unknown column, an empty semantic text):
+ *   the tree is kept as it is, with those lines in `unfinished`, because a person's half-typed rule
+ *   is work too, and the builder shows those reasons itself. Import (a file someone hands you) is
+ *   stricter and refuses both: see `importTreeJson` in the saved-audiences feature.
+ */
+import LZString from "lz-string";
+import { useEffect, useState } from "react";
+import type { z } from "zod";
+import { toValidationRecord, type ValidationIssue } from "../../contract/errors";
+import { type FilterNode, type GroupNode, strictFilterSchemas } from "../../contract/filter";
+
+/** The URL search parameter that carries the working tree. */
+export const URL_PARAM = "a";
+/** The localStorage key of the working tree. */
+export const WORKING_TREE_KEY = "ab.workingTree.v1";
+/** How long the URL waits for typing to pause before it is updated. */
+export const URL_DEBOUNCE_MS = 300;
+/**
+ * Above this many characters the tree stays out of the URL (Node refuses request heads over 16 KiB,
+ * and many proxies far less); the tree is still kept in localStorage, and can be exported as a file.
+ */
+export const MAX_URL_PARAM_LENGTH = 8_000;
+/** A pasted link longer than this is refused before it is decompressed. */
+const MAX_DECODE_INPUT = 200_000;
+
+/** A fresh, empty root: matches everyone. */
+export function emptyTree(): GroupNode {
+  return { type: "group", op: "AND", negate: false, children: [] };
+}
+
+/** True for a root that filters nothing (no rules, not negated). */
+export function isEmptyTree(tree: GroupNode): boolean {
+  return tree.children.length === 0 && !tree.negate;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Validation with readable lines
+// ---------------------------------------------------------------------------------------------
+
+export type TreeCheck = { tree: GroupNode; unfinished: string[] } | { errors: string[] };
+
+/**
+ * Checks a parsed JSON value as a filter root with the STRICT contract schema. `label` starts every
+ * line's path (e.g. "filter › children 2 › value: Enter a whole number").
+ */
+export function checkFilterTree(value: unknown, label = "filter"): TreeCheck {
+  if (value === null || typeof value !== "object" || Array.isArray(value))
+    return { errors: [`${label}: Expected a filter group ({ "type": "group", ... })`] };
+  const type = (value as { type?: unknown }).type;
+  if (type !== "group")
+    return {
+      errors: [
+        `${label} › type: The top of a filter must be a group ({ "type": "group", "children": [...] }), not ${JSON.stringify(type) ?? "nothing"}`,
+      ],
+    };
+  const result = strictFilterSchemas.root.safeParse(value);
+  if (result.success) {
+    if (!result.data) return { errors: [`${label}: Expected a filter group`] };
+    return { tree: result.data, unfinished: [] };
+  }
+  const lines = readableIssues(result.error.issues, value, label);
+  if (result.error.issues.every(isUnfinished))
+    return { tree: withDefaults(value as GroupNode), unfinished: lines };
+  return { errors: lines };
+}
+
+/** A node-level check (a missing value, an unknown column...) rather than a broken shape. */
+function isUnfinished(issue: z.core.$ZodIssue): boolean {
+  if (issue.code !== "custom") return false;
+  // The depth limit is the one custom issue that refuses the whole input.
+  return !(issue.params as { omitInput?: boolean } | undefined)?.omitInput;
+}
+
+/**
+ * The contract's defaults applied to a tree whose shape the strict schema accepted but whose rules
+ * are unfinished (zod gives no output then). A property test keeps this equal to the schema's own
+ * output on valid trees.
+ */
+function withDefaults<T extends FilterNode>(node: T): T {
+  switch (node.type) {
+    case "group":
+      return {
+        ...node,
+        op: node.op ?? "AND",
+        negate: node.negate ?? false,
+        children: (node.children ?? []).map((child) => withDefaults(child)),
+      };
+    case "condition":
+      return { ...node, column: node.column ?? "" };
+    case "semantic":
+      return { ...node, text: node.text ?? "", negate: node.negate ?? false };
+    case "lookalike":
+      return {
+        ...node,
+        rbidOrg: node.rbidOrg ?? "",
+        domain: node.domain ?? "",
+        negate: node.negate ?? false,
+      };
+  }
+}
+
+/** zod issues as lines a person can act on: "filter › children 2 › value: Enter a whole number". */
+export function readableIssues(
+  issues: readonly z.core.$ZodIssue[],
+  input: unknown,
+  label = "filter",
+): string[] {
+  const record = toValidationRecord(issues, "body", input);
+  return record.detail.map((issue) => {
+    const path = formatPath([label, ...issue.loc.slice(1)]);
+    return `${path}: ${readableMessage(issue)}`;
+  });
+}
+
+/** `["filter", "children", 2, "value"]` -> `filter › children 2 › value`. */
+export function formatPath(loc: readonly (string | number)[]): string {
+  const parts: string[] = [];
+  for (const step of loc) {
+    if (typeof step === "number" && parts.length > 0) parts[parts.length - 1] += ` ${step}`;
+    else parts.push(String(step));
+  }
+  return parts.join(" › ");
+}
+
+const NODE_TYPES = "'condition', 'group', 'semantic' or 'lookalike'";
+
+function readableMessage(issue: ValidationIssue): string {
+  switch (issue.type) {
+    case "int_type":
+      return "Enter a whole number";
+    case "float_type":
+      return "Enter a number";
+    case "string_type":
+      return "Enter text";
+    case "bool_type":
+      return "Use true or false";
+    case "list_type":
+      return "Expected a list";
+    case "dict_type":
+      return "Expected an object";
+    case "missing":
+      return "Required, but missing";
+    case "extra_forbidden":
+      return "Unknown field: remove it";
+    case "union_tag_invalid":
+      return `Unknown node type: use ${NODE_TYPES}`;
+    case "union_tag_not_found":
+      return `Missing node "type": use ${NODE_TYPES}`;
+    case "enum":
+    case "literal_error":
+      return issue.msg.replace(/^Input should be /, "Use ");
+    case "value_error":
+      return capitalise(issue.msg.replace(/^Value error, /, ""));
+    default:
+      return capitalise(issue.msg);
+  }
+}
+
+/** Upper-cases the first letter, unless the sentence starts with a field name (`valueList must...`). */
+function capitalise(text: string): string {
+  if (/^[a-z]+[A-Z]/.test(text)) return text;
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** The message of anything thrown, for one readable line. */
+function messageOf(error: unknown): string {
+  // DOMException (quota, security) is not always an `Error` across realms.
+  if (error !== null && typeof error === "object" && "message" in error && typeof error.message === "string")
+    return error.message;
+  return String(error);
+}
+
+// ---------------------------------------------------------------------------------------------
+// URL
+// ---------------------------------------------------------------------------------------------
+
+/** The tree as a URL-safe string (lz-string of its JSON); the value of `?a=`. */
+export function encodeTreeForUrl(tree: GroupNode): string {
+  return LZString.compressToEncodedURIComponent(JSON.stringify(tree));
+}
+
+/**
+ * The tree back from `?a=`. Never throws: anything unreadable is `{ error }` with a sentence to
+ * show. On success, `unfinished` lists rules the builder will ask to complete (usually none).
+ */
+export function decodeTreeFromUrl(
+  text: string,
+): { tree: GroupNode; unfinished: string[] } | { error: string } {
+  const trimmed = text.trim();
+  if (trimmed === "") return { error: "The link holds no audience." };
+  if (trimmed.length > MAX_DECODE_INPUT) return { error: "The link's audience is too long to read." };
+  let json: string | null;
+  try {
+    json = LZString.decompressFromEncodedURIComponent(trimmed);
+  } catch {
+    json = null;
+  }
+  if (!json) return { error: "The link's audience is damaged (it may have been cut short when copied)." };
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch {
+    return { error: "The link's audience is damaged (it may have been cut short when copied)." };
+  }
+  const checked = checkFilterTree(value);
+  if ("errors" in checked) return { error: `The link's audience is not valid: ${summarise(checked.errors)}` };
+  return checked;
+}
+
+/** The first few lines, then how many more. */
+function summarise(lines: readonly string[], shown = 3): string {
+  const head = lines.slice(0, shown).join("; ");
+  return lines.length > shown ? `${head}; and ${lines.length - shown} more` : head;
+}
+
+/** `?a=` of a search string, with `+` read back as lz-string wrote it (a query turns `+` into a space). */
+export function treeParamOf(search: string): string | null {
+  const value = new URLSearchParams(search).get(URL_PARAM);
+  return value === null ? null : value.replace(/ /g, "+");
+}
+
+/**
+ * The search string with `?a=` set to `param` (or removed for null), every other parameter kept in
+ * its order. The value is appended raw: lz-string's alphabet is safe in a query.
+ */
+export function searchWithTreeParam(search: string, param: string | null): string {
+  const params = new URLSearchParams(search);
+  params.delete(URL_PARAM);
+  const rest = params.toString();
+  const parts = [rest, param === null ? "" : `${URL_PARAM}=${param}`].filter((part) => part !== "");
+  return parts.length > 0 ? `?${parts.join("&")}` : "";
+}
+
+/** What the URL should carry for this tree: nothing for an empty tree or one too large for a link. */
+export function urlParamFor(tree: GroupNode): { param: string | null; tooLong: boolean } {
+  if (isEmptyTree(tree)) return { param: null, tooLong: false };
+  const param = encodeTreeForUrl(tree);
+  if (param.length > MAX_URL_PARAM_LENGTH) return { param: null, tooLong: true };
+  return { param, tooLong: false };
+}
+
+// ---------------------------------------------------------------------------------------------
+// localStorage
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * What is stored: the tree, and the `?a=` the page's URL carried when it was written. A reload
+ * whose URL still carries that same value is this tab's own URL, possibly up to one debounce
+ * behind; storage then holds the newer tree. Any other `?a=` is a link from elsewhere, and wins.
+ */
+interface StoredWorkingTree {
+  version: 1;
+  tree: GroupNode;
+  urlParam: string | null;
+  savedAt: string;
+}
+
+/** Writes the working tree. Throws what the Storage throws (quota, privacy mode). */
+export function writeWorkingTree(storage: Storage, tree: GroupNode, urlParam: string | null): void {
+  const record: StoredWorkingTree = { version: 1, tree, urlParam, savedAt: new Date().toISOString() };
+  storage.setItem(WORKING_TREE_KEY, JSON.stringify(record));
+}
+
+type StoredRead =
+  | { kind: "none" }
+  | { kind: "ok"; tree: GroupNode; urlParam: string | null }
+  | { kind: "broken"; error: string };
+
+function readWorkingTree(storage: Storage): StoredRead {
+  let raw: string | null;
+  try {
+    raw = storage.getItem(WORKING_TREE_KEY);
+  } catch (error) {
+    return { kind: "broken", error: `the browser's storage could not be read (${messageOf(error)})` };
+  }
+  if (raw === null) return { kind: "none" };
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    return { kind: "broken", error: "it is not valid JSON" };
+  }
+  if (value === null || typeof value !== "object" || !("tree" in value))
+    return { kind: "broken", error: "it is not a saved audience" };
+  const record = value as { tree: unknown; urlParam?: unknown };
+  const checked = checkFilterTree(record.tree);
+  if ("errors" in checked) return { kind: "broken", error: summarise(checked.errors) };
+  const urlParam = typeof record.urlParam === "string" ? record.urlParam : null;
+  return { kind: "ok", tree: checked.tree, urlParam };
+}
+
+export interface InitialTree {
+  tree: GroupNode;
+  source: "url" | "storage" | "empty";
+  /** Something could not be read and was skipped: say so. */
+  warning?: string;
+}
+
+/**
+ * The tree to start the builder with: the URL's (a shared link reproduces the audience), else the
+ * one last stored on this device, else an empty tree. Never throws; a broken URL or stored value
+ * is skipped with a warning. The broken stored value is left in place until the next change.
+ */
+export function loadInitialTree(location: { search: string }, storage: Storage | null): InitialTree {
+  const stored: StoredRead = storage ? readWorkingTree(storage) : { kind: "none" };
+  const param = treeParamOf(location.search);
+  let urlWarning: string | undefined;
+  if (param !== null) {
+    const decoded = decodeTreeFromUrl(param);
+    if ("tree" in decoded) {
+      // This tab's own URL, not yet caught up with the last edits: the stored tree is newer.
+      if (stored.kind === "ok" && stored.urlParam === param) return { tree: stored.tree, source: "storage" };
+      return { tree: decoded.tree, source: "url" };
+    }
+    urlWarning = decoded.error;
+  }
+  if (stored.kind === "ok") {
+    return urlWarning
+      ? {
+          tree: stored.tree,
+          source: "storage",
+          warning: `${urlWarning} Your last audience on this device was opened instead.`,
+        }
+      : { tree: stored.tree, source: "storage" };
+  }
+  const storedWarning =
+    stored.kind === "broken"
+      ? `Your last audience on this device could not be restored: ${stored.error}.`
+      : "";
+  const warning = [urlWarning ? `${urlWarning} An empty audience was opened instead.` : "", storedWarning]
+    .filter((part) => part !== "")
+    .join(" ");
+  return warning ? { tree: emptyTree(), source: "empty", warning } : { tree: emptyTree(), source: "empty" };
+}
+
+/** localStorage, or null where the browser refuses it (some privacy modes, sandboxed frames). */
+export function browserStorage(): Storage | null {
+  try {
+    return typeof window === "undefined" ? null : window.localStorage;
+  } catch {
+    return null;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The hook
+// ---------------------------------------------------------------------------------------------
+
+export interface WorkingTreePersistence {
+  /** Set when the last write to localStorage failed (storage full or refused). */
+  storageError: string | null;
+  /** The tree is too large for a link; it is kept on this device only (export it to share). */
+  linkTooLong: boolean;
+}
+
+/**
+ * Keeps `tree` safe: localStorage is written at once on every change, and the URL's `?a=` is
+ * updated with `history.replaceState` once the changes pause (`delayMs`), keeping the path, the
+ * other parameters and `history.state`. No history entry is ever pushed. A pending URL update is
+ * flushed when the page is hidden or left (`pagehide`), and dropped when the component unmounts
+ * (the URL then belongs to another screen; storage already holds the tree).
+ */
+export function useWorkingTreePersistence(
+  tree: GroupNode,
+  options: { storage?: Storage | null; delayMs?: number } = {},
+): WorkingTreePersistence {
+  const storage = options.storage === undefined ? browserStorage() : options.storage;
+  const delayMs = options.delayMs ?? URL_DEBOUNCE_MS;
+  const [storageError, setStorageError] = useState<string | null>(null);
+  const [linkTooLong, setLinkTooLong] = useState(false);
+
+  useEffect(() => {
+    const save = (urlParam: string | null) => {
+      if (!storage) {
+        setStorageError(
+          "This browser does not allow saving here: keep the page open, or export the audience.",
+        );
+        return;
+      }
+      try {
+        writeWorkingTree(storage, tree, urlParam);
+        setStorageError(null);
+      } catch (error) {
+        setStorageError(
+          `Could not save on this device (${messageOf(error)}). Export the audience to keep it.`,
+        );
+      }
+    };
+    save(treeParamOf(window.location.search));
+
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    const flush = () => {
+      if (timer !== null) clearTimeout(timer);
+      timer = null;
+      window.removeEventListener("pagehide", flush);
+      const { param, tooLong } = urlParamFor(tree);
+      setLinkTooLong(tooLong);
+      const { pathname, search, hash } = window.location;
+      if (treeParamOf(search) === param) return;
+      window.history.replaceState(
+        window.history.state,
+        "",
+        `${pathname}${searchWithTreeParam(search, param)}${hash}`,
+      );
+      // Record the URL this tree now lives at (see StoredWorkingTree).
+      save(param);
+    };
+    timer = setTimeout(flush, delayMs);
+    window.addEventListener("pagehide", flush);
+    return () => {
+      if (timer !== null) clearTimeout(timer);
+      window.removeEventListener("pagehide", flush);
+    };
+  }, [tree, storage, delayMs]);
+
+  return { storageError, linkTooLong };
+}
