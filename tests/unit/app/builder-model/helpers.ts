@@ -6,6 +6,7 @@ import type {
   LookalikeNode,
   SemanticNode,
 } from "../../../../src/contract/filter";
+import { strictFilterSchemas } from "../../../../src/contract/filter";
 
 /** A valid text condition with a readable id. */
 export function cond(id: string, extra: Partial<ConditionNode> = {}): ConditionNode {
@@ -50,4 +51,34 @@ export function deepTree(depth: number): GroupNode {
   let node: GroupNode = group(`g${depth - 1}`, [cond("leaf")]);
   for (let i = depth - 2; i >= 0; i--) node = group(i === 0 ? "root" : `g${i}`, [node]);
   return node;
+}
+
+/**
+ * A condition whose operand is still blank: the contract accepts it, but the editor treats the rule
+ * as unfinished and does not send it (restated here from the rule, not imported from validate.ts).
+ */
+export function hasBlankValue(tree: unknown): boolean {
+  const blank = (v: unknown) => typeof v === "string" && v.trim() === "";
+  const stack: unknown[] = [tree];
+  while (stack.length > 0) {
+    const node = stack.pop() as Record<string, unknown> | null;
+    if (!node || typeof node !== "object") continue;
+    if (Array.isArray(node.children)) stack.push(...node.children);
+    if (node.type !== "condition") continue;
+    const op = node.operator;
+    if (
+      ["eq", "ne", "gt", "gte", "lt", "lte", "contains", "startsWith", "endsWith"].includes(op as string) &&
+      blank(node.value)
+    )
+      return true;
+    if (op === "between" && (blank(node.value) || blank(node.value2))) return true;
+    if ((op === "in" || op === "notIn") && Array.isArray(node.valueList) && node.valueList.every(blank))
+      return true;
+  }
+  return false;
+}
+
+/** What the editor sends: accepted by the strict contract, and no rule left blank. */
+export function sendable(tree: unknown): boolean {
+  return strictFilterSchemas.root.safeParse(tree).success && !hasBlankValue(tree);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { updateNode } from "../../../../src/app/features/builder/model/tree";
+import { updateNode, withIds } from "../../../../src/app/features/builder/model/tree";
 import {
   firstProblem,
   toRequestFilter,
@@ -203,5 +203,31 @@ describe("toRequestFilter", () => {
   it("shares what it does not change", () => {
     const tree = group("r", [cond("a"), group("g", [cond("c")])]);
     expect(toRequestFilter(tree)).toBe(tree);
+  });
+});
+
+describe("an unfinished rule blocks sending, though the contract would accept it", () => {
+  const root = (children: unknown[]) =>
+    withIds({ type: "group", op: "AND", negate: false, children } as never);
+
+  it("a blank value, a blank end of a range, an empty list entry", () => {
+    for (const condition of [
+      { type: "condition", column: "COUNTRY_NAME_PER", operator: "eq", value: "" },
+      { type: "condition", column: "COUNTRY_NAME_PER", operator: "contains", value: "   " },
+      { type: "condition", column: "CITY_PER", operator: "in", valueList: [""] },
+    ]) {
+      const tree = root([condition]);
+      const problems = validateTree(tree);
+      expect([...problems.values()].flat().join(" ")).toMatch(/Enter (a value|at least one value)/);
+      expect(firstProblem(tree, problems)?.path).toEqual([0]);
+    }
+  });
+
+  it("is finished once filled in; null checks need nothing", () => {
+    expect(
+      validateTree(root([{ type: "condition", column: "COUNTRY_NAME_PER", operator: "eq", value: "Spain" }]))
+        .size,
+    ).toBe(0);
+    expect(validateTree(root([{ type: "condition", column: "CITY_PER", operator: "isNull" }])).size).toBe(0);
   });
 });

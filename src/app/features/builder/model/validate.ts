@@ -103,13 +103,31 @@ function reasonsOf(node: FilterNode, root: boolean): readonly string[] {
   return reasons;
 }
 
+/**
+ * Beyond the contract: the service accepts `Country is ""`, but a person who has not typed a value
+ * yet has not finished the rule, and counting it would show a misleading 0. Such a rule blocks
+ * sending, like an invalid one, until it is filled in.
+ */
+function unfinished(node: FilterNode): readonly string[] {
+  if (node.type !== "condition") return NONE;
+  const blank = (v: unknown) => typeof v === "string" && v.trim() === "";
+  const reads = OPERATOR_READS[node.operator];
+  if ((reads === "value" || reads === "range") && blank(node.value)) return [ENTER_VALUE];
+  if (reads === "range" && blank(node.value2)) return [ENTER_VALUE];
+  if (reads === "list" && (node.valueList ?? []).every(blank)) return [ENTER_VALUES];
+  return NONE;
+}
+
+const ENTER_VALUE = "Enter a value.";
+const ENTER_VALUES = "Enter at least one value.";
+
 function computeReasons(node: FilterNode, root: boolean): readonly string[] {
   if (root && node.type !== "group") return ["The top level of a filter must be a group."];
   // A group is checked without its children: each child is a node of its own.
   const local = node.type === "group" && Array.isArray(node.children) ? { ...node, children: [] } : node;
   const schema = root ? strictFilterSchemas.group : strictFilterSchemas.node;
   const parsed = schema.safeParse(local);
-  if (parsed.success) return NONE;
+  if (parsed.success) return unfinished(node);
   const reasons: string[] = [];
   const badEntries: string[] = [];
   for (const issue of parsed.error.issues) {
