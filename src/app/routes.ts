@@ -15,7 +15,7 @@ export const ROUTES: readonly AppRoute[] = [
   {
     path: "/",
     label: "Builder",
-    Page: lazy(() => import("./features/builder/builder-page").then((m) => ({ default: m.BuilderPage }))),
+    Page: lazy(() => import("./pages/builder-page").then((m) => ({ default: m.BuilderPage }))),
   },
   {
     path: "/checkout",

@@ -1,0 +1,57 @@
+import { queryOptions, useQuery } from "@tanstack/react-query";
+import { responses } from "../../../../contract/operations";
+import { ApiError } from "../../../api/api-error";
+import { postJson } from "../../../api/client";
+
+/**
+ * Names the company a lookalike node points at, with `POST /api/v2/contact/company/lookalike`
+ * (`limit: 1`): its `source` is the named company, and a 422 means the service does not know it.
+ */
+export type CompanyRef = { by: "domain"; domain: string } | { by: "rbidOrg"; rbidOrg: string };
+
+export type CompanyLookup =
+  | { found: true; name: string; industry: string | null }
+  | { found: false; reason: string };
+
+export const COMPANY_LOOKUP_STALE_MS = 10 * 60 * 1000;
+export const LOOKUP_COLUMNS = ["COMPANY_NAME_ORG", "INDUSTRY_LINKEDIN_ORG"] as const;
+
+export const companyLookupQueryKey = (ref: CompanyRef) =>
+  ["builder", "company-lookup", ref.by, ref.by === "domain" ? ref.domain : ref.rbidOrg] as const;
+
+function text(value: unknown): string | null {
+  return typeof value === "string" && value.trim() !== "" ? value : null;
+}
+
+export async function lookupCompany(
+  ref: CompanyRef,
+  { signal }: { signal?: AbortSignal } = {},
+): Promise<CompanyLookup> {
+  const body =
+    ref.by === "domain"
+      ? { domain: ref.domain.trim(), limit: 1, columns: [...LOOKUP_COLUMNS] }
+      : { rbidOrg: ref.rbidOrg.trim(), limit: 1, columns: [...LOOKUP_COLUMNS] };
+  try {
+    const answer = await postJson("v2/contact/company/lookalike", body, responses.lookalike, { signal });
+    const name = text(answer.source.COMPANY_NAME_ORG);
+    if (name === null) return { found: false, reason: "No such company" };
+    return { found: true, name, industry: text(answer.source.INDUSTRY_LINKEDIN_ORG) };
+  } catch (error) {
+    // 422: the service does not know this company (or the value is not a domain / id at all).
+    if (error instanceof ApiError && error.status === 422) return { found: false, reason: "No such company" };
+    throw error;
+  }
+}
+
+export const companyLookupQueryOptions = (ref: CompanyRef) =>
+  queryOptions({
+    queryKey: companyLookupQueryKey(ref),
+    queryFn: ({ signal }) => lookupCompany(ref, { signal }),
+    staleTime: COMPANY_LOOKUP_STALE_MS,
+  });
+
+/** Looks `ref` up once it is non-empty (pass an already debounced value). */
+export function useCompanyLookup(ref: CompanyRef | null) {
+  const fallback: CompanyRef = { by: "domain", domain: "" };
+  return useQuery({ ...companyLookupQueryOptions(ref ?? fallback), enabled: ref !== null });
+}

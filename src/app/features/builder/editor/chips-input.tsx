@@ -1,0 +1,199 @@
+import { type ClipboardEvent, type KeyboardEvent, useId, useMemo, useState } from "react";
+import { VALUE_LIST_MAX } from "../../../../contract/inferred";
+import { Combobox, type ComboOption } from "./combobox";
+import { mergeIntoList, mergeMessage, parseWholeNumber, splitList } from "./value-list";
+
+export interface ChipsInputProps {
+  /** Accessible name of the entry field, e.g. "Values of condition 2". */
+  label: string;
+  values: readonly string[];
+  onChange(values: string[]): void;
+  /** Entries must be whole numbers (flagged in place when they are not). */
+  integer?: boolean;
+  /** Values offered while typing (an enumerable column's). */
+  suggestions?: readonly string[] | undefined;
+  suggestionsStatus?: string | undefined;
+  invalid?: boolean;
+  describedBy?: string | undefined;
+  dataField?: string;
+}
+
+/** Chips beyond this many are folded behind "Show all": a pasted list can hold 10,000. */
+const CHIPS_SHOWN = 60;
+
+/**
+ * A list of values as chips. Type and press Enter or a comma to add; paste a list separated by
+ * commas, semicolons, tabs or new lines (a spreadsheet column) to add them all, deduplicated, up to
+ * VALUE_LIST_MAX, with a message when some were left out; Backspace in the empty field removes the
+ * last chip.
+ */
+export function ChipsInput({
+  label,
+  values,
+  onChange,
+  integer = false,
+  suggestions,
+  suggestionsStatus,
+  invalid,
+  describedBy,
+  dataField,
+}: ChipsInputProps) {
+  const [draft, setDraft] = useState("");
+  const [message, setMessage] = useState<string | null>(null);
+  const [showAll, setShowAll] = useState(false);
+  const messageId = useId();
+
+  const add = (entries: readonly string[]) => {
+    if (entries.length === 0) return;
+    const result = mergeIntoList(values, entries, VALUE_LIST_MAX);
+    if (result.list.length !== values.length) onChange(result.list);
+    setMessage(mergeMessage(result, VALUE_LIST_MAX));
+  };
+  const addDraft = () => {
+    add(splitList(draft));
+    setDraft("");
+  };
+  const remove = (index: number) => {
+    const next = values.slice();
+    next.splice(index, 1);
+    onChange(next);
+    setMessage(null);
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
+    if (event.key === "," || event.key === ";") {
+      event.preventDefault();
+      addDraft();
+    } else if (
+      event.key === "Backspace" &&
+      draft === "" &&
+      values.length > 0 &&
+      !event.ctrlKey &&
+      !event.metaKey
+    ) {
+      event.preventDefault();
+      remove(values.length - 1);
+    }
+  };
+  const onPaste = (event: ClipboardEvent<HTMLInputElement>) => {
+    const pasted = event.clipboardData.getData("text");
+    if (!/[,;\t\r\n]/.test(pasted)) return; // one value: let it land in the field
+    event.preventDefault();
+    add(splitList(`${draft}${pasted}`));
+    setDraft("");
+  };
+
+  const options = useMemo<ComboOption[]>(() => {
+    if (!suggestions) return [];
+    const taken = new Set(values.map((v) => v.toLowerCase()));
+    return suggestions.filter((s) => !taken.has(s.toLowerCase())).map((s) => ({ value: s, label: s }));
+  }, [suggestions, values]);
+
+  const visible = showAll ? values : values.slice(0, CHIPS_SHOWN);
+  // A loaded list may repeat a value: number the repeats so that keys stay unique.
+  const keys = useMemo(() => {
+    const seen = new Map<string, number>();
+    return values.map((value) => {
+      const n = (seen.get(value) ?? 0) + 1;
+      seen.set(value, n);
+      return n === 1 ? value : `${value}\u0000${n}`;
+    });
+  }, [values]);
+  const describe = [describedBy, message ? messageId : undefined].filter(Boolean).join(" ") || undefined;
+
+  return (
+    <div className="fe-chips" data-invalid={invalid || undefined}>
+      {values.length > 0 ? (
+        <ul className="fe-chip-list" aria-label={`${label}: ${values.length} chosen`}>
+          {visible.map((value, index) => {
+            const bad = integer && parseWholeNumber(value) === null;
+            return (
+              <li key={keys[index]} className="fe-chip" data-invalid={bad || undefined}>
+                <span>{value}</span>
+                {bad ? <span className="visually-hidden"> (not a whole number)</span> : null}
+                <button
+                  type="button"
+                  className="fe-chip-remove"
+                  aria-label={`Remove ${value}`}
+                  onClick={() => remove(index)}
+                >
+                  ×
+                </button>
+              </li>
+            );
+          })}
+          {values.length > visible.length ? (
+            <li>
+              <button type="button" className="fe-link-button" onClick={() => setShowAll(true)}>
+                {`Show all ${values.length}`}
+              </button>
+            </li>
+          ) : null}
+          {values.length > 1 ? (
+            <li>
+              <button
+                type="button"
+                className="fe-link-button"
+                onClick={() => {
+                  onChange([]);
+                  setMessage(null);
+                }}
+              >
+                Clear all
+              </button>
+            </li>
+          ) : null}
+        </ul>
+      ) : null}
+      {suggestions !== undefined || suggestionsStatus !== undefined ? (
+        <Combobox
+          label={label}
+          options={options}
+          text={draft}
+          onTextChange={setDraft}
+          onSelect={(option) => {
+            add([option.value]);
+            setDraft("");
+          }}
+          onEnter={addDraft}
+          onKeyDown={onKeyDown}
+          onPaste={onPaste}
+          placeholder={values.length === 0 ? "Type or paste values" : "Add a value"}
+          invalid={invalid ?? false}
+          describedBy={describe}
+          dataField={dataField}
+          status={suggestionsStatus}
+        />
+      ) : (
+        <input
+          type="text"
+          className="fe-input"
+          aria-label={label}
+          aria-invalid={invalid || undefined}
+          aria-describedby={describe}
+          inputMode={integer ? "numeric" : undefined}
+          data-field={dataField}
+          placeholder={values.length === 0 ? "Type or paste values" : "Add a value"}
+          value={draft}
+          onChange={(event) => setDraft(event.target.value)}
+          onKeyDown={(event) => {
+            onKeyDown(event);
+            if (!event.defaultPrevented && event.key === "Enter" && !event.ctrlKey && !event.metaKey) {
+              event.preventDefault();
+              addDraft();
+            }
+          }}
+          onBlur={() => {
+            if (draft.trim() !== "") addDraft();
+          }}
+          onPaste={onPaste}
+        />
+      )}
+      {message ? (
+        <p id={messageId} className="fe-note" role="status">
+          {message}
+        </p>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,102 @@
+import { memo } from "react";
+import { describeNode } from "../../../../contract/describe";
+import type { ConditionNode } from "../../../../contract/filter";
+import type { Operator } from "../../../../contract/inferred";
+import { ColumnPicker } from "./column-picker";
+import { useNodeProblems } from "./editor-context";
+import { FieldProblems } from "./field-problems";
+import { NodeActionsMenu } from "./node-actions-menu";
+import { DragHandle, type HandleProps, NodeAside, NotToggle } from "./node-parts";
+import { operatorWords } from "./operator-words";
+import { problemId, problemsByField } from "./problem-fields";
+import { reportRender } from "./render-probe";
+import { useConditionRow } from "./use-condition-row";
+import { ValueEditor } from "./value-editor";
+
+export interface ConditionRowProps {
+  node: ConditionNode;
+  /** "2.1": the node's place, in labels. */
+  position: string;
+  /** It is the only item of a negated group: its NOT is on. */
+  negated: boolean;
+  handle: HandleProps | null;
+}
+
+/** One condition: field, comparison, value(s), NOT, actions; its reasons beside the fields. */
+export const ConditionRow = memo(function ConditionRow({
+  node,
+  position,
+  negated,
+  handle,
+}: ConditionRowProps) {
+  const row = useConditionRow(node);
+  reportRender("ConditionRow", row.id);
+  const reasons = useNodeProblems(row.id);
+  const problems = problemsByField(node, reasons);
+  const name = `condition ${position}`;
+  const operators: readonly Operator[] = row.operators.includes(node.operator)
+    ? row.operators
+    : [node.operator, ...row.operators];
+  const columnInvalid = (problems.column?.length ?? 0) > 0;
+  const operatorInvalid = (problems.operator?.length ?? 0) > 0;
+
+  return (
+    // biome-ignore lint/a11y/useSemanticElements: a row of controls named for screen readers; a fieldset would need a legend and breaks the flex row
+    <div
+      className="fe-row fe-condition"
+      role="group"
+      aria-label={`Condition ${position}: ${describeNode(node)}`}
+      data-node-id={row.id}
+      aria-describedby={problems.node ? problemId(row.id, "node") : undefined}
+      data-invalid={reasons ? true : undefined}
+    >
+      <div className="fe-row-main">
+        {handle ? <DragHandle handle={handle} name={name} /> : null}
+        <div className="fe-field fe-field-column">
+          <ColumnPicker
+            value={node.column}
+            onChange={row.changeColumn}
+            label={`Field of ${name}`}
+            invalid={columnInvalid}
+            describedBy={columnInvalid ? problemId(row.id, "column") : undefined}
+          />
+          <FieldProblems id={problemId(row.id, "column")} reasons={problems.column} />
+        </div>
+        <div className="fe-field fe-field-operator">
+          <select
+            className="fe-select"
+            aria-label={`Comparison of ${name}`}
+            aria-invalid={operatorInvalid || undefined}
+            aria-describedby={operatorInvalid ? problemId(row.id, "operator") : undefined}
+            data-field="operator"
+            value={node.operator}
+            onChange={(event) => row.changeOperator(event.target.value as Operator)}
+          >
+            {operators.map((operator) => (
+              <option key={operator} value={operator}>
+                {operatorWords(operator, row.column)}
+              </option>
+            ))}
+          </select>
+          <FieldProblems id={problemId(row.id, "operator")} reasons={problems.operator} />
+        </div>
+        <ValueEditor
+          node={node}
+          nodeId={row.id}
+          column={row.column}
+          name={name}
+          problems={problems}
+          setValue={row.setValue}
+          setValue2={row.setValue2}
+          setList={row.setList}
+        />
+        <div className="fe-row-tools">
+          <NotToggle on={negated} name={name} onToggle={row.toggleNot} />
+          <NodeAside node={node} nodeId={row.id} />
+          <NodeActionsMenu nodeId={row.id} name={name} />
+        </div>
+      </div>
+      <FieldProblems id={problemId(row.id, "node")} reasons={problems.node} />
+    </div>
+  );
+});

@@ -1,0 +1,99 @@
+import { memo } from "react";
+import { describeNode } from "../../../../contract/describe";
+import type { LookalikeNode } from "../../../../contract/filter";
+import { useNodeProblems } from "./editor-context";
+import { FieldProblems } from "./field-problems";
+import { MatchLevelControl } from "./match-level-control";
+import { NodeActionsMenu } from "./node-actions-menu";
+import { DragHandle, type HandleProps, NodeAside, NotToggle } from "./node-parts";
+import { problemId, problemsByField } from "./problem-fields";
+import { reportRender } from "./render-probe";
+import { Segmented, type SegmentedOption } from "./segmented";
+import { type LookalikeBy, useLookalikeRow } from "./use-lookalike-row";
+
+const BY_OPTIONS: readonly SegmentedOption<LookalikeBy>[] = [
+  { value: "domain", label: "Domain" },
+  { value: "rbidOrg", label: "Company ID" },
+];
+
+/** People at companies like one named by domain or company ID; the named company shown once found. */
+export const LookalikeRow = memo(function LookalikeRow({
+  node,
+  position,
+  handle,
+}: {
+  node: LookalikeNode;
+  position: string;
+  handle: HandleProps | null;
+}) {
+  const row = useLookalikeRow(node);
+  reportRender("LookalikeRow", row.id);
+  const reasons = useNodeProblems(row.id);
+  const problems = problemsByField(node, reasons);
+  const name = `lookalike ${position}`;
+  const lookupId = `fe-lookup-${row.id}`;
+  const invalid = (problems.company?.length ?? 0) > 0 || row.lookup.kind === "missing";
+  const describedBy =
+    [problems.company?.length ? problemId(row.id, "company") : undefined, lookupId]
+      .filter(Boolean)
+      .join(" ") || undefined;
+  return (
+    // biome-ignore lint/a11y/useSemanticElements: a row of controls named for screen readers; a fieldset would need a legend and breaks the flex row
+    <div
+      className="fe-row fe-lookalike"
+      role="group"
+      aria-label={`Lookalike ${position}: ${describeNode(node)}`}
+      data-node-id={row.id}
+      aria-describedby={problems.node ? problemId(row.id, "node") : undefined}
+      data-invalid={reasons ? true : undefined}
+    >
+      <div className="fe-row-main">
+        {handle ? <DragHandle handle={handle} name={name} /> : null}
+        <span className="fe-row-kind">Companies like</span>
+        <Segmented
+          label={`Name the company of ${name} by`}
+          options={BY_OPTIONS}
+          value={row.by}
+          onChange={row.setBy}
+          dataField="by"
+        />
+        <div className="fe-field fe-field-text">
+          <input
+            type="text"
+            className="fe-input"
+            aria-label={`${row.by === "domain" ? "Company domain" : "Company ID"} for ${name}`}
+            aria-invalid={invalid || undefined}
+            aria-describedby={describedBy}
+            placeholder={row.by === "domain" ? "e.g. northwind.example" : "Company ID (RBID)"}
+            spellCheck={false}
+            data-field="company"
+            value={row.text}
+            onChange={(event) => row.setText(event.target.value)}
+          />
+          <FieldProblems id={problemId(row.id, "company")} reasons={problems.company} />
+        </div>
+        <div className="fe-row-tools">
+          <NotToggle on={node.negate} name={name} onToggle={row.toggleNot} />
+          <NodeAside node={node} nodeId={row.id} />
+          <NodeActionsMenu nodeId={row.id} name={name} />
+        </div>
+      </div>
+      <p id={lookupId} className="fe-lookup" data-state={row.lookup.kind} role="status">
+        {row.lookup.kind === "waiting"
+          ? "Looking up the company…"
+          : row.lookup.kind === "empty"
+            ? "Name a company by its web domain or its company ID."
+            : row.lookup.text}
+      </p>
+      <MatchLevelControl
+        nodeId={row.id}
+        name={name}
+        match={node.match}
+        maxDistance={node.maxDistance}
+        onChange={row.setLevel}
+      />
+      <FieldProblems id={problemId(row.id, "match")} reasons={problems.match} />
+      <FieldProblems id={problemId(row.id, "node")} reasons={problems.node} />
+    </div>
+  );
+});

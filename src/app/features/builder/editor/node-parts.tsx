@@ -1,0 +1,110 @@
+import type { DraggableAttributes, DraggableSyntheticListeners } from "@dnd-kit/core";
+import { memo, useContext } from "react";
+import type { FilterNode, JoinOp } from "../../../../contract/filter";
+import { commandById, formatKey } from "../model/commands";
+import { AsideContext, PlatformContext, useDispatch, useNodeProblems } from "./editor-context";
+
+/** A command's first key, as this platform spells it ("Ctrl+I", "⌘I"), or "". */
+export function useKeyHint(keys: readonly string[]): string {
+  const { mac } = useContext(PlatformContext);
+  const first = keys[0];
+  return first ? formatKey(first, mac) : "";
+}
+
+/** What a row needs to render its drag handle (from `useSortable` in NodeItem). */
+export interface HandleProps {
+  setRef(element: HTMLElement | null): void;
+  attributes: DraggableAttributes;
+  listeners: DraggableSyntheticListeners;
+}
+
+/** The drag handle: a button, also the keyboard way to drag (Space, arrows, Space), see the instructions. */
+export function DragHandle({ handle, name }: { handle: HandleProps; name: string }) {
+  return (
+    <button
+      type="button"
+      ref={handle.setRef}
+      {...handle.attributes}
+      {...handle.listeners}
+      className="fe-handle"
+      aria-label={`Move ${name}`}
+      data-field="handle"
+    >
+      <svg viewBox="0 0 10 16" width="10" height="16" aria-hidden="true" focusable="false">
+        <circle cx="2.5" cy="3" r="1.4" />
+        <circle cx="7.5" cy="3" r="1.4" />
+        <circle cx="2.5" cy="8" r="1.4" />
+        <circle cx="7.5" cy="8" r="1.4" />
+        <circle cx="2.5" cy="13" r="1.4" />
+        <circle cx="7.5" cy="13" r="1.4" />
+      </svg>
+    </button>
+  );
+}
+
+/** NOT on and off (the model wraps a condition in a negated group, and unwraps it again). */
+export function NotToggle({ on, name, onToggle }: { on: boolean; name: string; onToggle(): void }) {
+  const hint = useKeyHint(commandById("negate").keys);
+  return (
+    <button
+      type="button"
+      className="fe-not"
+      aria-pressed={on}
+      aria-label={`NOT: exclude what ${name} matches`}
+      title={`NOT: match everyone this does not match${hint ? ` (${hint})` : ""}`}
+      data-field="not"
+      onClick={onToggle}
+    >
+      NOT
+    </button>
+  );
+}
+
+/**
+ * The connector between a node and the sibling before it: "and" / "or", a button that switches it.
+ * Marked when it overrides the group's operator (`joinWithPrevious`); switching it back to the
+ * group's operator removes the override.
+ */
+export const Connector = memo(function Connector({
+  nodeId,
+  join,
+  parentOp,
+  name,
+}: {
+  nodeId: string;
+  join: JoinOp | null | undefined;
+  parentOp: JoinOp;
+  name: string;
+}) {
+  const dispatch = useDispatch();
+  const effective = join ?? parentOp;
+  const override = effective !== parentOp;
+  const next: JoinOp = effective === "AND" ? "OR" : "AND";
+  return (
+    <div className="fe-connector-row">
+      <button
+        type="button"
+        className="fe-connector"
+        data-op={effective}
+        data-override={override || undefined}
+        data-field="connector"
+        data-connector-of={nodeId}
+        aria-label={`${effective === "AND" ? "And" : "Or"} before ${name}${
+          override ? ` (overrides the group's ${parentOp})` : ""
+        }: press to use ${next}`}
+        title={override ? `Overrides the group's ${parentOp}` : `Press to join with ${next}`}
+        onClick={() => dispatch.setJoin(nodeId, next === parentOp ? null : next)}
+      >
+        {effective.toLowerCase()}
+      </button>
+    </div>
+  );
+});
+
+/** The page's per-node extra (a count button, ...), if it gave one. */
+export function NodeAside({ node, nodeId }: { node: FilterNode; nodeId: string }) {
+  const render = useContext(AsideContext);
+  const problems = useNodeProblems(nodeId);
+  if (!render) return null;
+  return <div className="fe-aside">{render(node, { id: nodeId, problems })}</div>;
+}

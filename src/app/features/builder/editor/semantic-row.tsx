@@ -1,0 +1,87 @@
+import { memo, useCallback } from "react";
+import { describeNode } from "../../../../contract/describe";
+import type { SemanticNode } from "../../../../contract/filter";
+import type { MatchLevel } from "../../../../contract/inferred";
+import { useDispatch, useNodeProblems } from "./editor-context";
+import { FieldProblems } from "./field-problems";
+import { MatchLevelControl } from "./match-level-control";
+import { NodeActionsMenu } from "./node-actions-menu";
+import { DragHandle, type HandleProps, NodeAside, NotToggle } from "./node-parts";
+import { problemId, problemsByField } from "./problem-fields";
+import { reportRender } from "./render-probe";
+
+/** Everything a similarity row does, apart from how it looks. */
+export function useSemanticRow(node: SemanticNode) {
+  const dispatch = useDispatch();
+  const id = node.id ?? "";
+  const setText = useCallback((text: string) => dispatch.update(id, { text }, `${id}:text`), [dispatch, id]);
+  const setLevel = useCallback(
+    (match: MatchLevel) => dispatch.update(id, { match, maxDistance: undefined }),
+    [dispatch, id],
+  );
+  const toggleNot = useCallback(() => dispatch.run("negate", id), [dispatch, id]);
+  return { id, setText, setLevel, toggleNot };
+}
+
+/** A job title or company matched by meaning: the text, NOT, and the match level. */
+export const SemanticRow = memo(function SemanticRow({
+  node,
+  position,
+  handle,
+}: {
+  node: SemanticNode;
+  position: string;
+  handle: HandleProps | null;
+}) {
+  const row = useSemanticRow(node);
+  reportRender("SemanticRow", row.id);
+  const reasons = useNodeProblems(row.id);
+  const problems = problemsByField(node, reasons);
+  const title = node.on === "title";
+  const name = `${title ? "job title match" : "company match"} ${position}`;
+  const textInvalid = (problems.text?.length ?? 0) > 0;
+  return (
+    // biome-ignore lint/a11y/useSemanticElements: a row of controls named for screen readers; a fieldset would need a legend and breaks the flex row
+    <div
+      className="fe-row fe-semantic"
+      role="group"
+      aria-label={`${title ? "Job title match" : "Company match"} ${position}: ${describeNode(node)}`}
+      data-node-id={row.id}
+      aria-describedby={problems.node ? problemId(row.id, "node") : undefined}
+      data-invalid={reasons ? true : undefined}
+    >
+      <div className="fe-row-main">
+        {handle ? <DragHandle handle={handle} name={name} /> : null}
+        <span className="fe-row-kind">{title ? "Job title like" : "Company like"}</span>
+        <div className="fe-field fe-field-text">
+          <input
+            type="text"
+            className="fe-input"
+            aria-label={`${title ? "Job title" : "Kind of company"} for ${name}`}
+            aria-invalid={textInvalid || undefined}
+            aria-describedby={textInvalid ? problemId(row.id, "text") : undefined}
+            placeholder={title ? "e.g. Marketing Manager" : "e.g. cloud accounting software"}
+            data-field="text"
+            value={node.text}
+            onChange={(event) => row.setText(event.target.value)}
+          />
+          <FieldProblems id={problemId(row.id, "text")} reasons={problems.text} />
+        </div>
+        <div className="fe-row-tools">
+          <NotToggle on={node.negate} name={name} onToggle={row.toggleNot} />
+          <NodeAside node={node} nodeId={row.id} />
+          <NodeActionsMenu nodeId={row.id} name={name} />
+        </div>
+      </div>
+      <MatchLevelControl
+        nodeId={row.id}
+        name={name}
+        match={node.match}
+        maxDistance={node.maxDistance}
+        onChange={row.setLevel}
+      />
+      <FieldProblems id={problemId(row.id, "match")} reasons={problems.match} />
+      <FieldProblems id={problemId(row.id, "node")} reasons={problems.node} />
+    </div>
+  );
+});

@@ -1,0 +1,334 @@
+import { useCallback, useLayoutEffect, useMemo, useReducer, useRef, useState } from "react";
+import type { FilterNode, GroupNode, JoinOp } from "../../../../contract/filter";
+import { type CommandId, runCommand } from "../model/commands";
+import { canRedo, canUndo, commit, createHistory, type History } from "../model/history";
+import {
+  moveNode,
+  type OpResult,
+  type Path,
+  pathOfId,
+  setGroupOp,
+  setJoin,
+  updateNode,
+  withIds,
+} from "../model/tree";
+import { firstProblem, type Problems, validateTree } from "../model/validate";
+import { KeyedStore } from "./keyed-store";
+
+/**
+ * The filter editor's state: the tree inside an undo history (model/history.ts), its validation,
+ * and the commands that change it (model/commands.ts). Pure model, React only at the edge: a
+ * reducer whose dispatch is stable, so the callbacks handed to the node components never change
+ * and a memoized node re-renders only when its own subtree does.
+ *
+ * Undo: Ctrl/Cmd+Z and Ctrl/Cmd+Shift+Z (or Ctrl/Cmd+Y) are the editor's undo and redo everywhere
+ * in the editor, text fields included (the FilterEditor root handles them). A field's own text
+ * undo would fight the tree's history (the field is controlled by the tree), and typing in one field
+ * is merged into one undo step anyway (`mergeKey` = `${nodeId}:${field}`), which is what people
+ * expect of a builder.
+ */
+
+/** A request to move keyboard focus to the node at `path` (`token` changes on every request). */
+export interface FocusRequest {
+  path: Path;
+  token: number;
+}
+
+/** What the editor last did or refused, for its polite live region. */
+export interface EditorNotice {
+  text: string;
+  tone: "info" | "error";
+  token: number;
+}
+
+/** The first node that keeps the filter from being sent (the lead's "why is Send disabled"). */
+export interface BlockingProblem {
+  id: string;
+  path: Path;
+  message: string;
+}
+
+export type NodePatch = Record<string, unknown>;
+export type TreeOp = (tree: GroupNode, path: Path) => OpResult;
+
+/**
+ * Stable callbacks for the node components (one object for the life of the editor), addressed by
+ * node id: ids survive moves, while paths change whenever something above moves.
+ */
+export interface EditorDispatch {
+  run(command: CommandId, nodeId: string): void;
+  update(nodeId: string, patch: NodePatch, mergeKey?: string): void;
+  setJoin(nodeId: string, join: JoinOp | null): void;
+  setGroupOp(nodeId: string, op: JoinOp): void;
+  /** Moves a node into the group `toParentId` at `toIndex` (counted once the node has left its place). */
+  move(nodeId: string, toParentId: string, toIndex: number): void;
+  /** The current tree, read when needed (a menu opening), never during a node's render. */
+  getTree(): GroupNode;
+  toggleCollapse(nodeId: string): void;
+  /** Per-node validation reasons (arrays kept identical while their content is). */
+  readonly problems: KeyedStore<readonly string[]>;
+  /** Collapsed group ids. */
+  readonly collapsed: KeyedStore<true>;
+}
+
+export interface FilterEditorState {
+  tree: GroupNode;
+  problems: Problems;
+  /** The first problem in document order, or undefined when the tree can be sent. */
+  blocking: BlockingProblem | undefined;
+  run(command: CommandId, path: Path): void;
+  update(path: Path, patch: NodePatch, mergeKey?: string): void;
+  /** Replaces the whole tree (an undoable step; `{ resetHistory: true }` starts a fresh history). */
+  replace(tree: GroupNode, options?: { resetHistory?: boolean }): void;
+  undo(): void;
+  redo(): void;
+  canUndo: boolean;
+  canRedo: boolean;
+  /** Where the last command wants focus (null when it did not move anything). */
+  focusPath: Path | null;
+  focus: FocusRequest | null;
+  notice: EditorNotice | null;
+  /** Expands the groups around a node and focuses it (default: the blocking node). */
+  reveal(nodeId?: string): void;
+  dispatch: EditorDispatch;
+}
+
+type Target = { path: Path } | { id: string };
+
+type Action =
+  | { type: "run"; command: CommandId; target: Target; now: number }
+  | { type: "apply"; target: Target; op: TreeOp; mergeKey?: string; now: number; focus: boolean }
+  | { type: "replace"; tree: GroupNode; resetHistory: boolean; now: number }
+  | { type: "focus"; target: Target };
+
+interface State {
+  history: History;
+  focus: FocusRequest | null;
+  notice: EditorNotice | null;
+  token: number;
+}
+
+const DONE: Record<CommandId, string> = {
+  addCondition: "Condition added.",
+  addGroup: "Group added.",
+  addTitleMatch: "Job title match added.",
+  addCompanyMatch: "Company match added.",
+  addLookalike: "Lookalike added.",
+  remove: "Deleted.",
+  duplicate: "Duplicated.",
+  wrap: "Wrapped in a group.",
+  unwrap: "Ungrouped.",
+  negate: "NOT toggled.",
+  moveUp: "Moved up.",
+  moveDown: "Moved down.",
+  indent: "Indented.",
+  outdent: "Outdented.",
+  undo: "Undone.",
+  redo: "Redone.",
+};
+
+const GONE = "That item is no longer in the filter.";
+
+function resolve(tree: GroupNode, target: Target): Path | undefined {
+  return "path" in target ? target.path : pathOfId(tree, target.id);
+}
+
+function notice(state: State, text: string, tone: EditorNotice["tone"]): State {
+  const token = state.token + 1;
+  return { ...state, token, notice: { text, tone, token } };
+}
+
+function reducer(state: State, action: Action): State {
+  const tree = state.history.present;
+  switch (action.type) {
+    case "run": {
+      const path = resolve(tree, action.target);
+      if (!path) return notice(state, GONE, "error");
+      const { history, result } = runCommand(state.history, action.command, path, { now: action.now });
+      if (!result.ok) return notice(state, result.error, "error");
+      const token = state.token + 1;
+      const undoing = action.command === "undo" || action.command === "redo";
+      const focusPath = result.focus ?? (undoing ? null : path);
+      return {
+        history,
+        token,
+        focus: focusPath ? { path: focusPath, token } : state.focus,
+        notice: { text: DONE[action.command], tone: "info", token },
+      };
+    }
+    case "apply": {
+      const path = resolve(tree, action.target);
+      if (!path) return notice(state, GONE, "error");
+      const result = action.op(tree, path);
+      if (!result.ok) return notice(state, result.error, "error");
+      if (result.tree === tree) return state;
+      const options =
+        action.mergeKey === undefined ? { now: action.now } : { now: action.now, mergeKey: action.mergeKey };
+      const history = commit(state.history, result.tree, options);
+      if (!action.focus) return { ...state, history };
+      const token = state.token + 1;
+      return { ...state, history, token, focus: { path: result.focus ?? path, token } };
+    }
+    case "replace": {
+      const next = withIds(action.tree);
+      const history = action.resetHistory
+        ? createHistory(next)
+        : commit(state.history, next, { now: action.now });
+      return { ...state, history };
+    }
+    case "focus": {
+      const path = resolve(tree, action.target);
+      if (!path) return state;
+      const token = state.token + 1;
+      return { ...state, token, focus: { path, token } };
+    }
+  }
+}
+
+function init(initial: GroupNode): State {
+  return { history: createHistory(withIds(initial)), focus: null, notice: null, token: 0 };
+}
+
+/** Same reasons, in the same order. */
+function sameReasons(a: readonly string[] | undefined, b: readonly string[] | undefined): boolean {
+  if (a === b) return true;
+  if (!a || !b || a.length !== b.length) return false;
+  return a.every((reason, i) => reason === b[i]);
+}
+
+/** Keeps the store's arrays where the reasons did not change, so their nodes do not re-render. */
+function syncProblems(store: KeyedStore<readonly string[]>, problems: Problems): void {
+  const next = new Map<string, readonly string[]>();
+  for (const [id, reasons] of problems) {
+    const previous = store.get(id);
+    next.set(id, previous && sameReasons(previous, reasons) ? previous : reasons);
+  }
+  store.replaceAll(next);
+}
+
+/** Ids of the groups that contain the node at `path` (the root included). */
+export function ancestorIds(tree: GroupNode, path: Path): string[] {
+  const ids: string[] = [];
+  let node: FilterNode | undefined = tree;
+  for (const index of path) {
+    if (node?.type !== "group") break;
+    if (typeof node.id === "string") ids.push(node.id);
+    node = node.children[index];
+  }
+  return ids;
+}
+
+export function useFilterEditor(initial: GroupNode): FilterEditorState {
+  const [state, send] = useReducer(reducer, initial, init);
+  const tree = state.history.present;
+  const problems = useMemo(() => validateTree(tree), [tree]);
+  const blocking = useMemo(() => firstProblem(tree, problems), [tree, problems]);
+
+  const [stores] = useState(() => {
+    const problemStore = new KeyedStore<readonly string[]>();
+    syncProblems(problemStore, validateTree(tree));
+    return { problems: problemStore, collapsed: new KeyedStore<true>() };
+  });
+  useLayoutEffect(() => syncProblems(stores.problems, problems), [stores, problems]);
+
+  const treeRef = useRef(tree);
+  useLayoutEffect(() => {
+    treeRef.current = tree;
+  }, [tree]);
+
+  const dispatch = useMemo<EditorDispatch>(() => {
+    const apply = (id: string, op: TreeOp, mergeKey?: string, focus = false) =>
+      send(
+        mergeKey === undefined
+          ? { type: "apply", target: { id }, op, now: Date.now(), focus }
+          : { type: "apply", target: { id }, op, mergeKey, now: Date.now(), focus },
+      );
+    return {
+      run: (command, id) => send({ type: "run", command, target: { id }, now: Date.now() }),
+      update: (id, patch, mergeKey) => apply(id, (t, p) => updateNode(t, p, patch), mergeKey),
+      setJoin: (id, join) => apply(id, (t, p) => setJoin(t, p, join)),
+      setGroupOp: (id, op) => apply(id, (t, p) => setGroupOp(t, p, op)),
+      move: (id, toParentId, toIndex) =>
+        apply(
+          id,
+          (t, p) => {
+            const to = pathOfId(t, toParentId);
+            if (!to) return { ok: false, tree: t, error: GONE };
+            return moveNode(t, p, to, toIndex);
+          },
+          undefined,
+          true,
+        ),
+      getTree: () => treeRef.current,
+      toggleCollapse: (id) => stores.collapsed.set(id, stores.collapsed.get(id) ? undefined : true),
+      problems: stores.problems,
+      collapsed: stores.collapsed,
+    };
+  }, [stores]);
+
+  const run = useCallback(
+    (command: CommandId, path: Path) => send({ type: "run", command, target: { path }, now: Date.now() }),
+    [],
+  );
+  const update = useCallback(
+    (path: Path, patch: NodePatch, mergeKey?: string) =>
+      send(
+        mergeKey === undefined
+          ? {
+              type: "apply",
+              target: { path },
+              op: (t, p) => updateNode(t, p, patch),
+              now: Date.now(),
+              focus: false,
+            }
+          : {
+              type: "apply",
+              target: { path },
+              op: (t, p) => updateNode(t, p, patch),
+              mergeKey,
+              now: Date.now(),
+              focus: false,
+            },
+      ),
+    [],
+  );
+  const replace = useCallback(
+    (next: GroupNode, options: { resetHistory?: boolean } = {}) =>
+      send({ type: "replace", tree: next, resetHistory: options.resetHistory ?? false, now: Date.now() }),
+    [],
+  );
+  const undo = useCallback(() => run("undo", []), [run]);
+  const redo = useCallback(() => run("redo", []), [run]);
+
+  const blockingId = blocking?.id;
+  const reveal = useCallback(
+    (nodeId?: string) => {
+      const id = nodeId ?? blockingId;
+      if (id === undefined) return;
+      const current = treeRef.current;
+      const path = pathOfId(current, id);
+      if (!path) return;
+      for (const ancestor of ancestorIds(current, path)) stores.collapsed.set(ancestor, undefined);
+      send({ type: "focus", target: { id } });
+    },
+    [blockingId, stores],
+  );
+
+  return {
+    tree,
+    problems,
+    blocking,
+    run,
+    update,
+    replace,
+    undo,
+    redo,
+    canUndo: canUndo(state.history),
+    canRedo: canRedo(state.history),
+    focusPath: state.focus?.path ?? null,
+    focus: state.focus,
+    notice: state.notice,
+    reveal,
+    dispatch,
+  };
+}

@@ -1,0 +1,82 @@
+import { useCallback, useState } from "react";
+import type { LookalikeNode } from "../../../../contract/filter";
+import type { MatchLevel } from "../../../../contract/inferred";
+import { readableError } from "../../../ui/status";
+import { type CompanyRef, useCompanyLookup } from "../api/company-lookup";
+import { useDispatch } from "./editor-context";
+import { useDebouncedValue } from "./use-debounced-value";
+
+export type LookalikeBy = "domain" | "rbidOrg";
+
+/** How long typing must pause before the company is looked up. */
+export const LOOKUP_DEBOUNCE_MS = 400;
+
+export type LookupState =
+  | { kind: "empty" }
+  | { kind: "waiting" }
+  | { kind: "found"; text: string }
+  | { kind: "missing"; text: string }
+  | { kind: "error"; text: string };
+
+/**
+ * Everything a lookalike row does, apart from how it looks: domain or company ID (a toggle that
+ * carries the typed text across), and the named company, looked up once typing pauses.
+ */
+export function useLookalikeRow(node: LookalikeNode) {
+  const dispatch = useDispatch();
+  const id = node.id ?? "";
+  const domain = node.domain ?? "";
+  const rbidOrg = node.rbidOrg ?? "";
+  const [chosen, setChosen] = useState<LookalikeBy>(
+    rbidOrg.trim() !== "" && domain.trim() === "" ? "rbidOrg" : "domain",
+  );
+  const by: LookalikeBy = domain.trim() !== "" ? "domain" : rbidOrg.trim() !== "" ? "rbidOrg" : chosen;
+  const text = by === "domain" ? domain : rbidOrg;
+
+  const setText = useCallback(
+    (next: string) =>
+      dispatch.update(id, by === "domain" ? { domain: next } : { rbidOrg: next }, `${id}:${by}`),
+    [dispatch, id, by],
+  );
+  const setBy = useCallback(
+    (next: LookalikeBy) => {
+      setChosen(next);
+      if (next !== by && text !== "")
+        dispatch.update(
+          id,
+          next === "domain" ? { domain: text, rbidOrg: "" } : { rbidOrg: text, domain: "" },
+        );
+    },
+    [dispatch, id, by, text],
+  );
+  const setLevel = useCallback(
+    (match: MatchLevel) => dispatch.update(id, { match, maxDistance: undefined }),
+    [dispatch, id],
+  );
+  const toggleNot = useCallback(() => dispatch.run("negate", id), [dispatch, id]);
+
+  const wanted = `${by}\u0000${text.trim()}`;
+  const settled = useDebouncedValue(wanted, LOOKUP_DEBOUNCE_MS);
+  const [settledBy, settledText = ""] = settled.split("\u0000") as [LookalikeBy, string?];
+  const ref: CompanyRef | null =
+    settledText === ""
+      ? null
+      : settledBy === "domain"
+        ? { by: "domain", domain: settledText }
+        : { by: "rbidOrg", rbidOrg: settledText };
+  const lookup = useCompanyLookup(ref);
+
+  let state: LookupState;
+  if (text.trim() === "") state = { kind: "empty" };
+  else if (settled !== wanted || lookup.isPending) state = { kind: "waiting" };
+  else if (lookup.isError)
+    state = { kind: "error", text: `Could not check this company: ${readableError(lookup.error)}` };
+  else if (lookup.data?.found)
+    state = {
+      kind: "found",
+      text: `Like: ${lookup.data.name}${lookup.data.industry ? ` — ${lookup.data.industry}` : ""}`,
+    };
+  else state = { kind: "missing", text: lookup.data?.reason ?? "No such company" };
+
+  return { id, by, text, setText, setBy, setLevel, toggleNot, lookup: state };
+}

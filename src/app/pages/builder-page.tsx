@@ -1,0 +1,84 @@
+import { useCallback, useMemo, useState } from "react";
+import { describe, describeNode } from "../../contract/describe";
+import type { FilterNode, GroupNode } from "../../contract/filter";
+import { useLiveCount } from "../features/audience/count";
+import { CountBadge } from "../features/audience/count-badge";
+import { NodeCountButton } from "../features/audience/node-count-button";
+import { SamplePanel } from "../features/audience/sample-panel";
+import type { NodeAsideContext } from "../features/builder/editor/editor-context";
+import { FilterEditor } from "../features/builder/editor/filter-editor";
+import { useFilterEditor } from "../features/builder/editor/use-filter-editor";
+import { nodeAt } from "../features/builder/model/tree";
+import { toRequestFilter } from "../features/builder/model/validate";
+import { SavedAudiencesPanel } from "../features/saved-audiences/saved-audiences-panel";
+import { browserStorage, loadInitialTree, useWorkingTreePersistence } from "../shared/working-audience";
+import { Page } from "../ui/page";
+import "./builder-page.css";
+
+/** Per-node count on demand, beside every node; module level so the editor's rows stay memoised. */
+function nodeAside(node: FilterNode, context: NodeAsideContext) {
+  return (
+    <NodeCountButton node={node} valid={context.problems === undefined} blockedBy={context.problems?.[0]} />
+  );
+}
+
+/**
+ * The screen a marketer lives in: the filter editor, the live count, the plain-English summary,
+ * the masked sample and saved audiences. It composes the builder, audience and saved-audiences
+ * features, which know nothing of each other; the working tree is kept in the URL and storage.
+ */
+export function BuilderPage() {
+  const [initial] = useState(() => loadInitialTree(window.location, browserStorage()));
+  const editor = useFilterEditor(initial.tree);
+  const filter: GroupNode = useMemo(() => toRequestFilter(editor.tree), [editor.tree]);
+  const valid = editor.blocking === undefined;
+  const blockedBy = useMemo(() => {
+    if (!editor.blocking) return undefined;
+    const node = nodeAt(editor.tree, editor.blocking.path);
+    return node ? `${describeNode(node)}: ${editor.blocking.message}` : editor.blocking.message;
+  }, [editor.blocking, editor.tree]);
+  const { storageError, linkTooLong } = useWorkingTreePersistence(editor.tree);
+  const { count } = useLiveCount(filter, valid);
+  const open = useCallback((tree: GroupNode) => editor.replace(tree), [editor.replace]);
+
+  return (
+    <Page
+      title="Builder"
+      lead="Describe the people you want to reach and see how many there are, before you spend anything."
+    >
+      {initial.warning ? (
+        <p className="builder-notice" role="status">
+          {initial.warning}
+        </p>
+      ) : null}
+      {storageError ? (
+        <p className="builder-notice" role="alert">
+          This browser would not keep your audience ({storageError}); copy the link to keep it.
+        </p>
+      ) : null}
+      {linkTooLong ? (
+        <p className="builder-notice" role="status">
+          This audience is too large for a link; it is still kept in this browser.
+        </p>
+      ) : null}
+      <div className="builder-layout">
+        <div className="builder-main">
+          <div className="builder-count">
+            <CountBadge filter={filter} valid={valid} blockedBy={blockedBy} />
+          </div>
+          <FilterEditor editor={editor} label="Audience filter" renderNodeAside={nodeAside} />
+          <section className="card builder-summary" aria-labelledby="summary-title">
+            <h2 className="card-title" id="summary-title">
+              In plain English
+            </h2>
+            <p>{describe(filter)}</p>
+          </section>
+        </div>
+        <aside className="builder-side" aria-label="Saved audiences">
+          <SavedAudiencesPanel currentTree={editor.tree} currentCount={count ?? null} onOpen={open} />
+        </aside>
+      </div>
+      <SamplePanel filter={filter} valid={valid} blockedBy={blockedBy} />
+    </Page>
+  );
+}
