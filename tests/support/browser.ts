@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
 import { rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { type Browser, chromium, type Page } from "playwright-core";
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import type { Sandbox } from "../../src/sandbox/app";
 import { type ProxyServer, startProxy, startSandbox } from "./proxy-server";
 
@@ -223,7 +223,10 @@ export function watchPage(page: Page): PageLog {
         responseHeaders: await response.allHeaders(),
         body,
       });
-    })();
+    })().catch(() => {
+      // The page or its context closed before the answer could be read: nothing to record, and no
+      // unhandled rejection to fail the run after the test has finished.
+    });
     pending.add(job);
     void job.finally(() => pending.delete(job));
   });
@@ -251,11 +254,141 @@ export function cspViolations(log: PageLog): string[] {
     .filter((text) => /Content Security Policy|Refused to (apply|load|execute|connect|frame)/i.test(text));
 }
 
-/** A full-page PNG under test-artifacts/<folder>/<name>.png. */
-export async function screenshot(page: Page, folder: string, name: string): Promise<string> {
+/**
+ * A full-page PNG under test-artifacts/<folder>/<name>.png. With `fromTop`, the page is scrolled to
+ * the top first: a sticky element (the Builder's count) is otherwise drawn where the page was scrolled.
+ */
+export async function screenshot(
+  page: Page,
+  folder: string,
+  name: string,
+  options: { fromTop?: boolean } = {},
+): Promise<string> {
   const dir = path.join(ARTIFACTS_DIR, folder);
   mkdirSync(dir, { recursive: true });
   const file = path.join(dir, `${name}.png`);
+  if (options.fromTop) await page.evaluate(() => window.scrollTo(0, 0));
   await writeFile(file, await page.screenshot({ fullPage: true, animations: "disabled" }));
   return file;
+}
+
+// ---- Pages and the Builder (tests/e2e/builder-*.test.ts) ----
+
+export interface OpenedPage {
+  context: BrowserContext;
+  page: Page;
+  log: PageLog;
+}
+
+/**
+ * A page in a fresh context (no storage, the page's CSP enforced), watched from its first request;
+ * 10 s for every action.
+ */
+export async function openPage(
+  browser: Browser,
+  options: { width?: number; height?: number } = {},
+): Promise<OpenedPage> {
+  const context = await browser.newContext({
+    viewport: { width: options.width ?? 1280, height: options.height ?? 800 },
+  });
+  context.setDefaultTimeout(10_000);
+  const page = await context.newPage();
+  return { context, page, log: watchPage(page) };
+}
+
+/** Polls `read` until `accept` takes its value (then returns it), or throws with the last one. */
+export async function until<T>(
+  read: () => Promise<T>,
+  accept: (value: T) => boolean,
+  {
+    timeout = 10_000,
+    interval = 50,
+    what = "a condition",
+  }: { timeout?: number; interval?: number; what?: string } = {},
+): Promise<T> {
+  const deadline = Date.now() + timeout;
+  let value = await read();
+  while (!accept(value)) {
+    if (Date.now() > deadline)
+      throw new Error(
+        `timed out after ${timeout} ms waiting for ${what}; last seen: ${JSON.stringify(value)}`,
+      );
+    await sleep(interval);
+    value = await read();
+  }
+  return value;
+}
+
+export interface CountReading {
+  /** The count badge's `data-state`: ready, stale, loading, blocked or error. */
+  state: string;
+  /** The number as shown ("12,345"), or "" when the badge shows none. */
+  number: string;
+}
+
+/** What the Builder's count badge shows now. */
+export async function readCount(page: Page): Promise<CountReading> {
+  return page.evaluate(() => {
+    const badge = document.querySelector(".count-badge");
+    const number = badge?.querySelector(".count-badge-value .count-badge-number")?.textContent ?? "";
+    return { state: badge?.getAttribute("data-state") ?? "", number };
+  });
+}
+
+/** The settled count (state "ready") once it differs from `previous` (any, when not given). */
+export async function settledCount(page: Page, previous?: string, timeout = 10_000): Promise<string> {
+  const reading = await until(
+    () => readCount(page),
+    (r) => r.state === "ready" && r.number !== "" && r.number !== previous,
+    { timeout, what: previous === undefined ? "a settled count" : `a settled count other than ${previous}` },
+  );
+  return reading.number;
+}
+
+/** "12,345" -> 12345; throws unless grouped by thousands the en-US way. */
+export function parseGroupedNumber(text: string): number {
+  if (!/^\d{1,3}(,\d{3})*$/.test(text)) throw new Error(`"${text}" is not a number grouped by thousands`);
+  return Number(text.replace(/,/g, ""));
+}
+
+export interface FocusState {
+  /** e.g. `button "Add condition to the whole filter"`; "body" when nothing has focus. */
+  element: string;
+  /** Its accessible name, roughly: aria-label, else its label's text, else its own text. */
+  name: string;
+  /** It matches :focus-visible and shows an outline or a box-shadow. */
+  visible: boolean;
+  /** What covers the middle of the focused element (a sticky bar...), or "" when nothing does. */
+  coveredBy: string;
+  outline: string;
+  boxShadow: string;
+}
+
+/** The focused element, named, and whether its focus can be seen (outline or box-shadow). */
+export async function focusState(page: Page): Promise<FocusState> {
+  return page.evaluate(() => {
+    const element = document.activeElement as HTMLElement | null;
+    if (!element || element === document.body)
+      return { element: "body", name: "", visible: false, coveredBy: "", outline: "", boxShadow: "" };
+    const style = getComputedStyle(element);
+    const role = element.getAttribute("role") ?? element.tagName.toLowerCase();
+    const labels = (element as HTMLInputElement).labels;
+    const name = (element.getAttribute("aria-label") ?? labels?.[0]?.textContent ?? element.textContent ?? "")
+      .replace(/\s+/g, " ")
+      .trim();
+    const outline = style.outlineStyle !== "none" && Number.parseFloat(style.outlineWidth) > 0;
+    const shadow = style.boxShadow !== "none" && style.boxShadow !== "";
+    const box = element.getBoundingClientRect();
+    const top = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+    const covered = top !== null && !element.contains(top) && !top.contains(element);
+    const coveredBy = covered ? `${top.tagName.toLowerCase()}.${[...top.classList].join(".")}` : "";
+    return {
+      element: `${role} "${name.slice(0, 80)}"`,
+      name,
+      visible: element.matches(":focus-visible") && (outline || shadow),
+      coveredBy,
+      outline: `${style.outlineStyle} ${style.outlineWidth}`,
+      boxShadow: style.boxShadow,
+    };
+  });
 }
