@@ -1,4 +1,5 @@
 import os from "node:os";
+import { editorBench } from "./editor-bench";
 import { proxyBench } from "./proxy-bench";
 import { sandboxBench } from "./sandbox-bench";
 
@@ -16,3 +17,4 @@ console.log(
 );
 console.log(await sandboxBench({ rows, runs }));
 console.log(`\n${await proxyBench({ rows, runs })}`);
+console.log(`\n${await editorBench({ rows })}`);
