@@ -27,7 +27,7 @@ async function ensureAppBuilt(outDir: string) {
   if (existsSync(built) && statSync(built).mtimeMs >= Math.max(...APP_SOURCES.map(newestChange))) return;
   console.log("building the app…");
   const { build } = await import("vite");
-  await build({ logLevel: "warn" });
+  await build({ logLevel: "warn", build: { outDir, emptyOutDir: true } });
 }
 
 async function main() {
