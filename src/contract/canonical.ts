@@ -12,9 +12,44 @@ export function canonicalFilter(filter: GroupNode | null | undefined): GroupNode
   return canonicalGroup(filter);
 }
 
-/** A stable string of the canonical form, for cache keys. */
+/**
+ * A stable string of the canonical form, for cache keys: exactly
+ * `stableStringify(canonicalFilter(filter))`, built node by node and remembered per node object, so
+ * an edit re-serialises only the path it changed (trees are treated as immutable: a node object is
+ * never changed after it has been keyed, which the editor's structural sharing guarantees).
+ */
 export function canonicalKey(filter: GroupNode | null | undefined): string {
-  return stableStringify(canonicalFilter(filter));
+  return filter ? nodeKey(filter, null) : EMPTY_KEY;
+}
+
+const EMPTY_KEY = stableStringify(canonicalFilter(null));
+
+/** Per node object, its key for each connector it may be written with ("" for none). */
+const keys = new WeakMap<object, Map<string, string>>();
+
+function nodeKey(node: FilterNode, connector: JoinOp | null): string {
+  let byConnector = keys.get(node);
+  const cached = byConnector?.get(connector ?? "");
+  if (cached !== undefined) return cached;
+  const key =
+    node.type === "group"
+      ? groupKey(node, connector)
+      : stableStringify(withConnector(canonicalNode(node), connector, null));
+  if (!byConnector) keys.set(node, (byConnector = new Map()));
+  byConnector.set(connector ?? "", key);
+  return key;
+}
+
+/** The group's canonical JSON with its children's keys spliced in; keys in sorted order. */
+function groupKey(group: GroupNode, connector: JoinOp | null): string {
+  const children = group.children ?? [];
+  const op = children.length === 0 ? "AND" : (group.op ?? "AND");
+  const parts = children.map((child, i) => {
+    const join = i === 0 ? null : (child.joinWithPrevious ?? op);
+    return nodeKey(child, join !== null && join !== op ? join : null);
+  });
+  const join = connector === null ? "" : `"joinWithPrevious":${JSON.stringify(connector)},`;
+  return `{"children":[${parts.join(",")}],${join}"negate":${group.negate ?? false},"op":${JSON.stringify(op)},"type":"group"}`;
 }
 
 function canonicalGroup(group: GroupNode): GroupNode {
@@ -30,7 +65,8 @@ function canonicalGroup(group: GroupNode): GroupNode {
   };
 }
 
-function withConnector(node: FilterNode, connector: JoinOp | null, op: JoinOp): FilterNode {
+/** Writes the connector when it differs from the group's op (`op` null: it is known to differ). */
+function withConnector(node: FilterNode, connector: JoinOp | null, op: JoinOp | null): FilterNode {
   if (connector !== null && connector !== op) return { ...node, joinWithPrevious: connector };
   return node;
 }

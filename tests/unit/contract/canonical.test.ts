@@ -346,3 +346,39 @@ describe("canonical form: properties", () => {
     );
   });
 });
+
+describe("canonicalKey: the per-node cache gives exactly the plain definition", () => {
+  it("PROPERTY: canonicalKey(t) = stableStringify(canonicalFilter(t)), asked once or twice", () => {
+    fc.assert(
+      fc.property(validFilterArb(), (input) => {
+        const tree = filterSchemas.root.parse(input) as GroupNode;
+        const plain = stableStringify(canonicalFilter(tree));
+        expect(canonicalKey(tree)).toBe(plain);
+        expect(canonicalKey(tree)).toBe(plain);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("a subtree shared between two trees is keyed right in each context", () => {
+    const shared = { type: "condition", column: "CITY_PER", operator: "eq", value: "Paris" } as const;
+    const first = { type: "group", op: "AND", negate: false, children: [shared] } as GroupNode;
+    const second = {
+      type: "group",
+      op: "AND",
+      negate: false,
+      children: [
+        { type: "condition", column: "CITY_PER", operator: "isNull" },
+        { ...shared, joinWithPrevious: "OR" },
+      ],
+    } as GroupNode;
+    const inOr = {
+      type: "group",
+      op: "OR",
+      negate: false,
+      children: [first.children[0]!, shared],
+    } as GroupNode;
+    for (const tree of [first, second, inOr, first])
+      expect(canonicalKey(tree)).toBe(stableStringify(canonicalFilter(tree)));
+  });
+});
