@@ -35,7 +35,10 @@ function nodeKey(node: FilterNode, connector: JoinOp | null): string {
     node.type === "group"
       ? groupKey(node, connector)
       : stableStringify(withConnector(canonicalNode(node), connector, null));
-  if (!byConnector) keys.set(node, (byConnector = new Map()));
+  if (!byConnector) {
+    byConnector = new Map();
+    keys.set(node, byConnector);
+  }
   byConnector.set(connector ?? "", key);
   return key;
 }
