@@ -6,9 +6,10 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { gzipSync } from "node:zlib";
 import react from "@vitejs/plugin-react";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { encodeTreeForUrl, WORKING_TREE_KEY } from "../../src/app/shared/working-audience";
 import type { FilterNode, GroupNode } from "../../src/contract/filter";
+import { CHROMIUM_PATH, launchChromium } from "../support/chromium";
 import { freePort, startProcess, stopProcess } from "./spawn";
 import { fmt, median, p95, table } from "./stats";
 
@@ -26,7 +27,6 @@ import { fmt, median, p95, table } from "./stats";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const HARNESS_DIR = fileURLToPath(new URL("./editor-harness", import.meta.url));
-const CHROMIUM_PATH = "/usr/bin/chromium";
 
 const TARGET = {
   commitMs: 16,
@@ -104,7 +104,7 @@ export async function editorBench(options: { rows: number }) {
     server = await serveStatic(harnessDir);
     const { port } = server.address() as { port: number };
     const harnessUrl = `http://127.0.0.1:${port}/`;
-    browser = await launchChromium();
+    browser = await launchBrowser();
     const big = await measureTyping(browser, harnessUrl, BIG);
     const baseline = await measureTyping(browser, harnessUrl, BASELINE);
 
@@ -377,21 +377,10 @@ function serveStatic(dir: string): Promise<Server> {
   });
 }
 
-async function launchChromium(): Promise<Browser> {
+async function launchBrowser(): Promise<Browser> {
   if (!existsSync(CHROMIUM_PATH))
     throw new Error(`${CHROMIUM_PATH} is missing (npm run pretest installs it)`);
-  return chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--no-first-run",
-      "--disable-sync",
-    ],
-  });
+  return launchChromium();
 }
 
 /** One keystroke as a page saw it (performance.now() clock). */

@@ -2,8 +2,9 @@ import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
 import { rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import type { Sandbox } from "../../src/sandbox/app";
+import { CHROMIUM_PATH, launchChromium } from "./chromium";
 import { type ProxyServer, startProxy, startSandbox } from "./proxy-server";
 
 /**
@@ -12,7 +13,6 @@ import { type ProxyServer, startProxy, startSandbox } from "./proxy-server";
  * on a free port, with fresh state.
  */
 
-export const CHROMIUM_PATH = "/usr/bin/chromium";
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 export const APP_DIR = path.join(ROOT, "dist/app");
 export const ARTIFACTS_DIR = path.join(ROOT, "test-artifacts");
@@ -34,18 +34,7 @@ export async function waitForChromium(timeoutMs = 600_000): Promise<void> {
 
 export async function launchBrowser(): Promise<Browser> {
   await waitForChromium();
-  return chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--no-first-run",
-      "--disable-sync",
-    ],
-  });
+  return launchChromium();
 }
 
 // ---- Building the SPA ----
