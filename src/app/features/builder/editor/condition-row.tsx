@@ -5,8 +5,7 @@ import type { Operator } from "../../../../contract/inferred";
 import { ColumnPicker } from "./column-picker";
 import { useNodeProblems } from "./editor-context";
 import { FieldProblems } from "./field-problems";
-import { NodeActionsMenu } from "./node-actions-menu";
-import { DragHandle, type HandleProps, NodeAside, NotToggle } from "./node-parts";
+import { DragHandle, type HandleProps, RowTools } from "./node-parts";
 import { operatorWords } from "./operator-words";
 import { problemId, problemsByField } from "./problem-fields";
 import { reportRender } from "./render-probe";
@@ -90,11 +89,7 @@ export const ConditionRow = memo(function ConditionRow({
           setValue2={row.setValue2}
           setList={row.setList}
         />
-        <div className="fe-row-tools">
-          <NotToggle on={negated} name={name} onToggle={row.toggleNot} />
-          <NodeAside node={node} nodeId={row.id} />
-          <NodeActionsMenu nodeId={row.id} name={name} />
-        </div>
+        <RowTools node={node} nodeId={row.id} name={name} negated={negated} onToggleNot={row.toggleNot} />
       </div>
       <FieldProblems id={problemId(row.id, "node")} reasons={problems.node} />
     </div>

@@ -4,8 +4,7 @@ import type { LookalikeNode } from "../../../../contract/filter";
 import { useNodeProblems } from "./editor-context";
 import { FieldProblems } from "./field-problems";
 import { MatchLevelControl } from "./match-level-control";
-import { NodeActionsMenu } from "./node-actions-menu";
-import { DragHandle, type HandleProps, NodeAside, NotToggle } from "./node-parts";
+import { DragHandle, type HandleProps, RowTools } from "./node-parts";
 import { problemId, problemsByField } from "./problem-fields";
 import { reportRender } from "./render-probe";
 import { Segmented, type SegmentedOption } from "./segmented";
@@ -72,11 +71,7 @@ export const LookalikeRow = memo(function LookalikeRow({
           />
           <FieldProblems id={problemId(row.id, "company")} reasons={problems.company} />
         </div>
-        <div className="fe-row-tools">
-          <NotToggle on={node.negate} name={name} onToggle={row.toggleNot} />
-          <NodeAside node={node} nodeId={row.id} />
-          <NodeActionsMenu nodeId={row.id} name={name} />
-        </div>
+        <RowTools node={node} nodeId={row.id} name={name} negated={node.negate} onToggleNot={row.toggleNot} />
       </div>
       <p id={lookupId} className="fe-lookup" data-state={row.lookup.kind} role="status">
         {row.lookup.kind === "waiting"

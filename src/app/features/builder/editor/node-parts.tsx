@@ -3,6 +3,7 @@ import { memo, useContext } from "react";
 import type { FilterNode, JoinOp } from "../../../../contract/filter";
 import { commandById, formatKey } from "../model/commands";
 import { AsideContext, PlatformContext, useDispatch, useNodeProblems } from "./editor-context";
+import { NodeActionsMenu } from "./node-actions-menu";
 
 /** A command's first key, as this platform spells it ("Ctrl+I", "⌘I"), or "". */
 export function useKeyHint(keys: readonly string[]): string {
@@ -107,4 +108,21 @@ export function NodeAside({ node, nodeId }: { node: FilterNode; nodeId: string }
   const problems = useNodeProblems(nodeId);
   if (!render) return null;
   return <div className="fe-aside">{render(node, { id: nodeId, problems })}</div>;
+}
+
+/** The tools that end every rule row: NOT, the page's aside (e.g. a per-node count), the actions menu. */
+export function RowTools(props: {
+  node: FilterNode;
+  nodeId: string;
+  name: string;
+  negated: boolean;
+  onToggleNot: () => void;
+}) {
+  return (
+    <div className="fe-row-tools">
+      <NotToggle on={props.negated} name={props.name} onToggle={props.onToggleNot} />
+      <NodeAside node={props.node} nodeId={props.nodeId} />
+      <NodeActionsMenu nodeId={props.nodeId} name={props.name} />
+    </div>
+  );
 }

@@ -5,8 +5,7 @@ import type { MatchLevel } from "../../../../contract/inferred";
 import { useDispatch, useNodeProblems } from "./editor-context";
 import { FieldProblems } from "./field-problems";
 import { MatchLevelControl } from "./match-level-control";
-import { NodeActionsMenu } from "./node-actions-menu";
-import { DragHandle, type HandleProps, NodeAside, NotToggle } from "./node-parts";
+import { DragHandle, type HandleProps, RowTools } from "./node-parts";
 import { problemId, problemsByField } from "./problem-fields";
 import { reportRender } from "./render-probe";
 
@@ -67,11 +66,7 @@ export const SemanticRow = memo(function SemanticRow({
           />
           <FieldProblems id={problemId(row.id, "text")} reasons={problems.text} />
         </div>
-        <div className="fe-row-tools">
-          <NotToggle on={node.negate} name={name} onToggle={row.toggleNot} />
-          <NodeAside node={node} nodeId={row.id} />
-          <NodeActionsMenu nodeId={row.id} name={name} />
-        </div>
+        <RowTools node={node} nodeId={row.id} name={name} negated={node.negate} onToggleNot={row.toggleNot} />
       </div>
       <MatchLevelControl
         nodeId={row.id}
