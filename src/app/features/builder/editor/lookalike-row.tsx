@@ -3,7 +3,7 @@ import { describeNode } from "../../../../contract/describe";
 import type { LookalikeNode } from "../../../../contract/filter";
 import { useNodeProblems } from "./editor-context";
 import { FieldProblems } from "./field-problems";
-import { MatchLevelControl } from "./match-level-control";
+import { LevelFooter } from "./match-level-control";
 import { DragHandle, type HandleProps, RowTools } from "./node-parts";
 import { problemId, problemsByField } from "./problem-fields";
 import { reportRender } from "./render-probe";
@@ -80,15 +80,14 @@ export const LookalikeRow = memo(function LookalikeRow({
             ? "Name a company by its web domain or its company ID."
             : row.lookup.text}
       </p>
-      <MatchLevelControl
+      <LevelFooter
         nodeId={row.id}
         name={name}
         match={node.match}
         maxDistance={node.maxDistance}
         onChange={row.setLevel}
+        problems={problems}
       />
-      <FieldProblems id={problemId(row.id, "match")} reasons={problems.match} />
-      <FieldProblems id={problemId(row.id, "node")} reasons={problems.node} />
     </div>
   );
 });

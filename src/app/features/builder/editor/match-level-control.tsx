@@ -5,6 +5,8 @@ import {
   MATCH_LEVELS,
   type MatchLevel,
 } from "../../../../contract/inferred";
+import { FieldProblems } from "./field-problems";
+import { problemId } from "./problem-fields";
 import { Segmented, type SegmentedOption } from "./segmented";
 
 const LEVEL_OPTIONS: readonly SegmentedOption<MatchLevel>[] = MATCH_LEVELS.map((level) => ({
@@ -52,3 +54,22 @@ export const MatchLevelControl = memo(function MatchLevelControl({
     </div>
   );
 });
+
+/** The end of a title, company or lookalike row: its level, then the reasons about level and node. */
+export function LevelFooter(props: {
+  nodeId: string;
+  name: string;
+  match: MatchLevel | null | undefined;
+  maxDistance: number | null | undefined;
+  onChange: (match: MatchLevel) => void;
+  problems: { match?: readonly string[] | undefined; node?: readonly string[] | undefined };
+}) {
+  const { problems, ...control } = props;
+  return (
+    <>
+      <MatchLevelControl {...control} />
+      <FieldProblems id={problemId(props.nodeId, "match")} reasons={problems.match} />
+      <FieldProblems id={problemId(props.nodeId, "node")} reasons={problems.node} />
+    </>
+  );
+}

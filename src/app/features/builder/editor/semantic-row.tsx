@@ -4,7 +4,7 @@ import type { SemanticNode } from "../../../../contract/filter";
 import type { MatchLevel } from "../../../../contract/inferred";
 import { useDispatch, useNodeProblems } from "./editor-context";
 import { FieldProblems } from "./field-problems";
-import { MatchLevelControl } from "./match-level-control";
+import { LevelFooter } from "./match-level-control";
 import { DragHandle, type HandleProps, RowTools } from "./node-parts";
 import { problemId, problemsByField } from "./problem-fields";
 import { reportRender } from "./render-probe";
@@ -68,15 +68,14 @@ export const SemanticRow = memo(function SemanticRow({
         </div>
         <RowTools node={node} nodeId={row.id} name={name} negated={node.negate} onToggleNot={row.toggleNot} />
       </div>
-      <MatchLevelControl
+      <LevelFooter
         nodeId={row.id}
         name={name}
         match={node.match}
         maxDistance={node.maxDistance}
         onChange={row.setLevel}
+        problems={problems}
       />
-      <FieldProblems id={problemId(row.id, "match")} reasons={problems.match} />
-      <FieldProblems id={problemId(row.id, "node")} reasons={problems.node} />
     </div>
   );
 });
