@@ -12,6 +12,7 @@ import { forwardHandler } from "./forward";
 import { HostAllowlist, isLoopbackHost } from "./hosts";
 import { IdempotencyJournal } from "./idempotency";
 import { KeyStore } from "./key-store";
+import { LimitsSeen } from "./limits-seen";
 import { createLogger } from "./logger";
 import { RateShaper } from "./rate-shaper";
 import { ResponseCache } from "./response-cache";
@@ -27,6 +28,8 @@ export interface ProxyDeps {
   /** Backoff sleeps and jitter (tests make retries instant). */
   sleep?: (ms: number) => Promise<void>;
   random?: () => number;
+  /** The clock of the remembered View budget (tests jump past UTC midnight). */
+  now?: () => number;
 }
 
 export interface BffProxy {
@@ -82,6 +85,7 @@ export function createProxy(config: ProxyConfig, upstream: Upstream, deps: Proxy
     random: deps.random,
   });
   const plan = new PlanProbe(client, config);
+  const limits = new LimitsSeen(deps.now);
   const ready = journal.start();
   ready.catch((error) => logger.error({ err: error }, "idempotency journal could not start"));
 
@@ -148,8 +152,18 @@ export function createProxy(config: ProxyConfig, upstream: Upstream, deps: Proxy
       keyLast4: keys.last4(),
     });
   });
+  // The proxy's own record of the limits it saw pass (not an upstream operation: asking spends nothing).
+  app.get(`${API_PREFIX}/limits`, (c) =>
+    c.json({ viewBudget: limits.viewBudget(), proxyPerMinute: shaper.currentLimit }),
+  );
   registerOperations(app, (op) => {
     const handler = forwardHandler(op, { config, client, keys, cache, journal, stats, scrub, log: logger });
+    if (op.id === "view")
+      return async (c, next) => {
+        const response = (await handler(c, next)) as Response;
+        limits.learnView(response.headers);
+        return response;
+      };
     if (op.id !== "rotateV1" && op.id !== "rotateV2") return handler;
     return async (c, next) => {
       const response = await handler(c, next);

@@ -29,11 +29,16 @@ export class PlanProbe {
     this.last = null;
   }
 
+  /**
+   * v2's credits first; v1's when v2 does not have it (404/405). A v1 410 means v1 is retired: the
+   * plan is then simply not known (the balance screen asks v2's balance for the credits).
+   */
   private async ask() {
-    const op = operationById("creditsV2");
-    const outcome = await this.client.send({ op, target: op.path, body: { kind: "none" }, stream: false });
     let result = { plan: null as string | null, up: false };
-    if (outcome.kind === "answer") {
+    for (const id of ["creditsV2", "creditsV1"]) {
+      const op = operationById(id);
+      const outcome = await this.client.send({ op, target: op.path, body: { kind: "none" }, stream: false });
+      if (outcome.kind !== "answer") break;
       // Any HTTP answer below 500 means the service is there, even if it refused the key.
       result = { plan: null, up: outcome.status < 500 };
       if (outcome.status === 200) {
@@ -42,6 +47,7 @@ export class PlanProbe {
           if (parsed.success) result.plan = parsed.data.plan;
         } catch {}
       }
+      if (outcome.status !== 404 && outcome.status !== 405) break;
     }
     this.last = { at: Date.now(), ...result };
     return result;

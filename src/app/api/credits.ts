@@ -1,15 +1,124 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import type { z } from "zod";
-import { responses } from "../../contract/operations";
-import { getJson } from "./client";
+import { z } from "zod";
+import { PLANS, type Plan } from "../../contract/inferred";
+import { ApiError } from "./api-error";
+import { api, requestJson } from "./client";
 
-/** `GET /api/v2/credits`: the balance and plan of the proxy's key. */
-export type Credits = z.infer<typeof responses.credits>;
+/**
+ * The balance and plan of the proxy's key, with the rate limit its answer reported. Asked of v2
+ * first and of v1 only when v2 does not have the operation (404/405); v1 answering 410 means v1 is
+ * retired, so v2's answer stands. The path that answered is remembered for the next time.
+ *
+ * - `v2/credits`: the seed's v2 operation, `{ credits, plan }`.
+ * - `v2/account/balance`: the published v2 operation, `{ credits }` (the plan may be missing).
+ * - `v1/credits`: the seed's v1 operation.
+ */
+export const BALANCE_PATHS = ["v2/credits", "v2/account/balance", "v1/credits"] as const;
+export type BalancePath = (typeof BALANCE_PATHS)[number];
+
+/** Lenient on `plan`: the published v2 balance answers `{ credits }` only. */
+const balanceSchema = z.object({ credits: z.number(), plan: z.enum(PLANS).nullish() });
+
+/** `X-RateLimit-*` of one answer: the service's per-key limit over a rolling minute. */
+export interface RateLimitSeen {
+  limit: number;
+  remaining: number;
+  /** When the oldest call of the window stops counting (ms since the epoch). */
+  resetAt: number;
+  /** When the answer carrying these headers arrived (ms since the epoch). */
+  seenAt: number;
+}
+
+export interface Credits {
+  credits: number;
+  /** Null when the answering operation does not say (then the session's plan is used). */
+  plan: Plan | null;
+  /** Null when the answer carried no (readable) `X-RateLimit-*` headers. */
+  rateLimit: RateLimitSeen | null;
+  /** Which operation answered. */
+  source: BalancePath;
+}
 
 export const CREDITS_QUERY_KEY = ["credits"] as const;
 
-export function getCredits({ signal }: { signal?: AbortSignal } = {}): Promise<Credits> {
-  return getJson("v2/credits", responses.credits, { signal });
+const count = (value: string | null) =>
+  value !== null && /^\s*\d{1,12}\s*$/.test(value) ? Number(value) : null;
+
+/**
+ * Reads `X-RateLimit-Limit/Remaining/Reset`. Reset is unix seconds (public docs); a small number is
+ * read as seconds from now, which some services send instead.
+ */
+export function parseRateLimit(headers: Headers, now: number = Date.now()): RateLimitSeen | null {
+  const limit = count(headers.get("x-ratelimit-limit"));
+  const remaining = count(headers.get("x-ratelimit-remaining"));
+  const reset = count(headers.get("x-ratelimit-reset"));
+  if (limit === null || remaining === null || limit === 0) return null;
+  const resetAt = reset === null ? now + 60_000 : reset < 1e9 ? now + reset * 1000 : reset * 1000;
+  return { limit, remaining: Math.min(remaining, limit), resetAt, seenAt: now };
+}
+
+async function askBalance(path: BalancePath, signal?: AbortSignal): Promise<Credits> {
+  let headers = new Headers();
+  const body = await requestJson(balanceSchema, async () => {
+    const response = await api.get(path, { signal });
+    headers = response.headers;
+    return response;
+  });
+  return { credits: body.credits, plan: body.plan ?? null, rateLimit: parseRateLimit(headers), source: path };
+}
+
+const isAbsent = (error: unknown) =>
+  error instanceof ApiError && (error.status === 404 || error.status === 405);
+const isRetired = (error: unknown) => error instanceof ApiError && error.status === 410;
+
+/** The code of the error when no balance operation answered at all. */
+export const NO_BALANCE_OPERATION = "NO_BALANCE_OPERATION";
+
+/** Index into BALANCE_PATHS of the operation that answered last. */
+let known = 0;
+
+/** Forget which operation answered (tests; a change of upstream). */
+export function forgetBalancePath() {
+  known = 0;
+}
+
+/** Asks each operation from `from` on, moving on only while the operation is absent. */
+async function walk(from: number, signal?: AbortSignal): Promise<Credits> {
+  let absent: ApiError | null = null;
+  for (let at = from; at < BALANCE_PATHS.length; at++) {
+    try {
+      const answer = await askBalance(BALANCE_PATHS[at]!, signal);
+      known = at;
+      return answer;
+    } catch (error) {
+      if (isAbsent(error)) {
+        absent ??= error as ApiError;
+        continue;
+      }
+      if (isRetired(error)) break;
+      throw error;
+    }
+  }
+  throw new ApiError({
+    kind: "not-found",
+    status: absent?.status ?? 410,
+    code: NO_BALANCE_OPERATION,
+    requestId: absent?.requestId ?? null,
+    message:
+      "The data service has no balance operation this app knows: v2 answered that it has none, and v1 is retired or missing. Tell whoever runs this app.",
+  });
+}
+
+export async function getCredits({ signal }: { signal?: AbortSignal } = {}): Promise<Credits> {
+  if (known === 0) return walk(0, signal);
+  try {
+    return await walk(known, signal);
+  } catch (error) {
+    // What answered last time is gone now (v1 retired, say): start again from v2.
+    if (!(error instanceof ApiError && error.code === NO_BALANCE_OPERATION)) throw error;
+    known = 0;
+    return walk(0, signal);
+  }
 }
 
 export const creditsQueryOptions = () =>

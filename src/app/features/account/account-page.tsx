@@ -1,82 +1,133 @@
-import { useCredits } from "../../api/credits";
-import { useSession } from "../../api/session";
+import { type Credits, useCredits } from "../../api/credits";
+import { type Session, useSession } from "../../api/session";
 import { formatCredits } from "../../ui/format";
-import { ComingSoon, Page } from "../../ui/page";
+import { Page } from "../../ui/page";
 import { ErrorPanel } from "../../ui/status";
+import { LimitsCard } from "./limits-card";
+import { DOLLARS_PER_CREDIT, dollarValue } from "./limits-text";
+import { RotateKeyCard } from "./rotate-key-card";
+import "./account.css";
+
+const PLAN_NAME: Record<string, string> = { PAYG: "Pay as you go", AYCE: "All you can eat" };
 
 const PLAN_TEXT: Record<string, string> = {
-  PAYG: "Pay as you go: each contact row you buy costs credits.",
-  AYCE: "All you can eat: contact retrieval is included; the daily free sample limit still applies.",
+  PAYG: "Each contact row you buy (Preview, Enrich, Export) costs credits; a revealed email or mobile costs more. Counts, samples, estimates and insights are free.",
+  AYCE: "Contact rows (Preview, Enrich, Export) are included. Email verification still uses credits, and the daily limit of free sample rows still applies.",
 };
 
+function BalanceCard({
+  credits,
+  sessionPlan,
+}: {
+  credits: ReturnType<typeof useCredits>;
+  sessionPlan: string | null;
+}) {
+  const plan = credits.data?.plan ?? sessionPlan;
+  return (
+    <section className="card account-card" aria-labelledby="balance-title">
+      <h2 className="card-title" id="balance-title">
+        Balance
+      </h2>
+      <div aria-live="polite">
+        {credits.isPending ? (
+          <p className="muted">Loading the balance…</p>
+        ) : credits.error ? (
+          <ErrorPanel
+            title="The balance could not be loaded"
+            error={credits.error}
+            onRetry={() => void credits.refetch()}
+          />
+        ) : (
+          <BalanceFacts data={credits.data} plan={plan} />
+        )}
+      </div>
+    </section>
+  );
+}
+
+function BalanceFacts({ data, plan }: { data: Credits; plan: string | null }) {
+  return (
+    <div className="account-balance">
+      <p className="big-number" data-testid="balance">
+        {formatCredits(data.credits)}
+      </p>
+      {plan === "PAYG" ? (
+        <p className="muted account-small">
+          About {dollarValue(data.credits)} at the public price of ${DOLLARS_PER_CREDIT} per credit (your
+          contract may differ).
+        </p>
+      ) : null}
+      <div className="account-plan">
+        <h3 className="account-limit-title">Plan</h3>
+        {plan ? (
+          <>
+            <p>
+              <span className="badge badge-plan" data-testid="plan">
+                {plan}
+              </span>{" "}
+              {PLAN_NAME[plan] ?? plan}
+            </p>
+            <p className="muted account-small">{PLAN_TEXT[plan]}</p>
+          </>
+        ) : (
+          <p className="muted">The data service did not say which plan this key is on.</p>
+        )}
+      </div>
+      {data.source === "v1/credits" ? (
+        <p className="muted account-small">
+          Read through the data service's older v1 interface (v2 has no balance here).
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+function ConnectionCard({ session }: { session: Session | undefined }) {
+  return (
+    <section className="card account-card" aria-labelledby="connection-title">
+      <h2 className="card-title" id="connection-title">
+        Connection
+      </h2>
+      {session ? (
+        <dl className="facts">
+          <dt>Data</dt>
+          <dd>{session.mode === "sandbox" ? "Sandbox (synthetic data)" : "Live data service"}</dd>
+          <dt>API key</dt>
+          <dd>
+            ends in{" "}
+            <span className="mono" data-testid="key-last4">
+              …{session.keyLast4}
+            </span>
+            <span className="muted account-small account-block">
+              Held by the server, never by this browser.
+            </span>
+          </dd>
+          <dt>Signed in as</dt>
+          <dd>
+            {session.user ?? (
+              <span className="muted account-small">No sign-in: this server serves one local user.</span>
+            )}
+          </dd>
+        </dl>
+      ) : (
+        <p className="muted">Loading…</p>
+      )}
+    </section>
+  );
+}
+
+/** The account behind the proxy's key: balance and plan, today's limits, the connection, rotation. */
 export function AccountPage() {
   const session = useSession();
   const credits = useCredits();
-  const plan = credits.data?.plan ?? session.data?.plan ?? null;
-
   return (
-    <Page title="Account" lead="The plan and balance of the API key this Audience Builder uses.">
-      <div className="card-grid">
-        <section className="card" aria-labelledby="balance-title">
-          <h2 className="card-title" id="balance-title">
-            Balance
-          </h2>
-          {credits.isPending ? (
-            <p className="muted">Loading the balance…</p>
-          ) : credits.error ? (
-            <ErrorPanel
-              title="The balance could not be loaded"
-              error={credits.error}
-              onRetry={() => void credits.refetch()}
-            />
-          ) : (
-            <p className="big-number">{formatCredits(credits.data.credits)}</p>
-          )}
-        </section>
-        <section className="card" aria-labelledby="plan-title">
-          <h2 className="card-title" id="plan-title">
-            Plan
-          </h2>
-          {plan ? (
-            <>
-              <p className="big-number">{plan}</p>
-              <p className="muted">{PLAN_TEXT[plan]}</p>
-            </>
-          ) : (
-            <p className="muted">{credits.isPending ? "Loading the plan…" : "The plan is not known yet."}</p>
-          )}
-        </section>
-        <section className="card" aria-labelledby="key-title">
-          <h2 className="card-title" id="key-title">
-            Connection
-          </h2>
-          {session.data ? (
-            <dl className="facts">
-              <dt>Data</dt>
-              <dd>{session.data.mode === "sandbox" ? "Sandbox (synthetic data)" : "Live data service"}</dd>
-              <dt>API key</dt>
-              <dd>
-                <span className="mono">…{session.data.keyLast4}</span>{" "}
-                <span className="muted">(held by the server, never by this browser)</span>
-              </dd>
-              {session.data.user ? (
-                <>
-                  <dt>Signed in as</dt>
-                  <dd>{session.data.user}</dd>
-                </>
-              ) : null}
-            </dl>
-          ) : (
-            <p className="muted">Loading…</p>
-          )}
-        </section>
+    <Page title="Account" lead="The plan, balance and limits of the API key this Audience Builder uses.">
+      <div className="account-grid">
+        <BalanceCard credits={credits} sessionPlan={session.data?.plan ?? null} />
+        <LimitsCard />
+        <ConnectionCard session={session.data} />
+        <RotateKeyCard />
       </div>
-      <ComingSoon
-        items={[
-          "Rotate the API key: the server stores the new key safely and this browser never sees it.",
-          "See recent exports and verification jobs, and what each one cost.",
-        ]}
-      />
     </Page>
   );
 }

@@ -1,0 +1,71 @@
+import { VIEW_BUDGET_DEFAULT } from "../../../contract/inferred";
+import type { RateLimitSeen } from "../../api/credits";
+import { formatNumber } from "../../ui/format";
+
+/** The public price of a credit (PUBLIC-FACTS.md); a contract may differ. */
+export const DOLLARS_PER_CREDIT = 0.0027;
+
+const dollars = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" });
+
+/** `10000` -> `$27.00`: what a PAYG balance is worth at the public price. */
+export function dollarValue(credits: number): string {
+  return dollars.format(credits * DOLLARS_PER_CREDIT);
+}
+
+/** Where and how times are shown; the person's own locale and time zone unless a test says otherwise. */
+export interface ClockOptions {
+  locale?: string;
+  timeZone?: string;
+}
+
+/** A time of day in the person's own locale and time zone, e.g. `14:02` or `2:02:11 PM`. */
+export function formatClock(at: number | Date, options: ClockOptions & { seconds?: boolean } = {}): string {
+  return new Date(at).toLocaleTimeString(options.locale, {
+    hour: "2-digit",
+    minute: "2-digit",
+    ...(options.seconds ? { second: "2-digit" } : {}),
+    ...(options.timeZone ? { timeZone: options.timeZone } : {}),
+  });
+}
+
+/** The day's budget size: the service's 100,000, or more if a larger remainder was seen. */
+export function budgetTotal(remaining: number): number {
+  return Math.max(VIEW_BUDGET_DEFAULT, remaining);
+}
+
+/** `99,975 of 100,000 sample rows left today`. */
+export function viewBudgetText(remaining: number): string {
+  return `${formatNumber(remaining)} of ${formatNumber(budgetTotal(remaining))} sample rows left today`;
+}
+
+/** `Resets at 01:00 your time (midnight UTC).` */
+export function viewResetText(resetAt: string | number | Date, clock: ClockOptions = {}): string {
+  return `Resets at ${formatClock(new Date(resetAt), clock)} your time (midnight UTC).`;
+}
+
+/** The next midnight UTC after `now`, when the View budget resets. */
+export function nextUtcMidnight(now: number = Date.now()): Date {
+  const at = new Date(now);
+  return new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate() + 1));
+}
+
+/** `58 of 60 requests left this minute`. */
+export function rateLimitText(rate: RateLimitSeen): string {
+  return `${formatNumber(rate.remaining)} of ${formatNumber(rate.limit)} ${rate.limit === 1 ? "request" : "requests"} left this minute`;
+}
+
+/**
+ * When the counted calls free up again (a rolling minute: the oldest call stops counting at Reset),
+ * and when the numbers were read, so a stale reading says so.
+ */
+export function rateResetText(
+  rate: RateLimitSeen,
+  now: number = Date.now(),
+  clock: ClockOptions = {},
+): string {
+  const checked = `checked at ${formatClock(rate.seenAt, { ...clock, seconds: true })}`;
+  if (rate.remaining >= rate.limit) return `None used in the last minute (${checked}).`;
+  if (now < rate.resetAt)
+    return `More free up at ${formatClock(rate.resetAt, { ...clock, seconds: true })} (${checked}).`;
+  return `More have freed up since (${checked}).`;
+}

@@ -1,0 +1,122 @@
+import { useEffect, useRef, useState } from "react";
+import { ApiError } from "../../api/api-error";
+import { newIdempotencyKey } from "../../api/client";
+import { type Rotated, rotationError, useRotateKey } from "./rotate-key";
+
+/**
+ * Rotating the key is a second, explicit step: the button opens a modal dialog (native `<dialog>`,
+ * so focus is trapped and Escape cancels) that says what happens; only its confirm rotates.
+ */
+export function RotateKeyCard() {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const opener = useRef<HTMLButtonElement>(null);
+  const cancel = useRef<HTMLButtonElement>(null);
+  const rotate = useRotateKey();
+  const [result, setResult] = useState<Rotated | null>(null);
+  // One Idempotency-Key per confirmed rotation: trying again after a lost answer replays it.
+  const requestKey = useRef<string | null>(null);
+
+  const open = () => {
+    rotate.reset();
+    dialog.current?.showModal();
+    cancel.current?.focus();
+  };
+  const confirm = () => {
+    requestKey.current ??= newIdempotencyKey();
+    rotate.mutate(requestKey.current, {
+      onSuccess: (answer) => {
+        requestKey.current = null;
+        setResult(answer);
+        dialog.current?.close();
+      },
+    });
+  };
+  const pending = rotate.isPending;
+  // A key that may not rotate will not be allowed on a second try either.
+  const refused = rotate.error instanceof ApiError && rotate.error.kind === "forbidden";
+  useEffect(() => {
+    // The confirm button is gone: focus the one way out rather than losing focus to the page.
+    if (refused) cancel.current?.focus();
+  }, [refused]);
+
+  return (
+    <section className="card account-card" aria-labelledby="rotate-title">
+      <h2 className="card-title" id="rotate-title">
+        Key rotation
+      </h2>
+      <p>
+        Replace the API key with a new one, for example when the old one may have been seen by someone. The
+        server stores the new key; this browser never sees it.
+      </p>
+      <div className="account-actions">
+        <button type="button" className="button button-secondary" ref={opener} onClick={open}>
+          Rotate API key…
+        </button>
+      </div>
+      <p className="account-result" role="status">
+        {result ? (
+          <>
+            Rotated: the key now ends in <span className="mono">…{result.last4}</span>.
+          </>
+        ) : null}
+      </p>
+
+      <dialog
+        ref={dialog}
+        className="account-dialog"
+        aria-labelledby="rotate-dialog-title"
+        aria-describedby="rotate-dialog-text"
+        onCancel={(event) => {
+          // Escape cancels, except while the rotation is on its way (its answer must be seen).
+          if (pending) event.preventDefault();
+        }}
+        onClose={() => opener.current?.focus()}
+      >
+        <h2 className="account-dialog-title" id="rotate-dialog-title">
+          Rotate the API key?
+        </h2>
+        <div id="rotate-dialog-text" className="account-dialog-text">
+          <ul className="plan-list">
+            <li>
+              The current key stops working <strong>at once</strong>, for anything else that uses it too
+              (scripts, other tools): they will need the new key from the data service's dashboard.
+            </li>
+            <li>This app switches to the new key by itself; nothing to do here.</li>
+            <li>
+              Credits, the plan, today's sample budget, exports and jobs carry over: it is the same account.
+            </li>
+          </ul>
+        </div>
+        {rotate.isError ? (
+          <div className="alert" role="alert">
+            <p>{rotationError(rotate.error)}</p>
+          </div>
+        ) : null}
+        <p className="muted account-small" aria-live="polite">
+          {pending ? "Rotating the key…" : ""}
+        </p>
+        <div className="account-dialog-actions">
+          <button
+            type="button"
+            className="button button-secondary"
+            ref={cancel}
+            disabled={pending}
+            onClick={() => dialog.current?.close()}
+          >
+            {refused ? "Close" : "Cancel"}
+          </button>
+          {refused ? null : (
+            <button
+              type="button"
+              className="button button-primary account-danger"
+              disabled={pending}
+              onClick={confirm}
+            >
+              {pending ? "Rotating…" : rotate.isError ? "Try again" : "Rotate the key"}
+            </button>
+          )}
+        </div>
+      </dialog>
+    </section>
+  );
+}

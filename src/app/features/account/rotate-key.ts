@@ -1,0 +1,51 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { z } from "zod";
+import { ApiError } from "../../api/api-error";
+import { api, requestJson, spendOptions } from "../../api/client";
+import { CREDITS_QUERY_KEY } from "../../api/credits";
+import { SESSION_QUERY_KEY } from "../../api/session";
+import { readableError } from "../../ui/status";
+
+/**
+ * Key rotation: `POST /api/v2/account/api-keys/rotate`, or v1's `GET /api/v1/new-api-key` when v2
+ * does not have it (404/405). The proxy stores the new key and answers only `{ rotated, last4 }`:
+ * the key itself never reaches the browser. Both count as spends, so each carries an
+ * Idempotency-Key; the caller keeps one key per confirmed rotation, so that trying again after a
+ * lost answer replays the first rotation instead of rotating twice.
+ */
+export const rotatedSchema = z.object({ rotated: z.literal(true), last4: z.string().max(4) });
+export type Rotated = z.infer<typeof rotatedSchema>;
+
+export async function rotateKey(idempotencyKey: string): Promise<Rotated> {
+  try {
+    return await requestJson(rotatedSchema, () =>
+      api.post("v2/account/api-keys/rotate", spendOptions(idempotencyKey)),
+    );
+  } catch (error) {
+    if (!(error instanceof ApiError && (error.status === 404 || error.status === 405))) throw error;
+    return requestJson(rotatedSchema, () => api.get("v1/new-api-key", spendOptions(idempotencyKey)));
+  }
+}
+
+/** Words for a failed rotation: what happened, and whether the old key still works. */
+export function rotationError(error: unknown): string {
+  if (error instanceof ApiError && error.kind === "forbidden")
+    return "The key was not rotated: this API key may not rotate itself (a view-only key cannot). The current key still works. Rotate it in the data service's dashboard, or ask for a key with full access.";
+  if (error instanceof ApiError && error.transient)
+    return `No clear answer: ${error.message} The key may or may not have been rotated: check its last four characters under Connection, and try again if they did not change.`;
+  return `The key was not rotated: ${readableError(error)}`;
+}
+
+export function useRotateKey() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: rotateKey,
+    onSettled: async () => {
+      // The session shows the key's last four characters; the balance is asked with the new key.
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: SESSION_QUERY_KEY }),
+        queryClient.invalidateQueries({ queryKey: CREDITS_QUERY_KEY }),
+      ]);
+    },
+  });
+}
