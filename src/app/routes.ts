@@ -30,9 +30,7 @@ export const ROUTES: readonly AppRoute[] = [
   {
     path: "/companies",
     label: "Companies",
-    Page: lazy(() =>
-      import("./features/companies/companies-page").then((m) => ({ default: m.CompaniesPage })),
-    ),
+    Page: lazy(() => import("./pages/companies-page").then((m) => ({ default: m.CompaniesPage }))),
   },
   {
     path: "/verify",

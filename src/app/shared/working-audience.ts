@@ -351,6 +351,76 @@ export function browserStorage(): Storage | null {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Adding a rule from another screen
+// ---------------------------------------------------------------------------------------------
+
+/** A node without its connector: it is about to be placed somewhere else. */
+function withoutJoin<T extends FilterNode>(node: T): T {
+  if (!Object.hasOwn(node, "joinWithPrevious")) return node;
+  const copy = { ...node };
+  delete copy.joinWithPrevious;
+  return copy;
+}
+
+/** True when every connector of the root is AND (none, for one child) and it is not negated. */
+function isPlainAnd(tree: GroupNode): boolean {
+  if (tree.negate) return false;
+  const op = tree.op ?? "AND";
+  return tree.children.every((child, i) => i === 0 || (child.joinWithPrevious ?? op) === "AND");
+}
+
+/**
+ * `tree AND node`. Appended to the root when the root is a plain AND; otherwise the root is wrapped,
+ * AND(root, node): appended to an OR (or after an OR connector, AND binding tighter) the node would
+ * narrow only the last branch, and under a negated root it would be negated too.
+ */
+export function andNode(tree: GroupNode, node: FilterNode): GroupNode {
+  const added = withoutJoin(node);
+  // `op: "AND"` changes no existing connector (they are all AND already), and joins the new child by AND.
+  if (isPlainAnd(tree)) return { ...tree, op: "AND", children: [...tree.children, added] };
+  return { type: "group", op: "AND", negate: false, children: [withoutJoin(tree), added] };
+}
+
+export type AppendResult =
+  | {
+      ok: true;
+      tree: GroupNode;
+      /** Where the Builder opens with the new tree: `/?a=...`, or `/` when it is too long for a link. */
+      href: string;
+    }
+  | { ok: false; error: string };
+
+/**
+ * Adds `node` to the working audience (ANDed, see `andNode`) from a screen other than the Builder:
+ * reads the tree the Builder would open (`location`'s `?a=`, else storage), writes the new one to
+ * storage with the `?a=` it will live at, and returns the Builder's address carrying it, so that the
+ * Builder opens the new tree whether or not storage works (it reports a storage problem itself).
+ * Fails only when neither can carry the tree. Never throws.
+ */
+export function appendToWorkingAudience(
+  storage: Storage | null,
+  node: FilterNode,
+  location: { search: string } = { search: "" },
+): AppendResult {
+  const tree = andNode(loadInitialTree(location, storage).tree, node);
+  const { param } = urlParamFor(tree);
+  let storageProblem: string | null = storage ? null : "this browser does not allow saving here";
+  if (storage) {
+    try {
+      writeWorkingTree(storage, tree, param);
+    } catch (error) {
+      storageProblem = messageOf(error);
+    }
+  }
+  if (storageProblem !== null && param === null)
+    return {
+      ok: false,
+      error: `The audience could not be updated: it is too large for a link, and could not be kept on this device (${storageProblem}).`,
+    };
+  return { ok: true, tree, href: `/${searchWithTreeParam("", param)}` };
+}
+
+// ---------------------------------------------------------------------------------------------
 // The hook
 // ---------------------------------------------------------------------------------------------
 

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import type { z } from "zod";
-import { responses } from "../../../../contract/operations";
-import { getJson } from "../../../api/client";
+import { responses } from "../../contract/operations";
+import { getJson } from "./client";
 
 /** `GET /api/v2/contact/company/columns/{column}/values`: the distinct values of an enumerable company column. */
 export type ColumnValues = z.infer<typeof responses.columnValues>;
@@ -9,7 +9,7 @@ export type ColumnValues = z.infer<typeof responses.columnValues>;
 /** Distinct values change only when the dataset does: keep them for the session. */
 export const COLUMN_VALUES_STALE_MS = 60 * 60 * 1000;
 
-export const columnValuesQueryKey = (column: string) => ["builder", "column-values", column] as const;
+export const columnValuesQueryKey = (column: string) => ["column-values", column] as const;
 
 export function getColumnValues(
   column: string,

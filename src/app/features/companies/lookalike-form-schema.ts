@@ -1,0 +1,115 @@
+import { z } from "zod";
+import { COMPANY_COLUMNS } from "../../../contract/columns";
+import { LOOKALIKE_LIMIT } from "../../../contract/inferred";
+import type { LookalikeRequest } from "./api/lookalike";
+
+/**
+ * The lookalike finder's form: which company (by website domain or by company id), how many
+ * lookalikes, and which company columns to see. Checked here so that a request the service would
+ * refuse is never sent; the service's own answer (no such company) is shown after it.
+ */
+export type LookalikeBy = "domain" | "rbidOrg";
+
+/** Company ID comes back with every company, so it is not offered as a choice. */
+export const CHOOSABLE_COLUMNS: readonly string[] = COMPANY_COLUMNS.filter((name) => name !== "RBID_ORG");
+
+/** What the service returns when no columns are asked for: the form starts with these ticked. */
+export const DEFAULT_COLUMNS: readonly string[] = [
+  "COMPANY_NAME_ORG",
+  "DOMAIN_ORG",
+  "INDUSTRY_LINKEDIN_ORG",
+  "EMPLOYEE_COUNT_RANGE_ORG",
+  "HEADQUARTERS_COUNTRY_NAME_ORG",
+];
+
+export interface LookalikeFormValues {
+  by: LookalikeBy;
+  company: string;
+  limit: number;
+  allColumns: boolean;
+  columns: string[];
+}
+
+export const DEFAULT_FORM_VALUES: LookalikeFormValues = {
+  by: "domain",
+  company: "",
+  limit: LOOKALIKE_LIMIT.default,
+  allColumns: false,
+  columns: [...DEFAULT_COLUMNS],
+};
+
+/** `https://www.Acme.com/about` -> `acme.com`: people paste addresses, the service wants the domain. */
+export function normaliseDomain(text: string): string {
+  return text
+    .trim()
+    .toLowerCase()
+    .replace(/^[a-z][a-z0-9+.-]*:\/\//, "")
+    .replace(/^www\./, "")
+    .replace(/[/?#].*$/, "");
+}
+
+const DOMAIN_PATTERN = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)+$/;
+const LIMIT_MESSAGE = `Enter a whole number from ${LOOKALIKE_LIMIT.min} to ${LOOKALIKE_LIMIT.max}.`;
+
+export const lookalikeFormSchema = z
+  .object({
+    by: z.enum(["domain", "rbidOrg"]),
+    company: z.string(),
+    limit: z
+      .number({ error: LIMIT_MESSAGE })
+      .int({ error: LIMIT_MESSAGE })
+      .min(LOOKALIKE_LIMIT.min, { error: LIMIT_MESSAGE })
+      .max(LOOKALIKE_LIMIT.max, { error: LIMIT_MESSAGE }),
+    allColumns: z.boolean(),
+    columns: z.array(z.string()),
+  })
+  .superRefine((values, ctx) => {
+    const text = values.company.trim();
+    if (values.by === "domain") {
+      if (text === "")
+        ctx.addIssue({
+          code: "custom",
+          path: ["company"],
+          message: "Enter the company's website domain, such as acme.com.",
+        });
+      else if (!DOMAIN_PATTERN.test(normaliseDomain(text)))
+        ctx.addIssue({
+          code: "custom",
+          path: ["company"],
+          message: "This does not look like a website domain: enter one such as acme.com.",
+        });
+    } else if (text === "")
+      ctx.addIssue({ code: "custom", path: ["company"], message: "Enter the company id (RBID_ORG)." });
+    else if (/\s/.test(text) || text.length > 64)
+      ctx.addIssue({
+        code: "custom",
+        path: ["company"],
+        message: "A company id is one word of at most 64 characters, such as org_1a2b3c4d5e6f.",
+      });
+    if (!values.allColumns) {
+      const unknown = values.columns.filter((name) => !CHOOSABLE_COLUMNS.includes(name));
+      if (values.columns.length === 0)
+        ctx.addIssue({
+          code: "custom",
+          path: ["columns"],
+          message: "Choose at least one column, or All columns.",
+        });
+      else if (unknown.length > 0)
+        ctx.addIssue({
+          code: "custom",
+          path: ["columns"],
+          message: `Unknown column: ${unknown.join(", ")}.`,
+        });
+    }
+  });
+
+/** The request a valid form makes; columns in the catalogue's order. */
+export function toLookalikeRequest(values: LookalikeFormValues): LookalikeRequest {
+  const columns = values.allColumns
+    ? ["*"]
+    : CHOOSABLE_COLUMNS.filter((name) => values.columns.includes(name));
+  const text = values.company.trim();
+  return values.by === "domain"
+    ? { domain: normaliseDomain(text), limit: values.limit, columns }
+    : { rbidOrg: text, limit: values.limit, columns };
+}

@@ -1,0 +1,175 @@
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useId } from "react";
+import { useForm } from "react-hook-form";
+import { labelOf } from "../../../contract/columns";
+import { LOOKALIKE_LIMIT } from "../../../contract/inferred";
+import type { LookalikeRequest } from "./api/lookalike";
+import {
+  CHOOSABLE_COLUMNS,
+  DEFAULT_FORM_VALUES,
+  type LookalikeFormValues,
+  lookalikeFormSchema,
+  toLookalikeRequest,
+} from "./lookalike-form-schema";
+
+const COMPANY_FIELD: Record<LookalikeFormValues["by"], { label: string; placeholder: string; hint: string }> =
+  {
+    domain: {
+      label: "Website domain",
+      placeholder: "acme.com",
+      hint: "A pasted address works too: https://www.acme.com/about is read as acme.com.",
+    },
+    rbidOrg: {
+      label: "Company id (RBID_ORG)",
+      placeholder: "org_1a2b3c4d5e6f",
+      hint: "The Company ID column of a sample or of a lookalike.",
+    },
+  };
+
+/**
+ * Which company to find lookalikes of, how many, and which columns to see. `busy` disables the
+ * submit button while the search runs (so a double click asks once).
+ */
+export function LookalikeForm({
+  busy,
+  onSubmit,
+}: {
+  busy: boolean;
+  onSubmit(request: LookalikeRequest): void;
+}) {
+  const id = useId();
+  const {
+    register,
+    handleSubmit,
+    watch,
+    formState: { errors },
+  } = useForm<LookalikeFormValues>({
+    defaultValues: DEFAULT_FORM_VALUES,
+    resolver: zodResolver(lookalikeFormSchema),
+  });
+  const by = watch("by");
+  const allColumns = watch("allColumns");
+  const field = COMPANY_FIELD[by];
+  const companyError = errors.company?.message;
+  const limitError = errors.limit?.message;
+  const columnsError = errors.columns?.message;
+
+  return (
+    <form
+      className="lookalike-form"
+      noValidate
+      aria-label="Find lookalike companies"
+      onSubmit={handleSubmit((values) => onSubmit(toLookalikeRequest(values)))}
+    >
+      <fieldset className="lookalike-by">
+        <legend className="field-label">Name the company by</legend>
+        <div className="lookalike-by-options">
+          <label className="lookalike-choice">
+            <input type="radio" value="domain" {...register("by")} />
+            <span>Website domain</span>
+          </label>
+          <label className="lookalike-choice">
+            <input type="radio" value="rbidOrg" {...register("by")} />
+            <span>Company id (RBID_ORG)</span>
+          </label>
+        </div>
+      </fieldset>
+
+      <div className="lookalike-row">
+        <div className="field lookalike-company">
+          <label className="field-label" htmlFor={`${id}-company`}>
+            {field.label}
+          </label>
+          <input
+            {...register("company")}
+            id={`${id}-company`}
+            className="input"
+            type="text"
+            inputMode={by === "domain" ? "url" : "text"}
+            autoComplete="off"
+            spellCheck={false}
+            placeholder={field.placeholder}
+            aria-invalid={companyError ? true : undefined}
+            aria-describedby={companyError ? `${id}-company-error` : `${id}-company-hint`}
+          />
+          {companyError ? (
+            <p className="companies-error" id={`${id}-company-error`} role="alert">
+              {companyError}
+            </p>
+          ) : (
+            <p className="companies-hint" id={`${id}-company-hint`}>
+              {field.hint}
+            </p>
+          )}
+        </div>
+        <div className="field lookalike-limit">
+          <label className="field-label" htmlFor={`${id}-limit`}>
+            How many
+          </label>
+          <input
+            {...register("limit", { valueAsNumber: true })}
+            id={`${id}-limit`}
+            className="input"
+            type="number"
+            inputMode="numeric"
+            min={LOOKALIKE_LIMIT.min}
+            max={LOOKALIKE_LIMIT.max}
+            step={1}
+            aria-invalid={limitError ? true : undefined}
+            aria-describedby={limitError ? `${id}-limit-error` : `${id}-limit-hint`}
+          />
+          {limitError ? (
+            <p className="companies-error" id={`${id}-limit-error`} role="alert">
+              {limitError}
+            </p>
+          ) : (
+            <p className="companies-hint" id={`${id}-limit-hint`}>
+              {LOOKALIKE_LIMIT.min} to {LOOKALIKE_LIMIT.max}
+            </p>
+          )}
+        </div>
+      </div>
+
+      <fieldset
+        className="lookalike-columns"
+        aria-describedby={columnsError ? `${id}-columns-error` : `${id}-columns-hint`}
+      >
+        <legend className="field-label">Columns to show</legend>
+        <label className="lookalike-choice lookalike-all">
+          <input type="checkbox" {...register("allColumns")} />
+          <span>
+            All columns <code>(*)</code>
+          </span>
+        </label>
+        {allColumns ? null : (
+          <div className="lookalike-column-grid">
+            {CHOOSABLE_COLUMNS.map((name) => (
+              <label key={name} className="lookalike-choice">
+                <input type="checkbox" value={name} {...register("columns")} />
+                <span>{labelOf(name)}</span>
+              </label>
+            ))}
+          </div>
+        )}
+        {columnsError ? (
+          <p className="companies-error" id={`${id}-columns-error`} role="alert">
+            {columnsError}
+          </p>
+        ) : (
+          <p className="companies-hint" id={`${id}-columns-hint`}>
+            {allColumns
+              ? `Every company column (${CHOOSABLE_COLUMNS.length + 1}) comes back. `
+              : "Company ID always comes back. "}
+            Companies are compared on what they do, not on their names.
+          </p>
+        )}
+      </fieldset>
+
+      <div className="lookalike-actions">
+        <button type="submit" className="button button-primary" disabled={busy}>
+          {busy ? "Finding…" : "Find lookalikes"}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,213 @@
+// @vitest-environment jsdom
+import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { filterValues } from "../../../../src/app/features/companies/column-values-browser";
+import { lookalikeNodeFor } from "../../../../src/app/features/companies/lookalike-finder";
+import { LookalikeForm } from "../../../../src/app/features/companies/lookalike-form";
+import {
+  CHOOSABLE_COLUMNS,
+  DEFAULT_FORM_VALUES,
+  type LookalikeFormValues,
+  lookalikeFormSchema,
+  normaliseDomain,
+  toLookalikeRequest,
+} from "../../../../src/app/features/companies/lookalike-form-schema";
+import { companyName, resultColumns } from "../../../../src/app/features/companies/lookalike-results";
+import { formatDistance, similarityWords } from "../../../../src/app/features/companies/similarity";
+import { COMPANY_COLUMNS } from "../../../../src/contract/columns";
+import { strictFilterSchemas } from "../../../../src/contract/filter";
+import { requests } from "../../../../src/contract/operations";
+
+afterEach(cleanup);
+
+const values = (patch: Partial<LookalikeFormValues>): LookalikeFormValues => ({
+  ...DEFAULT_FORM_VALUES,
+  ...patch,
+});
+/** The form's messages for `patch`, by field (none when it is valid). */
+function messages(patch: Partial<LookalikeFormValues>): Record<string, string> {
+  const result = lookalikeFormSchema.safeParse(values(patch));
+  if (result.success) return {};
+  return Object.fromEntries(result.error.issues.map((issue) => [String(issue.path[0]), issue.message]));
+}
+
+describe("lookalike form validation", () => {
+  it("accepts a domain, a pasted address, or a company id", () => {
+    expect(messages({ company: "acme.com" })).toEqual({});
+    expect(messages({ company: "  https://www.Acme.co.uk/about?x=1 " })).toEqual({});
+    expect(messages({ by: "rbidOrg", company: "org_1a2b3c4d5e6f" })).toEqual({});
+  });
+
+  it("asks for the company, by the way chosen", () => {
+    expect(messages({ company: "  " }).company).toMatch(/website domain, such as acme.com/);
+    expect(messages({ by: "rbidOrg", company: "" }).company).toMatch(/company id \(RBID_ORG\)/);
+  });
+
+  it("refuses what is not a domain, or not one word for an id", () => {
+    for (const company of ["acme", "acme .com", "@acme.com", "acme..com", "-acme.com"])
+      expect(messages({ company }).company, company).toMatch(/does not look like a website domain/);
+    expect(messages({ by: "rbidOrg", company: "org 123" }).company).toMatch(/one word/);
+    expect(messages({ by: "rbidOrg", company: "x".repeat(65) }).company).toMatch(/at most 64/);
+  });
+
+  it("takes a whole number from 1 to 100 as the limit", () => {
+    for (const limit of [1, 25, 100]) expect(messages({ company: "acme.com", limit })).toEqual({});
+    for (const limit of [0, 101, 2.5, Number.NaN, -3])
+      expect(messages({ company: "acme.com", limit }).limit, String(limit)).toBe(
+        "Enter a whole number from 1 to 100.",
+      );
+  });
+
+  it("needs at least one column unless All columns is ticked", () => {
+    expect(messages({ company: "acme.com", columns: [] }).columns).toMatch(/at least one column/);
+    expect(messages({ company: "acme.com", columns: [], allColumns: true })).toEqual({});
+    expect(messages({ company: "acme.com", columns: ["JOB_TITLE_PER"] }).columns).toMatch(/Unknown column/);
+  });
+});
+
+describe("the request a valid form makes", () => {
+  it("sends the normalised domain, the limit and the columns in catalogue order; the contract accepts it", () => {
+    const request = toLookalikeRequest(
+      values({ company: "HTTPS://www.Acme.com/x", limit: 7, columns: ["FOUNDED_ORG", "COMPANY_NAME_ORG"] }),
+    );
+    expect(request).toEqual({ domain: "acme.com", limit: 7, columns: ["COMPANY_NAME_ORG", "FOUNDED_ORG"] });
+    expect(requests.lookalike.safeParse(request).success).toBe(true);
+  });
+
+  it("sends the company id as typed (trimmed), and * for All columns", () => {
+    const request = toLookalikeRequest(values({ by: "rbidOrg", company: " org_abc ", allColumns: true }));
+    expect(request).toEqual({ rbidOrg: "org_abc", limit: 25, columns: ["*"] });
+    expect(requests.lookalike.safeParse(request).success).toBe(true);
+  });
+
+  it("offers every company column but the id, which always comes back", () => {
+    expect(CHOOSABLE_COLUMNS).toEqual(COMPANY_COLUMNS.filter((c) => c !== "RBID_ORG"));
+    expect(normaliseDomain(" www.Example.org/")).toBe("example.org");
+  });
+});
+
+describe("LookalikeForm", () => {
+  it("shows the reason beside the field and sends nothing while the form is invalid", async () => {
+    const onSubmit = vi.fn();
+    render(<LookalikeForm busy={false} onSubmit={onSubmit} />);
+    fireEvent.click(screen.getByRole("button", { name: "Find lookalikes" }));
+    const field = screen.getByRole("textbox", { name: "Website domain" });
+    await waitFor(() => expect(field.getAttribute("aria-invalid")).toBe("true"));
+    const reason = "Enter the company's website domain, such as acme.com.";
+    expect(screen.getByRole("alert").textContent).toBe(reason);
+    expect(document.getElementById(field.getAttribute("aria-describedby")!)?.textContent).toBe(reason);
+    expect(onSubmit).not.toHaveBeenCalled();
+
+    fireEvent.change(screen.getByRole("spinbutton", { name: "How many" }), { target: { value: "500" } });
+    fireEvent.change(field, { target: { value: "acme.com" } });
+    fireEvent.click(screen.getByRole("button", { name: "Find lookalikes" }));
+    await waitFor(() =>
+      expect(screen.getByRole("alert").textContent).toBe("Enter a whole number from 1 to 100."),
+    );
+    expect(onSubmit).not.toHaveBeenCalled();
+  });
+
+  it("switches to company id, ticks All columns, and submits the request", async () => {
+    const onSubmit = vi.fn();
+    render(<LookalikeForm busy={false} onSubmit={onSubmit} />);
+    fireEvent.click(screen.getByRole("radio", { name: "Company id (RBID_ORG)" }));
+    const field = screen.getByRole("textbox", { name: "Company id (RBID_ORG)" });
+    fireEvent.change(field, { target: { value: "org_42" } });
+    fireEvent.change(screen.getByRole("spinbutton", { name: "How many" }), { target: { value: "10" } });
+    const columns = screen.getByRole("group", { name: "Columns to show" });
+    expect((within(columns).getByRole("checkbox", { name: "Industry" }) as HTMLInputElement).checked).toBe(
+      true,
+    );
+    fireEvent.click(within(columns).getByRole("checkbox", { name: "All columns (*)" }));
+    // The single columns step aside while All columns is ticked.
+    expect(within(columns).queryByRole("checkbox", { name: "Industry" })).toBeNull();
+    fireEvent.click(screen.getByRole("button", { name: "Find lookalikes" }));
+    await waitFor(() => expect(onSubmit).toHaveBeenCalledTimes(1));
+    expect(onSubmit).toHaveBeenCalledWith({ rbidOrg: "org_42", limit: 10, columns: ["*"] });
+  });
+
+  it("asks for a column when every one is unticked", async () => {
+    const onSubmit = vi.fn();
+    render(<LookalikeForm busy={false} onSubmit={onSubmit} />);
+    fireEvent.change(screen.getByRole("textbox", { name: "Website domain" }), {
+      target: { value: "acme.com" },
+    });
+    const columns = screen.getByRole("group", { name: "Columns to show" });
+    for (const box of within(columns).getAllByRole("checkbox"))
+      if ((box as HTMLInputElement).checked) fireEvent.click(box);
+    fireEvent.click(screen.getByRole("button", { name: "Find lookalikes" }));
+    await waitFor(() => expect(screen.getByRole("alert").textContent).toMatch(/at least one column/));
+    expect(onSubmit).not.toHaveBeenCalled();
+    fireEvent.click(within(columns).getByRole("checkbox", { name: "Founded" }));
+    fireEvent.click(screen.getByRole("button", { name: "Find lookalikes" }));
+    await waitFor(() =>
+      expect(onSubmit).toHaveBeenCalledWith({ domain: "acme.com", limit: 25, columns: ["FOUNDED_ORG"] }),
+    );
+  });
+
+  it("disables the button while a search runs", () => {
+    render(<LookalikeForm busy onSubmit={() => {}} />);
+    expect((screen.getByRole("button", { name: "Finding…" }) as HTMLButtonElement).disabled).toBe(true);
+  });
+});
+
+describe("results", () => {
+  it("says how similar in words, on the match levels' steps, with the distance", () => {
+    expect(similarityWords(0)).toBe("Nearly the same");
+    expect(similarityWords(0.1)).toBe("Nearly the same");
+    expect(similarityWords(0.2)).toBe("Very similar");
+    expect(similarityWords(0.3)).toBe("Related");
+    expect(similarityWords(0.5)).toBe("Broadly related");
+    expect(similarityWords(0.9)).toBe("Not much alike");
+    expect(similarityWords(Number.NaN)).toBe("Unknown");
+    expect(formatDistance(0.214835)).toBe("0.21");
+  });
+
+  it("orders the table: name, similarity, action, then the catalogue's order", () => {
+    const answer = {
+      source: { RBID_ORG: "o1", FOUNDED_ORG: 1990, COMPANY_NAME_ORG: "Acme", DOMAIN_ORG: "acme.com" },
+      companies: [
+        { RBID_ORG: "o2", FOUNDED_ORG: 2001, COMPANY_NAME_ORG: "Beta", DOMAIN_ORG: "b.io", distance: 0.1 },
+      ],
+      limit: 1,
+    };
+    expect(resultColumns(answer)).toEqual([
+      "COMPANY_NAME_ORG",
+      "distance",
+      "use",
+      "RBID_ORG",
+      "DOMAIN_ORG",
+      "FOUNDED_ORG",
+    ]);
+    expect(companyName(answer.source)).toBe("Acme");
+    expect(companyName({ RBID_ORG: "o9" })).toBe("o9");
+  });
+
+  it("makes a valid lookalike rule: by domain when there is one, else by company id", () => {
+    const byDomain = lookalikeNodeFor({ RBID_ORG: "org_1", DOMAIN_ORG: "acme.com" });
+    expect(byDomain).toEqual({
+      type: "lookalike",
+      domain: "acme.com",
+      rbidOrg: "",
+      match: "similar",
+      negate: false,
+    });
+    const byId = lookalikeNodeFor({ RBID_ORG: "org_1", DOMAIN_ORG: null });
+    expect(byId).toEqual({
+      type: "lookalike",
+      domain: "",
+      rbidOrg: "org_1",
+      match: "similar",
+      negate: false,
+    });
+    for (const node of [byDomain, byId]) expect(strictFilterSchemas.node.safeParse(node).success).toBe(true);
+    expect(lookalikeNodeFor({ COMPANY_NAME_ORG: "Nameless" })).toBeNull();
+  });
+
+  it("filters column values by a case-insensitive search", () => {
+    const list = ["Banking", "Computer Games", "Investment Banking"];
+    expect(filterValues(list, "  bank ")).toEqual(["Banking", "Investment Banking"]);
+    expect(filterValues(list, "")).toEqual(list);
+    expect(filterValues(list, "zzz")).toEqual([]);
+  });
+});
