@@ -230,9 +230,10 @@ export class Audience {
   /** Distinct values of a company column: bands in their natural order (the ENUM's), others A to Z. */
   async columnValues(column: string): Promise<string[]> {
     const col = quoted(column);
-    const order = getColumn(column)?.ordinal ? "v" : "v::VARCHAR";
+    // Range bands keep their ENUM order (1-10 before 11-50); the output alias must not shadow it.
+    const order = getColumn(column)?.ordinal ? "raw" : "raw::VARCHAR";
     const rows = await this.db.rows({
-      text: `SELECT v::VARCHAR AS v FROM (SELECT DISTINCT ${col} AS v FROM companies WHERE ${col} IS NOT NULL) ORDER BY ${order}`,
+      text: `SELECT raw::VARCHAR AS v FROM (SELECT DISTINCT ${col} AS raw FROM companies WHERE ${col} IS NOT NULL) ORDER BY ${order}`,
       params: [],
     });
     return rows.map((r) => String(r.v));

@@ -892,6 +892,16 @@ describe("Company column values: GET /v2/contact/company/columns/{column}/values
     },
   );
 
+  it("range bands come in size order, not text order", async () => {
+    const { values } = expectOk(
+      await payg.get("/v2/contact/company/columns/EMPLOYEE_COUNT_RANGE_ORG/values"),
+      responses.columnValues,
+    );
+    const lowerBound = (band: string) => Number.parseInt(band.replace(/[^0-9].*$/, ""), 10);
+    const bounds = values.map(lowerBound);
+    expect(bounds).toEqual([...bounds].sort((a, b) => a - b));
+  });
+
   it("exactly four enumerable columns", () => {
     expect([...ENUMERABLE_COMPANY_COLUMNS].sort()).toEqual(
       [
