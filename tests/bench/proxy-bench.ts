@@ -1,9 +1,18 @@
 import type { ChildProcess } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
-import { freePort, startProcess, stopProcess } from "./spawn";
+import {
+  callsOf,
+  counters,
+  KEY,
+  post,
+  startEmbeddedProxy,
+  startProxy,
+  startSandboxProcess,
+} from "./services";
+import { stopProcess } from "./spawn";
 import { fmt, median, p95, table, timed } from "./stats";
 
 /**
@@ -16,7 +25,6 @@ import { fmt, median, p95, table, timed } from "./stats";
  *     the same load;
  *  3. a burst of identical counts on a cold cache, against the upstream calls it caused.
  */
-const KEY = "sbx_ayce_demo";
 const COUNT_PATH = "/v2/contact/count";
 const LOAD_SECONDS = 10;
 const CONNECTIONS = 50;
@@ -39,13 +47,6 @@ const oneCondition = (column: string, operator: string, value: string | number) 
   },
 });
 
-interface ProxyCounters {
-  upstreamCalls: Record<string, number>;
-  cacheHits: number;
-  cacheMisses: number;
-  singleFlightJoins: number;
-}
-
 export async function proxyBench(options: { rows: number; runs: number }) {
   const runs = Math.max(500, options.runs);
   const started = performance.now();
@@ -54,23 +55,9 @@ export async function proxyBench(options: { rows: number; runs: number }) {
   const lines: string[] = [];
   try {
     // The sandbox, as a live upstream (its own process, its own dataset: part one removed its copy).
-    const sandboxPort = await freePort();
-    const sandbox = await startProcess(
-      "src/sandbox/main.ts",
-      {
-        SANDBOX_DATA_DIR: path.join(dir, "sandbox"),
-        SANDBOX_ROWS: String(options.rows),
-        SANDBOX_PORT: String(sandboxPort),
-        SANDBOX_HOST: "127.0.0.1",
-        SANDBOX_RATE_PER_MIN: "100000000",
-        SANDBOX_RATE_PER_DAY: "1000000000",
-        SANDBOX_VIEW_BUDGET: "100000000",
-      },
-      /ready on/,
-      300_000,
-    );
+    const sandbox = await startSandboxProcess(dir, options.rows);
     children.push(sandbox.child);
-    const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
+    const sandboxUrl = sandbox.url;
 
     // 1. Overhead, as deployed: the proxy of `npm start` (the sandbox embedded in its process, over
     // the same dataset file), cache off, interleaved with the same count sent to the sandbox directly.
@@ -275,72 +262,3 @@ async function measureOverhead(sandboxUrl: string, proxyUrl: string, body: unkno
     ],
   };
 }
-
-/**
- * The proxy exactly as `npm start` runs it: the sandbox embedded in its process. It reads the
- * same dataset file as the sandbox child (linked, not generated again) with a state of its own.
- */
-async function startEmbeddedProxy(dir: string, rows: number) {
-  const dataDir = path.join(dir, "embedded-sandbox");
-  mkdirSync(dataDir, { recursive: true });
-  symlinkSync(path.join(dir, "sandbox", "dataset"), path.join(dataDir, "dataset"));
-  return startProxy(dir, "embedded", "", {
-    CACHE_TTL_MS: "0",
-    API_KEY: "",
-    SANDBOX_KEY: KEY,
-    SANDBOX_DATA_DIR: dataDir,
-    SANDBOX_ROWS: String(rows),
-    SANDBOX_RATE_PER_MIN: "100000000",
-    SANDBOX_RATE_PER_DAY: "1000000000",
-    SANDBOX_VIEW_BUDGET: "100000000",
-  });
-}
-
-/** The proxy as `npm start` runs it, with the sandbox child as its live upstream. */
-async function startProxy(dir: string, name: string, upstreamUrl: string, env: Record<string, string>) {
-  const port = await freePort();
-  const { child } = await startProcess(
-    "src/launcher.ts",
-    {
-      // Whatever the caller's shell holds for these is not this benchmark's proxy.
-      API_KEY_FILE: "",
-      USERS_FILE: "",
-      PUBLIC_HOSTS: "",
-      PUBLIC_ORIGIN: "",
-      TRUST_PROXY: "",
-      UPSTREAM_TIMEOUTS: "",
-      CACHE_TTL_MS: "",
-      SESSION_CACHE_MS: "",
-      LOG_LEVEL: "info", // as deployed: one log line per request is part of the cost
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      DATA_DIR: path.join(dir, name),
-      STATIC_DIR: path.join(dir, "no-app"),
-      UPSTREAM_URL: upstreamUrl,
-      API_KEY: KEY,
-      UPSTREAM_RATE_PER_MIN: "100000000",
-      ...env,
-    },
-    /ready on/,
-  );
-  return { child, url: `http://127.0.0.1:${port}` };
-}
-
-async function post(url: string, body: unknown, headers: Record<string, string>): Promise<unknown> {
-  const response = await fetch(url, {
-    method: "POST",
-    headers: { "content-type": "application/json", ...headers },
-    body: JSON.stringify(body),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${url}: ${response.status} ${text}`);
-  return JSON.parse(text);
-}
-
-async function counters(proxyUrl: string): Promise<ProxyCounters> {
-  const response = await fetch(`${proxyUrl}/healthz`);
-  if (!response.ok) throw new Error(`/healthz: ${response.status} ${await response.text()}`);
-  return (await response.json()) as ProxyCounters;
-}
-
-const callsOf = (c: ProxyCounters, op: string) => c.upstreamCalls[op] ?? 0;

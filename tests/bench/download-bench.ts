@@ -1,0 +1,272 @@
+import type { ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { get, KEY, post, startEmbeddedProxy, startProxy, startSandboxProcess } from "./services";
+import { rssMb, stopProcess } from "./spawn";
+import { median, table } from "./stats";
+
+/**
+ * Part four of `npm run bench`: the download of a completed export, streamed through the proxy.
+ * On the AYCE demo key (nothing is charged) one export of 100,000 rows with email and mobile is
+ * made by the sandbox; its CSV is then downloaded several times through the proxy, read as a
+ * stream and counted record by record, interleaved with the same file downloaded straight from
+ * the sandbox (the baseline of the same run). The proxy's resident memory is sampled throughout.
+ * Two set-ups: the proxy in front of the sandbox as a live upstream (the proxy process holds only
+ * the proxy), and the proxy as `npm start` runs it, the sandbox embedded in its process.
+ */
+const EXPORT_ROWS = 100_000;
+const PATH = "/v2/contact/export";
+
+const TARGET = {
+  rowsPerSecond: 100_000,
+  growthMb: 50,
+};
+
+const verdict = (ok: boolean) => (ok ? "PASS" : "FAIL");
+
+interface Download {
+  ms: number;
+  bytes: number;
+  /** CSV records after the header. */
+  rows: number;
+}
+
+interface Series {
+  label: string;
+  proxied: Download[];
+  direct: Download[];
+  rssBeforeMb: number;
+  rssWarmMb: number;
+  rssPeakMb: number;
+  rssAfterMb: number;
+  exportSeconds: number;
+}
+
+export async function downloadBench(options: { rows: number; runs: number }) {
+  const runs = Math.max(5, Math.round(options.runs / 4));
+  const exportRows = Math.min(EXPORT_ROWS, options.rows);
+  const started = performance.now();
+  const dir = mkdtempSync(path.join(os.tmpdir(), "ab-bench-download-"));
+  const children: ChildProcess[] = [];
+  const lines: string[] = [];
+  try {
+    // The sandbox, as a live upstream and as the baseline (its own dataset: the other parts removed theirs).
+    const sandbox = await startSandboxProcess(dir, options.rows);
+    children.push(sandbox.child);
+    const direct = (p: string) => `${sandbox.url}${p}`;
+    const directHeaders = { "x-key": KEY };
+    const directExport = await makeExport((p, body) =>
+      body === undefined ? get(direct(p), directHeaders) : post(direct(p), body, directHeaders),
+    );
+    const directDownload = () => download(direct(`${PATH}/${directExport.id}/download`), directHeaders);
+
+    const series: Series[] = [];
+    const setups = [
+      {
+        label: "a live upstream (sandbox over HTTP)",
+        start: () => startProxy(dir, "live", sandbox.url, {}),
+      },
+      { label: "the embedded sandbox (npm start)", start: () => startEmbeddedProxy(dir, options.rows) },
+    ];
+    for (const setup of setups) {
+      const proxy = await setup.start();
+      children.push(proxy.child);
+      const proxyHeaders = { "x-csrf": "1" };
+      const via = (p: string) => `${proxy.url}/api${p}`;
+      const proxyExport = await makeExport((p, body, key) =>
+        body === undefined
+          ? get(via(p), proxyHeaders)
+          : post(via(p), body, { ...proxyHeaders, "idempotency-key": key ?? "" }),
+      );
+      const proxiedDownload = () => download(via(`${PATH}/${proxyExport.id}/download`), proxyHeaders);
+
+      // Memory from before the first download through this proxy to the end of the last.
+      const memory = sampleRss(proxy.child.pid!);
+      const warm = [await proxiedDownload(), await directDownload()];
+      for (const d of warm)
+        if (d.rows !== exportRows) throw new Error(`a download held ${d.rows} rows, not ${exportRows}`);
+      const rssWarmMb = rssMb(proxy.child.pid!);
+      const proxied: Download[] = [];
+      const directs: Download[] = [];
+      for (let i = 0; i < runs; i++) {
+        const pair = i % 2 === 0 ? ["proxy", "direct"] : ["direct", "proxy"];
+        for (const which of pair)
+          if (which === "proxy") proxied.push(await proxiedDownload());
+          else directs.push(await directDownload());
+      }
+      const { beforeMb, peakMb } = memory.stop();
+      for (const d of [...proxied, ...directs])
+        if (d.rows !== exportRows || d.bytes !== warm[1]!.bytes)
+          throw new Error(`a download held ${d.rows} rows (${d.bytes} bytes), not ${exportRows}`);
+      series.push({
+        label: setup.label,
+        proxied,
+        direct: directs,
+        rssBeforeMb: beforeMb,
+        rssWarmMb,
+        rssPeakMb: peakMb,
+        rssAfterMb: rssMb(proxy.child.pid!),
+        exportSeconds: proxyExport.seconds,
+      });
+      await stopProcess(proxy.child);
+    }
+
+    const fileMb = (series[0]!.direct[0]?.bytes ?? 0) / 2 ** 20;
+    const rate = (d: Download) => d.rows / (d.ms / 1000);
+    const mbps = (d: Download) => d.bytes / 2 ** 20 / (d.ms / 1000);
+    const figures = series.map((s) => {
+      const proxiedRate = median(s.proxied.map(rate));
+      const directRate = median(s.direct.map(rate));
+      return {
+        ...s,
+        proxiedRate,
+        directRate,
+        proxiedMbps: median(s.proxied.map(mbps)),
+        directMbps: median(s.direct.map(mbps)),
+        growthMb: s.rssPeakMb - s.rssBeforeMb,
+      };
+    });
+    const n = (x: number) => Math.round(x).toLocaleString("en-US");
+
+    if (exportRows < EXPORT_ROWS)
+      lines.push(
+        `BENCH_ROWS=${options.rows.toLocaleString("en-US")} is below ${EXPORT_ROWS.toLocaleString("en-US")}: the export holds all ${exportRows.toLocaleString("en-US")} rows, so the rate is measured on a smaller file than the target names.`,
+        "",
+      );
+    lines.push(
+      `Download of a completed export of ${exportRows.toLocaleString("en-US")} rows (reveal both, ${fileMb.toFixed(1)} MB of CSV), ${options.rows.toLocaleString("en-US")} contacts, AYCE key; read as a stream and every record counted; ${runs} interleaved runs each after one warm-up:`,
+      "",
+      table(
+        [
+          "proxy in front of",
+          "proxy rows/s",
+          "proxy MB/s",
+          "direct rows/s",
+          "direct MB/s",
+          "ratio proxy/direct",
+          "proxy RSS before",
+          "after warm-up",
+          "peak",
+          "after",
+        ],
+        figures.map((f) => [
+          f.label,
+          n(f.proxiedRate),
+          f.proxiedMbps.toFixed(1),
+          n(f.directRate),
+          f.directMbps.toFixed(1),
+          (f.proxiedRate / f.directRate).toFixed(2),
+          `${f.rssBeforeMb.toFixed(0)} MB`,
+          `${f.rssWarmMb.toFixed(0)} MB`,
+          `${f.rssPeakMb.toFixed(0)} MB`,
+          `${f.rssAfterMb.toFixed(0)} MB`,
+        ]),
+      ),
+      "",
+      `Medians. "Direct" is the same file straight from the sandbox with the key. Resident memory of the proxy process sampled every 10 ms (/proc VmRSS), from before its first download to the end of its last (${runs + 1} downloads of ${fileMb.toFixed(1)} MB each); the growth is the peak less "before", the process as it was before any download. It levels off instead of adding up: what remains is the socket buffers of chunks already sent, freed at V8's next collection, and the code of the download path compiled on first use (peak less "after warm-up": ${figures.map((f) => `${(f.rssPeakMb - f.rssWarmMb).toFixed(1)} MB`).join(" and ")}). Exports made in ${figures.map((f) => `${f.exportSeconds.toFixed(1)} s`).join(" and ")} (start to COMPLETED, for information).`,
+      "",
+      table(
+        ["target", "figure", "result"],
+        figures.flatMap((f) => [
+          [
+            `download through the proxy >= ${n(TARGET.rowsPerSecond)} rows/s, in front of ${f.label}`,
+            `${n(f.proxiedRate)} rows/s (${(f.proxiedRate / f.directRate).toFixed(2)} of direct)`,
+            verdict(f.proxiedRate >= TARGET.rowsPerSecond),
+          ],
+          [
+            `proxy memory grows <= ${TARGET.growthMb} MB while downloading, in front of ${f.label}`,
+            `+${f.growthMb.toFixed(1)} MB (peak ${f.rssPeakMb.toFixed(0)} MB, before ${f.rssBeforeMb.toFixed(0)} MB; each file ${fileMb.toFixed(1)} MB)`,
+            verdict(f.growthMb <= TARGET.growthMb),
+          ],
+        ]),
+      ),
+      "",
+      `Part four took ${((performance.now() - started) / 1000).toFixed(0)} s (the sandbox's dataset generated again included).`,
+    );
+  } finally {
+    for (const child of children.reverse())
+      if (child.exitCode === null && child.signalCode === null) await stopProcess(child);
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return lines.join("\n");
+
+  /** Starts the bench export and waits for it to complete; `send` talks to the sandbox or a proxy. */
+  async function makeExport(send: (p: string, body?: unknown, idempotencyKey?: string) => Promise<unknown>) {
+    const t0 = performance.now();
+    const startedExport = (await send(
+      PATH,
+      { filter: null, maxRows: exportRows, reveal: "both", name: "bench" },
+      `bench-export-${Date.now()}`,
+    )) as { exportId: string; rows: number };
+    if (startedExport.rows !== exportRows)
+      throw new Error(`the export holds ${startedExport.rows} rows, not ${exportRows}`);
+    for (;;) {
+      const status = (await send(`${PATH}/${startedExport.exportId}`)) as { status: string; error?: string };
+      if (status.status === "COMPLETED") break;
+      if (status.status === "ERROR" || status.status === "CANCELLED")
+        throw new Error(`the bench export ended ${status.status}: ${status.error ?? ""}`);
+      if (performance.now() - t0 > 600_000)
+        throw new Error("the bench export did not complete in 10 minutes");
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    return { id: startedExport.exportId, seconds: (performance.now() - t0) / 1000 };
+  }
+}
+
+/** One download, read as a stream (never held whole), its CSV records counted as they pass. */
+async function download(url: string, headers: Record<string, string>): Promise<Download> {
+  const t0 = performance.now();
+  const response = await fetch(url, { headers });
+  if (response.status !== 200 || !response.body)
+    throw new Error(`GET ${url}: ${response.status} ${await response.text()}`);
+  const records = new CsvRecords();
+  let bytes = 0;
+  const reader = response.body.getReader();
+  for (let next = await reader.read(); !next.done; next = await reader.read()) {
+    bytes += next.value.byteLength;
+    records.push(next.value);
+  }
+  return { ms: performance.now() - t0, bytes, rows: records.count() - 1 };
+}
+
+/** Counts RFC 4180 records: line feeds outside quoted fields (a quoted field may hold one). */
+class CsvRecords {
+  private terminators = 0;
+  private quoted = false;
+  private last = 10;
+
+  push(chunk: Uint8Array) {
+    const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    if (bytes.length === 0) return;
+    if (!this.quoted && bytes.indexOf(34) === -1) {
+      // No quote in the chunk: every line feed ends a record (memchr, not a byte loop).
+      for (let i = bytes.indexOf(10); i !== -1; i = bytes.indexOf(10, i + 1)) this.terminators++;
+    } else {
+      for (const byte of bytes)
+        if (byte === 34) this.quoted = !this.quoted;
+        else if (byte === 10 && !this.quoted) this.terminators++;
+    }
+    this.last = bytes[bytes.length - 1]!;
+  }
+
+  /** Records, the header included; a last record without its line feed counts too. */
+  count() {
+    return this.terminators + (this.last === 10 ? 0 : 1);
+  }
+}
+
+/** Samples a process's resident memory every 10 ms until stopped. */
+function sampleRss(pid: number) {
+  const beforeMb = rssMb(pid);
+  let peakMb = beforeMb;
+  const timer = setInterval(() => {
+    peakMb = Math.max(peakMb, rssMb(pid));
+  }, 10);
+  return {
+    stop() {
+      clearInterval(timer);
+      return { beforeMb, peakMb: Math.max(peakMb, rssMb(pid)) };
+    },
+  };
+}
