@@ -19,6 +19,8 @@ export const MESSAGES = {
   network: "The data service could not be reached. Your filter is safe; try again in a moment.",
   serverError: "The data service had a problem answering. Your filter is safe; try again in a moment.",
   unreadable: "The data service sent an answer we could not read. Try again in a moment.",
+  absent: "The data service does not offer this operation at this address.",
+  retired: "The data service has retired this version of the operation.",
   keyRefused: "The data service refused this proxy's API key. Ask whoever runs the proxy to check the key.",
   queueTimeout: "Too many requests are waiting for the data service right now. Try again in a few seconds.",
 } as const;
@@ -80,7 +82,13 @@ export function answerOf(
       parsed = true;
     } catch {}
   }
-  if (!parsed) return { answer: problem(502, MESSAGES.unreadable), final: true };
+  if (!parsed) {
+    // A plain-text or HTML 404/405/410 (a gateway's page) still means "not here": the status is kept,
+    // so the app can fall back between API versions; its body stays behind.
+    if (status === 404 || status === 405) return { answer: problem(status, MESSAGES.absent), final: false };
+    if (status === 410) return { answer: problem(410, MESSAGES.retired), final: false };
+    return { answer: problem(502, MESSAGES.unreadable), final: true };
+  }
   return {
     answer: { status, headers: kept, body: scrub(text) },
     final: !refusedBeforeWork(status, text),

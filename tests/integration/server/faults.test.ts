@@ -211,6 +211,24 @@ describe("5xx and unreadable answers", () => {
     expect(broken.status).toBe(502);
   });
 
+  it("keeps the status of a non-JSON 404, 405 or 410 (version fallback), not its body", async () => {
+    let status = 404;
+    const gateway = fakeUpstream(
+      () =>
+        new Response("<html>Not Found nginx upstream.internal</html>", {
+          status,
+          headers: { "content-type": "text/html" },
+        }),
+    );
+    const { api } = await proxyOver(gateway);
+    for (status of [404, 405, 410]) {
+      const answer = await api.get("/api/v2/credits");
+      expect(answer.status).toBe(status);
+      expect(answer.body).toEqual({ detail: expect.any(String) });
+      expectClean(answer, "nginx", "upstream.internal");
+    }
+  });
+
   it("turns a refused key into a 502 that names no key, and scrubs the key from passed-through bodies", async () => {
     let status = 401;
     const refusing = fakeUpstream(() => json({ detail: `Invalid or missing API key ${KEY}` }, status));
