@@ -35,7 +35,7 @@ export const ROUTES: readonly AppRoute[] = [
   {
     path: "/verify",
     label: "Verify",
-    Page: lazy(() => import("./features/verify/verify-page").then((m) => ({ default: m.VerifyPage }))),
+    Page: lazy(() => import("./pages/verify-page").then((m) => ({ default: m.VerifyPage }))),
   },
   {
     path: "/account",

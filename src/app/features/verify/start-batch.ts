@@ -1,0 +1,109 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { responses } from "../../../contract/operations";
+import { api, postJson, requestJson, spendOptions } from "../../api/client";
+import { CREDITS_QUERY_KEY } from "../../api/credits";
+import { ACTIVE_JOBS_QUERY_KEY } from "./active-jobs";
+import { addressesCsv } from "./address-list";
+import type { Job } from "./job-model";
+import { preferV2 } from "./versions";
+
+/**
+ * Starts a batch job. v2 has one way in, the upload (`POST /api/v2/email/verify/batch`, multipart,
+ * file field `requested_file`, .csv or .json), so a pasted list (or a .txt file) goes up as a
+ * one-column CSV made here. Where v2 is absent: a file goes to the seed's `POST
+ * /api/v1/batch-upload`, a list to `POST /api/v1/batch-process-email { emails }`. Spends credits
+ * as the job runs, so the call carries an Idempotency-Key: a retry never starts a second job.
+ */
+export type BatchSource =
+  /** A .csv or .json file, sent as it is. */
+  | { kind: "file"; file: File }
+  /** Addresses from a paste or a .txt file, and the name the job gets. */
+  | { kind: "list"; addresses: readonly string[]; filename: string };
+
+export interface StartedJob extends Job {
+  /** Addresses the job checks (for the screen; the service does not say). */
+  addresses: number;
+}
+
+function uploadForm(file: File): FormData {
+  const form = new FormData();
+  form.append("requested_file", file, file.name);
+  return form;
+}
+
+function sourceFile(source: BatchSource): File {
+  if (source.kind === "file") return source.file;
+  const name = source.filename.replace(/\.[^.]*$/, "") || "addresses";
+  return new File([addressesCsv(source.addresses)], `${name}.csv`, { type: "text/csv" });
+}
+
+export async function startBatch(
+  source: BatchSource,
+  addresses: number,
+  idempotencyKey: string,
+): Promise<StartedJob> {
+  const file = sourceFile(source);
+  const now = new Date().toISOString();
+  const { value } = await preferV2<StartedJob>("batch", {
+    v2: async () => {
+      const started = await requestJson(responses.batchUploadedV2, () =>
+        api.post("v2/email/verify/batch", spendOptions(idempotencyKey, { body: uploadForm(file) })),
+      );
+      return {
+        id: String(started.process_id),
+        filename: started.filename,
+        status: started.status,
+        message: `Queued: ${addresses} addresses`,
+        lastUpdated: now,
+        generation: "v2",
+        addresses,
+      };
+    },
+    v1: async () => {
+      if (source.kind === "list") {
+        const started = await postJson(
+          "v1/batch-process-email",
+          { emails: source.addresses },
+          responses.batchStartedV1,
+          spendOptions(idempotencyKey),
+        );
+        const named = (started as { filename?: unknown }).filename;
+        return {
+          id: started.process_id,
+          filename: typeof named === "string" ? named : file.name,
+          status: started.status,
+          message: `Queued: ${addresses} addresses`,
+          lastUpdated: now,
+          generation: "v1",
+          addresses,
+        };
+      }
+      const started = await requestJson(responses.batchUploadedV1, () =>
+        api.post("v1/batch-upload", spendOptions(idempotencyKey, { body: uploadForm(file) })),
+      );
+      return {
+        id: started.process_id,
+        filename: started.filename,
+        status: started.status,
+        message: `Queued: ${addresses} addresses`,
+        lastUpdated: now,
+        generation: "v1",
+        addresses,
+      };
+    },
+  });
+  return value;
+}
+
+export function useStartBatch() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { source: BatchSource; addresses: number; idempotencyKey: string }) =>
+      startBatch(input.source, input.addresses, input.idempotencyKey),
+    onSettled: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: ACTIVE_JOBS_QUERY_KEY }),
+        queryClient.invalidateQueries({ queryKey: CREDITS_QUERY_KEY }),
+      ]),
+  });
+}

@@ -1,0 +1,48 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import type { z } from "zod";
+import { responses } from "../../../contract/operations";
+import { postJson, spendOptions } from "../../api/client";
+import { CREDITS_QUERY_KEY } from "../../api/credits";
+import { type Answered, preferV2 } from "./versions";
+
+/**
+ * Verify one address in real time: `POST /api/v2/email/verify?metadata=true` (status plus the
+ * facts behind it), or the seed's `POST /api/v1/process-email` where v2 is absent. A definite
+ * answer (Valid/Invalid, DELIVERABLE/UNDELIVERABLE) costs a credit, so each call carries an
+ * Idempotency-Key: a retry after a dropped answer is charged once.
+ */
+export type V2Verification = z.infer<typeof responses.verifyV2> & Record<string, unknown>;
+export type V1Verification = z.infer<typeof responses.verifyV1>;
+
+export type Verification =
+  | { generation: "v2"; result: V2Verification }
+  | { generation: "v1"; result: V1Verification };
+
+export async function verifyEmail(email: string, idempotencyKey: string): Promise<Verification> {
+  const answered: Answered<Verification> = await preferV2("verify", {
+    v2: async (): Promise<Verification> => ({
+      generation: "v2",
+      result: await postJson(
+        "v2/email/verify",
+        { email },
+        responses.verifyV2,
+        spendOptions(idempotencyKey, { searchParams: { metadata: "true" } }),
+      ),
+    }),
+    v1: async (): Promise<Verification> => ({
+      generation: "v1",
+      result: await postJson("v1/process-email", { email }, responses.verifyV1, spendOptions(idempotencyKey)),
+    }),
+  });
+  return answered.value;
+}
+
+export function useVerifyEmail() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ email, idempotencyKey }: { email: string; idempotencyKey: string }) =>
+      verifyEmail(email, idempotencyKey),
+    // Charged or not, the balance may have moved (a 402 also says something about it).
+    onSettled: () => queryClient.invalidateQueries({ queryKey: CREDITS_QUERY_KEY }),
+  });
+}
