@@ -20,7 +20,7 @@ export const ROUTES: readonly AppRoute[] = [
   {
     path: "/checkout",
     label: "Checkout",
-    Page: lazy(() => import("./features/checkout/checkout-page").then((m) => ({ default: m.CheckoutPage }))),
+    Page: lazy(() => import("./pages/checkout-page").then((m) => ({ default: m.CheckoutPage }))),
   },
   {
     path: "/insights",

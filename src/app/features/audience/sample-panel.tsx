@@ -1,4 +1,5 @@
 import { type ReactNode, useId } from "react";
+import { Link } from "wouter";
 import { ApiError } from "../../api/api-error";
 import { clearSelection, SELECTION_CAP, type SelectionSnapshot, useSelection } from "../../shared/selection";
 import { formatNumber } from "../../ui/format";
@@ -53,6 +54,11 @@ function SelectionBar({ selection, onPage }: { selection: SelectionSnapshot; onP
         <button type="button" className="button button-quiet" onClick={clearSelection}>
           Clear selection
         </button>
+      ) : null}
+      {count > 0 ? (
+        <Link href="/checkout?tab=enrich" className="button button-secondary">
+          Buy the {formatNumber(count)} selected
+        </Link>
       ) : null}
       {selection.refused > 0 ? (
         <span className="sample-selection-cap">

@@ -1,0 +1,14 @@
+import type { z } from "zod";
+import { type Requests, responses } from "../../../../contract/operations";
+import { postJson, spendOptions } from "../../../api/client";
+
+/**
+ * `POST /api/v2/contact/export` (202): starts an export; it is charged once, on completion, exactly
+ * the estimate. A spend: sent only through the purchase journal, with its key.
+ */
+export type ExportStartBody = z.input<Requests["exportStart"]>;
+export type ExportStarted = z.infer<typeof responses.exportStarted>;
+
+export function startExport(body: ExportStartBody, idempotencyKey: string): Promise<ExportStarted> {
+  return postJson("v2/contact/export", body, responses.exportStarted, spendOptions(idempotencyKey));
+}

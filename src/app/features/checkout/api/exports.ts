@@ -1,0 +1,26 @@
+import { queryOptions, useQuery } from "@tanstack/react-query";
+import { responses } from "../../../../contract/operations";
+import { getJson } from "../../../api/client";
+
+/** `GET /api/v2/contact/exports`: this account's exports, newest first (the export history). */
+export const EXPORTS_QUERY_KEY = ["checkout", "exports"] as const;
+
+export function getExports(signal?: AbortSignal) {
+  return getJson("v2/contact/exports", responses.exports, signal ? { signal } : {});
+}
+
+export const exportsQueryOptions = () =>
+  queryOptions({
+    queryKey: EXPORTS_QUERY_KEY,
+    queryFn: ({ signal }) => getExports(signal),
+    staleTime: 10_000,
+    // While one of them runs, its row follows it.
+    refetchInterval: (query) =>
+      query.state.data?.exports.some((e) => e.status === "QUEUED" || e.status === "PROCESSING")
+        ? 5000
+        : false,
+  });
+
+export function useExports() {
+  return useQuery(exportsQueryOptions());
+}

@@ -1,0 +1,14 @@
+import type { z } from "zod";
+import { type Requests, responses } from "../../../../contract/operations";
+import { postJson, spendOptions } from "../../../api/client";
+
+/**
+ * `POST /api/v2/contact/preview`: the first rows of an audience, full and revealed as asked,
+ * charged on PAYG. A spend: it is sent only through the purchase journal, with its key.
+ */
+export type PreviewBody = z.input<Requests["preview"]>;
+export type PreviewResult = z.infer<typeof responses.preview>;
+
+export function postPreview(body: PreviewBody, idempotencyKey: string): Promise<PreviewResult> {
+  return postJson("v2/contact/preview", body, responses.preview, spendOptions(idempotencyKey));
+}

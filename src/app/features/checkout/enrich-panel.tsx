@@ -1,0 +1,333 @@
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useEffect, useId, useMemo, useState } from "react";
+import { Controller, useForm, useWatch } from "react-hook-form";
+import { z } from "zod";
+import { ENRICH_MAX_ENTRIES, type Plan, REVEALS, type Reveal } from "../../../contract/inferred";
+import { useCredits } from "../../api/credits";
+import { formatNumber } from "../../ui/format";
+import { type EnrichBody, type EnrichResult, mergeEnrichResults, postEnrich } from "./api/enrich";
+import { ColumnsField } from "./columns-field";
+import { ConfirmStep } from "./confirm-step";
+import { callsFor, chunkEntries, type ParsedEntries, parseEntries } from "./entries";
+import { DEFAULT_PICKED_COLUMNS, deliveredColumns, requestColumns } from "./export-settings";
+import { formatAmount, maxContactCost, REVEAL_LABELS, revealPhrase } from "./pricing";
+import type { PendingPurchase } from "./purchase-journal";
+import { PurchaseNotice } from "./purchase-notice";
+import { RevealField } from "./reveal-field";
+import { RowsResultView } from "./rows-result";
+import { lastEnrich, type RowsResult } from "./saved-results";
+import { useStoredValue } from "./stored-value";
+import { usePurchase } from "./use-purchase";
+
+/** How many invalid entries are named before "and N more". */
+const INVALID_SHOWN = 12;
+
+const formSchema = z.object({
+  source: z.enum(["selection", "list"]),
+  list: z.string(),
+  reveal: z.enum(REVEALS),
+  columns: z.array(z.string()),
+});
+type EnrichForm = z.infer<typeof formSchema>;
+
+interface Review {
+  bodies: EnrichBody[];
+  summary: string;
+  entries: number;
+  reveal: Reveal;
+  source: "selection" | "list";
+}
+
+/** `12 ids and 3 emails` */
+function entriesPhrase(ids: number, emails: number): string {
+  const parts: string[] = [];
+  if (ids > 0) parts.push(`${formatNumber(ids)} ${ids === 1 ? "id" : "ids"}`);
+  if (emails > 0) parts.push(`${formatNumber(emails)} ${emails === 1 ? "email" : "emails"}`);
+  return parts.length > 0 ? parts.join(" and ") : "nothing";
+}
+
+function ListSummary({ parsed, id }: { parsed: ParsedEntries; id: string }) {
+  const total = parsed.ids.length + parsed.emails.length;
+  const calls = callsFor(total);
+  return (
+    <div className="checkout-list-summary" id={id} aria-live="polite">
+      <p>
+        {total === 0
+          ? "No ids or emails yet."
+          : `${entriesPhrase(parsed.ids.length, parsed.emails.length)} to enrich`}
+        {parsed.duplicates > 0
+          ? `; ${formatNumber(parsed.duplicates)} ${parsed.duplicates === 1 ? "duplicate" : "duplicates"} removed`
+          : ""}
+        {calls > 1
+          ? `; sent as ${formatNumber(calls)} calls of at most ${formatNumber(ENRICH_MAX_ENTRIES)}`
+          : ""}
+        .
+      </p>
+      {parsed.invalid.length > 0 ? (
+        <p className="checkout-problem">
+          {formatNumber(parsed.invalid.length)} {parsed.invalid.length === 1 ? "entry is" : "entries are"}{" "}
+          neither an id nor an email and will be left out:{" "}
+          <span className="mono">{parsed.invalid.slice(0, INVALID_SHOWN).join(", ")}</span>
+          {parsed.invalid.length > INVALID_SHOWN
+            ? ` and ${formatNumber(parsed.invalid.length - INVALID_SHOWN)} more`
+            : ""}
+          .
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** The answers of a purchase as the result kept on this device. */
+function toRowsResult(results: EnrichResult[], purchase: PendingPurchase): RowsResult {
+  const merged = mergeEnrichResults(results);
+  const first = purchase.calls[0]?.body as EnrichBody | undefined;
+  const reveal = first?.reveal ?? "none";
+  const unsent = purchase.calls.slice(results.length).reduce((sum, call) => {
+    const body = call.body as EnrichBody;
+    return sum + (body.personIds?.length ?? 0) + (body.emails?.length ?? 0);
+  }, 0);
+  return {
+    v: 1,
+    at: new Date().toISOString(),
+    summary: purchase.summary,
+    reveal,
+    columns: deliveredColumns(first?.columns ?? null, reveal),
+    rows: merged.rows,
+    notFound: merged.notFound,
+    creditsCharged: merged.creditsCharged,
+    creditsRemaining: merged.creditsRemaining,
+    unsent,
+  };
+}
+
+/**
+ * Enrich: the full rows of chosen people, now. The people are those ticked in the sample, or a
+ * pasted list of ids and emails (checked, de-duplicated, counted, split in calls of at most 1,000).
+ * Before confirming: the reveal, the most it can cost on this plan and the balance. After: the
+ * rows, who was not found, and a CSV.
+ */
+export function EnrichPanel({ selection }: { selection: readonly string[] }) {
+  const credits = useCredits();
+  const plan: Plan | null = credits.data?.plan ?? null;
+  const listId = useId();
+  const listHintId = useId();
+  const [review, setReview] = useState<Review | null>(null);
+  const result = useStoredValue(lastEnrich);
+
+  const purchase = usePurchase<EnrichResult>({
+    kind: "enrich",
+    send: (body, key) => postEnrich(body as EnrichBody, key),
+    onSettled: (results, bought) => {
+      lastEnrich.set(toRowsResult(results, bought));
+    },
+  });
+  const { state, reset } = purchase;
+
+  useEffect(() => {
+    if (state.phase === "done") {
+      setReview(null);
+      reset();
+    }
+  }, [state.phase, reset]);
+
+  const form = useForm<EnrichForm>({
+    resolver: zodResolver(formSchema),
+    defaultValues: {
+      source: selection.length > 0 ? "selection" : "list",
+      list: "",
+      reveal: "email",
+      columns: [...DEFAULT_PICKED_COLUMNS],
+    },
+  });
+  const source = useWatch({ control: form.control, name: "source" });
+  const list = useWatch({ control: form.control, name: "list" });
+  const parsed = useMemo(() => parseEntries(list), [list]);
+
+  const submit = form.handleSubmit((values) => {
+    let ids: readonly string[];
+    let emails: readonly string[] = [];
+    let who: string;
+    if (values.source === "selection") {
+      ids = selection;
+      who = `the ${formatNumber(ids.length)} ${ids.length === 1 ? "person" : "people"} selected in the sample`;
+    } else {
+      const entries = parseEntries(values.list);
+      ids = entries.ids;
+      emails = entries.emails;
+      who = `${entriesPhrase(ids.length, emails.length)} from your list`;
+    }
+    const entries = ids.length + emails.length;
+    if (entries === 0) {
+      form.setError(values.source === "list" ? "list" : "source", {
+        message:
+          values.source === "list"
+            ? "Paste at least one id or email."
+            : "No one is selected: tick rows in the Builder's sample, or paste a list.",
+      });
+      return;
+    }
+    const columns = requestColumns(values.columns);
+    const bodies = chunkEntries(ids, emails).map((lists) => ({ ...lists, reveal: values.reveal, columns }));
+    setReview({
+      bodies,
+      summary: `${who}, ${revealPhrase(values.reveal)}`,
+      entries,
+      reveal: values.reveal,
+      source: values.source,
+    });
+  });
+
+  const busy = purchase.busy;
+  const showNotice = state.phase !== "idle" && state.phase !== "done";
+  const blocking = state.phase === "sending" || state.phase === "interrupted" || state.phase === "stale";
+  const maxCost = review && plan ? maxContactCost(review.entries, review.reveal, plan) : 0;
+  const balance = credits.data?.credits ?? null;
+
+  return (
+    <div className="checkout-panel-body">
+      {showNotice ? (
+        <PurchaseNotice state={state} plan={plan} onRetry={purchase.retry} onForget={purchase.forget} />
+      ) : null}
+      {state.phase === "failed" ? (
+        <div className="checkout-actions">
+          <button
+            type="button"
+            className="button button-secondary"
+            onClick={() => {
+              reset();
+              setReview(null);
+            }}
+          >
+            Change the purchase
+          </button>
+        </div>
+      ) : null}
+      {purchase.notPersisted ? (
+        <p className="checkout-problem">
+          This browser would not keep the purchase in its storage: keep this page open until it is done.
+        </p>
+      ) : null}
+
+      {review && !blocking && state.phase !== "failed" ? (
+        <ConfirmStep
+          title="Confirm the enrichment"
+          facts={[
+            { label: "People", value: review.summary },
+            {
+              label: "Entries",
+              value: `${formatNumber(review.entries)}${review.bodies.length > 1 ? ` (in ${review.bodies.length} calls)` : ""}`,
+            },
+            { label: "Reveal", value: REVEAL_LABELS[review.reveal] },
+          ]}
+          exact={false}
+          credits={maxCost}
+          plan={plan}
+          balance={balance}
+          problem={
+            plan === "PAYG" && balance !== null && maxCost > balance
+              ? `At most ${formatAmount(maxCost, plan)}, and your balance is ${formatAmount(balance, plan)}: if most entries are found with what you reveal, the purchase is refused and nothing is charged. Enrich fewer people, or reveal less.`
+              : null
+          }
+          confirmLabel={`Confirm and enrich ${formatNumber(review.entries)}`}
+          busy={busy}
+          onConfirm={() => purchase.confirm(review.bodies, review.summary)}
+          onBack={() => setReview(null)}
+        />
+      ) : null}
+
+      {!review && !blocking ? (
+        <form className="form checkout-form" onSubmit={submit} noValidate>
+          <fieldset className="checkout-fieldset">
+            <legend className="field-label">Who</legend>
+            <div className="checkout-choices">
+              <label className="checkout-choice">
+                <input
+                  type="radio"
+                  value="selection"
+                  disabled={selection.length === 0}
+                  {...form.register("source")}
+                />
+                <span className="checkout-choice-text">
+                  <span className="checkout-choice-label">
+                    The {formatNumber(selection.length)} selected in the sample
+                  </span>
+                  <span className="checkout-choice-hint">
+                    {selection.length === 0
+                      ? "Tick rows in the Builder's sample to choose people."
+                      : "The people you ticked, by their contact id."}
+                  </span>
+                </span>
+              </label>
+              <label className="checkout-choice">
+                <input type="radio" value="list" {...form.register("source")} />
+                <span className="checkout-choice-text">
+                  <span className="checkout-choice-label">A list of ids or emails</span>
+                  <span className="checkout-choice-hint">
+                    Paste contact ids (RBID_PAO) or email addresses.
+                  </span>
+                </span>
+              </label>
+            </div>
+            {form.formState.errors.source ? (
+              <p className="checkout-problem" role="alert">
+                {form.formState.errors.source.message}
+              </p>
+            ) : null}
+          </fieldset>
+
+          {source === "list" ? (
+            <div className="field">
+              <label className="field-label" htmlFor={listId}>
+                Ids or emails
+              </label>
+              <textarea
+                id={listId}
+                className="input checkout-textarea"
+                rows={6}
+                spellCheck={false}
+                placeholder={"pao_0123456789ab\njane.doe@example.com"}
+                aria-describedby={listHintId}
+                aria-invalid={form.formState.errors.list ? true : undefined}
+                {...form.register("list")}
+              />
+              <p className="checkout-hint">
+                One per line, or separated by commas, semicolons or spaces. Duplicates count once.
+              </p>
+              <ListSummary parsed={parsed} id={listHintId} />
+              {form.formState.errors.list ? (
+                <p className="checkout-problem" role="alert">
+                  {form.formState.errors.list.message}
+                </p>
+              ) : null}
+            </div>
+          ) : null}
+
+          <RevealField registration={form.register("reveal")} plan={plan} />
+          <Controller
+            control={form.control}
+            name="columns"
+            render={({ field }) => <ColumnsField value={field.value} onChange={field.onChange} />}
+          />
+
+          <div className="checkout-actions">
+            <button type="submit" className="button button-primary">
+              Review the purchase
+            </button>
+            <span className="checkout-hint">Nothing is charged until you confirm on the next step.</span>
+          </div>
+        </form>
+      ) : null}
+
+      {result ? (
+        <RowsResultView
+          result={result}
+          plan={plan}
+          title="Enriched rows"
+          filePrefix="enriched"
+          onClear={() => lastEnrich.set(null)}
+        />
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,139 @@
+import { useId } from "react";
+import type { Plan } from "../../../contract/inferred";
+import type { ExportStatusRecord } from "../../../contract/operations";
+import { formatNumber } from "../../ui/format";
+import { RecordsTable } from "../../ui/records-table";
+import { readableError } from "../../ui/status";
+import { useExports } from "./api/exports";
+import { useExportDownload } from "./export-progress";
+import { formatBytes, formatDateTime } from "./format-time";
+import { formatAmount } from "./pricing";
+
+const STATUS_LABELS: Record<ExportStatusRecord["status"], string> = {
+  QUEUED: "Queued",
+  PROCESSING: "Running",
+  COMPLETED: "Completed",
+  ERROR: "Failed",
+  CANCELLED: "Cancelled",
+};
+
+function creditsText(record: ExportStatusRecord, plan: Plan | null): string {
+  if (record.status === "ERROR" || record.status === "CANCELLED") return "Not charged";
+  if (record.status === "COMPLETED") return formatAmount(record.credits, plan);
+  return `${formatAmount(record.credits, plan)} when complete`;
+}
+
+function DownloadButton({ record }: { record: ExportStatusRecord }) {
+  const download = useExportDownload(record.exportId, record.name);
+  const label = record.name ?? record.exportId;
+  const { state } = download;
+  return (
+    <span className="checkout-history-action">
+      <button
+        type="button"
+        className="button button-secondary"
+        onClick={() => void download.start()}
+        disabled={state.phase === "downloading"}
+        aria-label={`${state.phase === "failed" ? "Download again" : "Download"} ${label}`}
+      >
+        {state.phase === "downloading"
+          ? "Downloading…"
+          : state.phase === "failed"
+            ? "Download again"
+            : "Download"}
+      </button>
+      {state.phase === "done" ? (
+        <span className="checkout-hint"> Saved ({formatBytes(state.bytes)})</span>
+      ) : null}
+      {state.phase === "failed" ? (
+        <span className="checkout-problem" role="alert">
+          {" "}
+          {readableError(state.error)}
+        </span>
+      ) : null}
+    </span>
+  );
+}
+
+const COLUMNS = ["name", "status", "rows", "credits", "createdAt", "action"] as const;
+const LABELS: Record<string, string> = {
+  name: "Name",
+  status: "Status",
+  rows: "Rows",
+  credits: "Credits",
+  createdAt: "Started",
+  action: "File",
+};
+
+/**
+ * Earlier exports of this account, newest first: status, rows, credits, when; completed files can
+ * be downloaded again at no cost.
+ */
+export function ExportHistory({ plan }: { plan: Plan | null }) {
+  const titleId = useId();
+  const exports = useExports();
+  const records = exports.data?.exports ?? [];
+  const byId = new Map(records.map((r) => [r.exportId, r]));
+  return (
+    <section className="card checkout-history" aria-labelledby={titleId}>
+      <div className="checkout-result-head">
+        <h2 className="card-title" id={titleId}>
+          Export history
+        </h2>
+        <button
+          type="button"
+          className="button button-quiet"
+          onClick={() => void exports.refetch()}
+          disabled={exports.isFetching}
+        >
+          {exports.isFetching ? "Refreshing…" : "Refresh"}
+        </button>
+      </div>
+      <p className="checkout-hint">Downloading a completed export again costs nothing.</p>
+      {exports.error && !exports.data ? (
+        <p className="checkout-problem" role="alert">
+          The history could not be loaded: {readableError(exports.error)}
+        </p>
+      ) : exports.isPending ? (
+        <p className="muted" role="status">
+          Loading the history…
+        </p>
+      ) : (
+        <RecordsTable
+          rows={records.map((r) => ({
+            id: r.exportId,
+            name: r.name ?? r.exportId,
+            status: STATUS_LABELS[r.status],
+            rows: r.rows,
+            credits: creditsText(r, plan),
+            createdAt: formatDateTime(r.createdAt),
+            action: null,
+          }))}
+          columns={COLUMNS}
+          labels={LABELS}
+          caption="Your exports, newest first"
+          captionHidden
+          emptyText="No exports yet."
+          rowKey={(row) => String(row.id)}
+          renderCell={(column, _value, row) => {
+            const record = byId.get(String(row.id));
+            if (column === "status" && record)
+              return (
+                <span className="badge checkout-status" data-status={record.status}>
+                  {STATUS_LABELS[record.status]}
+                </span>
+              );
+            if (column === "action")
+              return record?.status === "COMPLETED" ? (
+                <DownloadButton record={record} />
+              ) : (
+                <span className="muted">—</span>
+              );
+            if (column === "rows" && record) return formatNumber(record.rows);
+            return undefined;
+          }}
+        />
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,221 @@
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useEffect, useId, useState } from "react";
+import { Controller, useForm } from "react-hook-form";
+import { z } from "zod";
+import { canonicalFilter } from "../../../contract/canonical";
+import type { GroupNode } from "../../../contract/filter";
+import { type Plan, PREVIEW_LIMIT, REVEALS, type Reveal } from "../../../contract/inferred";
+import { useCredits } from "../../api/credits";
+import { formatNumber } from "../../ui/format";
+import { type PreviewBody, type PreviewResult, postPreview } from "./api/preview";
+import { ColumnsField } from "./columns-field";
+import { ConfirmStep } from "./confirm-step";
+import { DEFAULT_PICKED_COLUMNS, requestColumns } from "./export-settings";
+import { maxContactCost, REVEAL_LABELS, revealPhrase } from "./pricing";
+import type { PendingPurchase } from "./purchase-journal";
+import { PurchaseNotice } from "./purchase-notice";
+import { RevealField } from "./reveal-field";
+import { RowsResultView } from "./rows-result";
+import { lastPreview, type RowsResult } from "./saved-results";
+import { useStoredValue } from "./stored-value";
+import { usePurchase } from "./use-purchase";
+
+const formSchema = z.object({
+  limit: z
+    .number({ error: `Enter a whole number from ${PREVIEW_LIMIT.min} to ${PREVIEW_LIMIT.max}.` })
+    .int({ error: "Enter a whole number." })
+    .min(PREVIEW_LIMIT.min, { error: `At least ${PREVIEW_LIMIT.min}.` })
+    .max(PREVIEW_LIMIT.max, { error: `At most ${PREVIEW_LIMIT.max}: export a file for more.` }),
+  reveal: z.enum(REVEALS),
+  columns: z.array(z.string()),
+});
+type PreviewForm = z.infer<typeof formSchema>;
+
+interface Review {
+  body: PreviewBody;
+  summary: string;
+  rows: number;
+  reveal: Reveal;
+}
+
+function toRowsResult(results: PreviewResult[], purchase: PendingPurchase): RowsResult {
+  const answer = results[0]!;
+  const body = purchase.calls[0]?.body as PreviewBody | undefined;
+  return {
+    v: 1,
+    at: new Date().toISOString(),
+    summary: purchase.summary,
+    reveal: body?.reveal ?? "none",
+    columns: answer.columns,
+    rows: answer.rows,
+    notFound: [],
+    creditsCharged: answer.creditsCharged,
+    creditsRemaining: answer.creditsRemaining,
+    unsent: 0,
+  };
+}
+
+export interface PreviewPanelProps {
+  /** The audience, as sent to the service. */
+  filter: GroupNode;
+  /** False while the audience has unfinished rules: nothing can be bought from it. */
+  valid: boolean;
+  /** The audience in plain English. */
+  description: string;
+  /** The audience's size, when known. */
+  count: number | null;
+}
+
+/**
+ * Preview: the first rows of the audience (at most 100), full and revealed as chosen, shown at once.
+ * Charged on PAYG like any delivered row, so it has the same confirm step as every purchase.
+ */
+export function PreviewPanel({ filter, valid, description, count }: PreviewPanelProps) {
+  const credits = useCredits();
+  const plan: Plan | null = credits.data?.plan ?? null;
+  const limitId = useId();
+  const limitHintId = useId();
+  const [review, setReview] = useState<Review | null>(null);
+  const result = useStoredValue(lastPreview);
+
+  const purchase = usePurchase<PreviewResult>({
+    kind: "preview",
+    send: (body, key) => postPreview(body as PreviewBody, key),
+    onSettled: (results, bought) => {
+      lastPreview.set(toRowsResult(results, bought));
+    },
+  });
+  const { state, reset } = purchase;
+  useEffect(() => {
+    if (state.phase === "done") {
+      setReview(null);
+      reset();
+    }
+  }, [state.phase, reset]);
+
+  const form = useForm<PreviewForm>({
+    resolver: zodResolver(formSchema),
+    defaultValues: { limit: PREVIEW_LIMIT.default, reveal: "email", columns: [...DEFAULT_PICKED_COLUMNS] },
+  });
+
+  const submit = form.handleSubmit((values) => {
+    const rows = count === null ? values.limit : Math.min(values.limit, count);
+    setReview({
+      body: {
+        filter: canonicalFilter(filter),
+        limit: values.limit,
+        reveal: values.reveal,
+        columns: requestColumns(values.columns),
+      },
+      summary: `the first ${formatNumber(rows)} ${rows === 1 ? "person" : "people"} of the audience, ${revealPhrase(values.reveal)}`,
+      rows,
+      reveal: values.reveal,
+    });
+  });
+
+  const blocking = state.phase === "sending" || state.phase === "interrupted" || state.phase === "stale";
+  const balance = credits.data?.credits ?? null;
+  const maxCost = review && plan ? maxContactCost(review.rows, review.reveal, plan) : 0;
+  const limitError = form.formState.errors.limit?.message;
+
+  return (
+    <div className="checkout-panel-body">
+      {state.phase !== "idle" && state.phase !== "done" ? (
+        <PurchaseNotice state={state} plan={plan} onRetry={purchase.retry} onForget={purchase.forget} />
+      ) : null}
+      {state.phase === "failed" ? (
+        <div className="checkout-actions">
+          <button
+            type="button"
+            className="button button-secondary"
+            onClick={() => {
+              reset();
+              setReview(null);
+            }}
+          >
+            Change the preview
+          </button>
+        </div>
+      ) : null}
+
+      {review && !blocking && state.phase !== "failed" ? (
+        <ConfirmStep
+          title="Confirm the preview"
+          facts={[
+            { label: "Audience", value: description },
+            { label: "Rows", value: `The first ${formatNumber(review.rows)} by contact id` },
+            { label: "Reveal", value: REVEAL_LABELS[review.reveal] },
+          ]}
+          exact={false}
+          credits={maxCost}
+          plan={plan}
+          balance={balance}
+          problem={
+            plan === "PAYG" && balance !== null && maxCost > balance
+              ? "Your balance may not cover this preview: ask for fewer rows or reveal less."
+              : null
+          }
+          confirmLabel={`Confirm and preview ${formatNumber(review.rows)}`}
+          busy={purchase.busy}
+          onConfirm={() => purchase.confirm([review.body], review.summary)}
+          onBack={() => setReview(null)}
+        />
+      ) : null}
+
+      {!review && !blocking ? (
+        <form className="form checkout-form" onSubmit={submit} noValidate>
+          {!valid ? (
+            <p className="checkout-problem">Finish the audience in the Builder to preview its rows.</p>
+          ) : null}
+          <div className="field checkout-narrow-field">
+            <label className="field-label" htmlFor={limitId}>
+              Rows
+            </label>
+            <input
+              id={limitId}
+              className="input"
+              type="number"
+              inputMode="numeric"
+              min={PREVIEW_LIMIT.min}
+              max={PREVIEW_LIMIT.max}
+              step={1}
+              aria-describedby={limitHintId}
+              aria-invalid={limitError ? true : undefined}
+              {...form.register("limit", { valueAsNumber: true })}
+            />
+            <p className="checkout-hint" id={limitHintId}>
+              {PREVIEW_LIMIT.min} to {PREVIEW_LIMIT.max}: the audience's first people by contact id.
+            </p>
+            {limitError ? (
+              <p className="checkout-problem" role="alert">
+                {limitError}
+              </p>
+            ) : null}
+          </div>
+          <RevealField registration={form.register("reveal")} plan={plan} />
+          <Controller
+            control={form.control}
+            name="columns"
+            render={({ field }) => <ColumnsField value={field.value} onChange={field.onChange} />}
+          />
+          <div className="checkout-actions">
+            <button type="submit" className="button button-primary" disabled={!valid}>
+              Review the preview
+            </button>
+            <span className="checkout-hint">Nothing is charged until you confirm on the next step.</span>
+          </div>
+        </form>
+      ) : null}
+
+      {result ? (
+        <RowsResultView
+          result={result}
+          plan={plan}
+          title="Preview rows"
+          filePrefix="preview"
+          onClear={() => lastPreview.set(null)}
+        />
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,153 @@
+import { z } from "zod";
+import { stableStringify } from "../../../contract/canonical";
+import { newIdempotencyKey } from "../../api/client";
+
+/**
+ * The purchase journal: what makes a purchase charge once. At Confirm, BEFORE anything is sent, the
+ * purchase is written to localStorage with one Idempotency-Key per call (an Enrich split in several
+ * calls has a key per call) and the exact bodies. It is removed only when a definite answer arrives.
+ * Until then every send, whether a second click, a "Try again" or the automatic resume after a
+ * reload, sends the SAME bodies with the SAME keys, and the proxy answers repeats with the first
+ * answer instead of spending again.
+ *
+ * Plain functions over a Storage (tests pass their own). When the browser refuses storage the
+ * journal lives in memory: a double click and a retry are still safe, a reload is not.
+ */
+
+export const JOURNAL_KEY = "ab.checkout.pending.v1";
+
+/**
+ * How long an unfinished purchase is resumed without asking: less than the proxy's memory of
+ * answers (IDEMPOTENCY_TTL_MS, 24 h by default), so a resume is always answered from that memory
+ * when the first send got through. An older entry is shown, and sent again only when asked.
+ */
+export const RESUME_WINDOW_MS = 20 * 60 * 60 * 1000;
+
+export const PURCHASE_KINDS = ["enrich", "preview", "export"] as const;
+export type PurchaseKind = (typeof PURCHASE_KINDS)[number];
+
+const callSchema = z.object({ key: z.string().min(8).max(128), body: z.unknown() });
+const purchaseSchema = z.object({
+  v: z.literal(1),
+  purchaseId: z.string().min(1),
+  kind: z.enum(PURCHASE_KINDS),
+  calls: z.array(callSchema).min(1),
+  startedAt: z.string(),
+  /** What is being bought, in a sentence, for the "finishing your purchase" notice. */
+  summary: z.string(),
+});
+export type PendingPurchase = z.infer<typeof purchaseSchema>;
+export type PurchaseCall = z.infer<typeof callSchema>;
+
+const journalSchema = z.object({ v: z.literal(1), purchases: z.array(z.unknown()) });
+
+/** The journal as last written in this page, used when storage is refused or failed to write. */
+let memory: PendingPurchase[] = [];
+let memoryOnly = false;
+
+/** Forgets the in-memory copy (tests). */
+export function resetJournalMemory(): void {
+  memory = [];
+  memoryOnly = false;
+}
+
+/** Every unfinished purchase; entries that do not read as one are skipped. */
+export function readJournal(storage: Storage | null): PendingPurchase[] {
+  if (!storage || memoryOnly) return memory;
+  let raw: string | null;
+  try {
+    raw = storage.getItem(JOURNAL_KEY);
+  } catch {
+    return memory;
+  }
+  if (raw === null) return [];
+  try {
+    const parsed = journalSchema.safeParse(JSON.parse(raw));
+    if (!parsed.success) return [];
+    return parsed.data.purchases.flatMap((entry) => {
+      const one = purchaseSchema.safeParse(entry);
+      return one.success ? [one.data] : [];
+    });
+  } catch {
+    return [];
+  }
+}
+
+/** Writes the journal; false when it could only be kept in memory. */
+function writeJournal(storage: Storage | null, purchases: PendingPurchase[]): boolean {
+  memory = purchases;
+  if (!storage) return false;
+  try {
+    if (purchases.length === 0) storage.removeItem(JOURNAL_KEY);
+    else storage.setItem(JOURNAL_KEY, JSON.stringify({ v: 1, purchases }));
+    memoryOnly = false;
+    return true;
+  } catch {
+    // Quota or privacy mode: keep this page safe from double sends at least.
+    memoryOnly = true;
+    return false;
+  }
+}
+
+/** The unfinished purchase of this kind, if any. */
+export function pendingPurchase(storage: Storage | null, kind: PurchaseKind): PendingPurchase | null {
+  return readJournal(storage).find((p) => p.kind === kind) ?? null;
+}
+
+export type BeginResult =
+  /** A new purchase, written (or, when `persisted` is false, kept in memory only). */
+  | { outcome: "new"; purchase: PendingPurchase; persisted: boolean }
+  /** The same purchase was already pending (a second click): its keys are reused. */
+  | { outcome: "reused"; purchase: PendingPurchase }
+  /** Another purchase of this kind is still unfinished: finish or forget it first. */
+  | { outcome: "conflict"; purchase: PendingPurchase };
+
+function sameBodies(purchase: PendingPurchase, bodies: readonly unknown[]): boolean {
+  return (
+    purchase.calls.length === bodies.length &&
+    purchase.calls.every((call, i) => stableStringify(call.body) === stableStringify(bodies[i]))
+  );
+}
+
+/**
+ * Records a purchase before it is sent: one key per body. A pending purchase of the same kind with
+ * the same bodies is returned as it is (the same keys), so a double click can never buy twice.
+ */
+export function beginPurchase(
+  storage: Storage | null,
+  input: { kind: PurchaseKind; bodies: readonly unknown[]; summary: string },
+  options: { now?: Date; newKey?: () => string } = {},
+): BeginResult {
+  if (input.bodies.length === 0) throw new Error("a purchase needs at least one call");
+  const purchases = readJournal(storage);
+  const existing = purchases.find((p) => p.kind === input.kind);
+  if (existing)
+    return sameBodies(existing, input.bodies)
+      ? { outcome: "reused", purchase: existing }
+      : { outcome: "conflict", purchase: existing };
+  const newKey = options.newKey ?? newIdempotencyKey;
+  const purchase: PendingPurchase = {
+    v: 1,
+    purchaseId: newKey(),
+    kind: input.kind,
+    // A deep copy: what is sent again later is exactly what was confirmed.
+    calls: input.bodies.map((body) => ({ key: newKey(), body: JSON.parse(JSON.stringify(body)) })),
+    startedAt: (options.now ?? new Date()).toISOString(),
+    summary: input.summary,
+  };
+  const persisted = writeJournal(storage, [...purchases, purchase]);
+  return { outcome: "new", purchase, persisted };
+}
+
+/** Removes a purchase once its answer is definite. */
+export function finishPurchase(storage: Storage | null, purchaseId: string): void {
+  const purchases = readJournal(storage);
+  const rest = purchases.filter((p) => p.purchaseId !== purchaseId);
+  if (rest.length !== purchases.length) writeJournal(storage, rest);
+}
+
+/** Young enough to be sent again without asking (see RESUME_WINDOW_MS). */
+export function isResumable(purchase: PendingPurchase, now: number = Date.now()): boolean {
+  const started = Date.parse(purchase.startedAt);
+  return Number.isFinite(started) && now - started < RESUME_WINDOW_MS && now >= started - 60_000;
+}

@@ -1,0 +1,148 @@
+import { useQueryClient } from "@tanstack/react-query";
+import { useCallback, useEffect, useRef, useState } from "react";
+import type { ApiError } from "../../api/api-error";
+import { CREDITS_QUERY_KEY } from "../../api/credits";
+import { browserStorage } from "../../shared/working-audience";
+import {
+  beginPurchase,
+  finishPurchase,
+  isResumable,
+  type PendingPurchase,
+  type PurchaseKind,
+  pendingPurchase,
+} from "./purchase-journal";
+import { type SendCall, sendPurchase } from "./send-purchase";
+
+/**
+ * One kind of purchase on a screen: confirm, send with the journal's keys, and what happened.
+ *
+ * - `sending`: under way (`resumed` when it is the automatic resume of a purchase a reload or a
+ *   closed tab interrupted).
+ * - `interrupted`: no definite answer (the connection dropped, a timeout, a 5xx): the purchase is
+ *   still in the journal, and Try again sends it again with the same keys.
+ * - `stale`: an unfinished purchase too old to resume without asking.
+ * - `failed`: a definite refusal (402, 403, 422...): the purchase is over; nothing more to send.
+ * - `done`: answered.
+ * `results` holds the answers received (for a purchase of several calls, those before a failure).
+ */
+export type PurchaseState<T> =
+  | { phase: "idle" }
+  | { phase: "sending"; purchase: PendingPurchase; resumed: boolean }
+  | { phase: "interrupted"; purchase: PendingPurchase; error: ApiError; results: T[] }
+  | { phase: "stale"; purchase: PendingPurchase }
+  | { phase: "failed"; purchase: PendingPurchase; error: ApiError; results: T[] }
+  | { phase: "done"; purchase: PendingPurchase; results: T[] };
+
+export interface UsePurchaseOptions<T> {
+  kind: PurchaseKind;
+  send: SendCall<T>;
+  /**
+   * Called when the purchase is over with answers to keep (all of them, or those before a definite
+   * failure), even if the screen was left meanwhile: persist what was paid for here.
+   */
+  onSettled?: (results: T[], purchase: PendingPurchase) => void;
+  storage?: Storage | null;
+}
+
+export interface Purchase<T> {
+  state: PurchaseState<T>;
+  /** True while a send is under way: Confirm is disabled. */
+  busy: boolean;
+  /** Set when the journal could not be written to storage (a reload would lose it). */
+  notPersisted: boolean;
+  /** Records the purchase in the journal, then sends it. A second call while one is pending reuses its keys. */
+  confirm: (bodies: readonly unknown[], summary: string) => void;
+  /** Sends the unfinished purchase again, with the same keys. */
+  retry: () => void;
+  /** Drops an unfinished purchase from the journal (it may have gone through: the screen says so). */
+  forget: () => void;
+  /** Back to idle once a result has been seen. */
+  reset: () => void;
+}
+
+export function usePurchase<T>({
+  kind,
+  send,
+  onSettled,
+  storage: given,
+}: UsePurchaseOptions<T>): Purchase<T> {
+  const storage = given === undefined ? browserStorage() : given;
+  const queryClient = useQueryClient();
+  const [state, setState] = useState<PurchaseState<T>>({ phase: "idle" });
+  const [notPersisted, setNotPersisted] = useState(false);
+  // Synchronous guard: two clicks in one frame both see it, before React re-renders the button.
+  const busy = useRef(false);
+  const latest = useRef({ send, onSettled });
+  latest.current = { send, onSettled };
+
+  const run = useCallback(
+    async (purchase: PendingPurchase, resumed: boolean) => {
+      busy.current = true;
+      setState({ phase: "sending", purchase, resumed });
+      try {
+        const outcome = await sendPurchase(purchase, (body, key) => latest.current.send(body, key));
+        // Every answer may have spent: the header's balance is asked again.
+        void queryClient.invalidateQueries({ queryKey: CREDITS_QUERY_KEY });
+        if (outcome.ok) {
+          finishPurchase(storage, purchase.purchaseId);
+          latest.current.onSettled?.(outcome.results, purchase);
+          setState({ phase: "done", purchase, results: outcome.results });
+        } else if (outcome.definite) {
+          finishPurchase(storage, purchase.purchaseId);
+          if (outcome.results.length > 0) latest.current.onSettled?.(outcome.results, purchase);
+          setState({ phase: "failed", purchase, error: outcome.error, results: outcome.results });
+        } else {
+          setState({ phase: "interrupted", purchase, error: outcome.error, results: outcome.results });
+        }
+      } finally {
+        busy.current = false;
+      }
+    },
+    [queryClient, storage],
+  );
+
+  // An unfinished purchase of this kind (a reload mid-purchase, a closed tab): finish it now.
+  useEffect(() => {
+    if (busy.current) return;
+    const pending = pendingPurchase(storage, kind);
+    if (!pending) return;
+    if (isResumable(pending)) void run(pending, true);
+    else setState({ phase: "stale", purchase: pending });
+  }, [kind, storage, run]);
+
+  const confirm = useCallback(
+    (bodies: readonly unknown[], summary: string) => {
+      if (busy.current) return;
+      const begun = beginPurchase(storage, { kind, bodies, summary });
+      if (begun.outcome === "new") setNotPersisted(!begun.persisted);
+      if (begun.outcome === "conflict") {
+        // Another purchase of this kind is unfinished: finish that one first, never two at once.
+        void run(begun.purchase, true);
+        return;
+      }
+      void run(begun.purchase, false);
+    },
+    [kind, storage, run],
+  );
+
+  const retry = useCallback(() => {
+    if (busy.current) return;
+    if (state.phase !== "interrupted" && state.phase !== "stale") return;
+    void run(state.purchase, false);
+  }, [state, run]);
+
+  const forget = useCallback(() => {
+    if (busy.current) return;
+    if (state.phase !== "interrupted" && state.phase !== "stale") return;
+    finishPurchase(storage, state.purchase.purchaseId);
+    setState({ phase: "idle" });
+  }, [state, storage]);
+
+  const reset = useCallback(() => {
+    if (busy.current) return;
+    if (state.phase === "interrupted" || state.phase === "stale") return;
+    setState({ phase: "idle" });
+  }, [state]);
+
+  return { state, busy: state.phase === "sending", notPersisted, confirm, retry, forget, reset };
+}

@@ -1,0 +1,64 @@
+import { useMemo, useState } from "react";
+import { describe, describeNode } from "../../contract/describe";
+import type { GroupNode } from "../../contract/filter";
+import { useLiveCount } from "../features/audience/count";
+import { nodeAt } from "../features/builder/model/tree";
+import { firstProblem, toRequestFilter, validateTree } from "../features/builder/model/validate";
+import { AudienceSummary } from "../features/checkout/audience-summary";
+import { CheckoutWorkspace } from "../features/checkout/checkout-workspace";
+import { useSelection } from "../shared/selection";
+import { browserStorage, loadInitialTree } from "../shared/working-audience";
+import { Page } from "../ui/page";
+import { readableError } from "../ui/status";
+
+/**
+ * Checkout: buy from the audience being built (the Builder's working tree, read from the URL or
+ * this device) or from the people selected in its sample. The page reads the audience and its
+ * count; the checkout feature does the buying.
+ */
+export function CheckoutPage() {
+  const [initial] = useState(() => loadInitialTree(window.location, browserStorage()));
+  const tree = initial.tree;
+  const filter: GroupNode = useMemo(() => toRequestFilter(tree), [tree]);
+  const problems = useMemo(() => validateTree(tree), [tree]);
+  const valid = problems.size === 0;
+  const blockedBy = useMemo(() => {
+    if (valid) return undefined;
+    const problem = firstProblem(tree, problems);
+    if (!problem) return undefined;
+    const node = nodeAt(tree, problem.path);
+    return node ? `${describeNode(node)}: ${problem.message}` : problem.message;
+  }, [tree, problems, valid]);
+  const description = useMemo(() => describe(filter), [filter]);
+  const live = useLiveCount(filter, valid, { debounceMs: 0 });
+  const selection = useSelection();
+
+  return (
+    <Page
+      title="Checkout"
+      lead="Turn your audience into contact data you can use. Every price is shown before you confirm, and nothing is ever charged twice."
+    >
+      {initial.warning ? (
+        <p className="checkout-warning" role="status">
+          {initial.warning}
+        </p>
+      ) : null}
+      <AudienceSummary
+        description={description}
+        count={live.count}
+        counting={live.isPending || live.isFetching}
+        countError={live.error ? readableError(live.error) : null}
+        selected={selection.ids.length}
+        valid={valid}
+        blockedBy={blockedBy}
+      />
+      <CheckoutWorkspace
+        filter={filter}
+        valid={valid}
+        description={description}
+        count={live.count}
+        selection={selection.ids}
+      />
+    </Page>
+  );
+}

@@ -1,0 +1,197 @@
+// @vitest-environment jsdom
+import { QueryClientProvider } from "@tanstack/react-query";
+import { act, cleanup, renderHook, waitFor } from "@testing-library/react";
+import type { ReactNode } from "react";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { ApiError } from "../../../../src/app/api/api-error";
+import {
+  beginPurchase,
+  JOURNAL_KEY,
+  RESUME_WINDOW_MS,
+  resetJournalMemory,
+} from "../../../../src/app/features/checkout/purchase-journal";
+import { usePurchase } from "../../../../src/app/features/checkout/use-purchase";
+import { createQueryClient } from "../../../../src/app/query-client";
+
+/**
+ * The purchase hook over a fake sender that plays the proxy's part: a repeat of a key gets the
+ * first answer back and is not charged again. `charges` counts what a real service would have
+ * charged.
+ */
+function fakeProxy() {
+  const answers = new Map<string, string>();
+  const sent: { key: string; body: unknown }[] = [];
+  let charges = 0;
+  let failNext: Error | null = null;
+  let dropAfterCharging = false;
+  let onSend: () => void = () => {};
+  return {
+    sent,
+    /** The server already took this key (a purchase whose answer was lost to a reload). */
+    alreadyCharged(key: string) {
+      charges += 1;
+      answers.set(key, `answer-${charges}`);
+    },
+    onSend(callback: () => void) {
+      onSend = callback;
+    },
+    get charges() {
+      return charges;
+    },
+    failOnce(error: Error) {
+      failNext = error;
+    },
+    dropOnce() {
+      dropAfterCharging = true;
+    },
+    send: async (body: unknown, key: string): Promise<string> => {
+      sent.push({ key, body });
+      onSend();
+      if (failNext) {
+        const error = failNext;
+        failNext = null;
+        throw error;
+      }
+      let answer = answers.get(key);
+      if (answer === undefined) {
+        charges += 1;
+        answer = `answer-${charges}`;
+        answers.set(key, answer);
+      }
+      if (dropAfterCharging) {
+        dropAfterCharging = false;
+        throw new TypeError("Failed to fetch");
+      }
+      return answer;
+    },
+  };
+}
+
+function wrapper({ children }: { children: ReactNode }) {
+  return <QueryClientProvider client={createQueryClient()}>{children}</QueryClientProvider>;
+}
+
+beforeEach(() => {
+  window.localStorage.clear();
+  resetJournalMemory();
+});
+afterEach(cleanup);
+
+const BODY = { personIds: ["pao_1"], reveal: "email" };
+
+describe("usePurchase", () => {
+  it("journals before sending, sends once, clears the journal on the answer", async () => {
+    const proxy = fakeProxy();
+    const settled: string[][] = [];
+    const { result } = renderHook(
+      () => usePurchase({ kind: "enrich", send: proxy.send, onSettled: (r) => settled.push(r) }),
+      { wrapper },
+    );
+    let journalAtSend: string | null = null;
+    proxy.onSend(() => {
+      journalAtSend = window.localStorage.getItem(JOURNAL_KEY);
+    });
+    act(() => result.current.confirm([BODY], "one person"));
+    await waitFor(() => expect(result.current.state.phase).toBe("done"));
+    expect(journalAtSend).not.toBeNull();
+    expect(proxy.charges).toBe(1);
+    expect(settled).toEqual([["answer-1"]]);
+    expect(window.localStorage.getItem(JOURNAL_KEY)).toBeNull();
+  });
+
+  it("two confirms in one go send one purchase", async () => {
+    const proxy = fakeProxy();
+    const { result } = renderHook(() => usePurchase({ kind: "enrich", send: proxy.send }), { wrapper });
+    act(() => {
+      result.current.confirm([BODY], "x");
+      result.current.confirm([BODY], "x");
+    });
+    await waitFor(() => expect(result.current.state.phase).toBe("done"));
+    expect(proxy.sent).toHaveLength(1);
+    expect(proxy.charges).toBe(1);
+  });
+
+  it("a connection dropped after the charge: interrupted, kept; Try again sends the same key; charged once", async () => {
+    const proxy = fakeProxy();
+    const { result } = renderHook(() => usePurchase({ kind: "enrich", send: proxy.send }), { wrapper });
+    proxy.dropOnce();
+    act(() => result.current.confirm([BODY], "x"));
+    await waitFor(() => expect(result.current.state.phase).toBe("interrupted"));
+    expect(window.localStorage.getItem(JOURNAL_KEY)).not.toBeNull();
+    act(() => result.current.retry());
+    await waitFor(() => expect(result.current.state.phase).toBe("done"));
+    expect(proxy.sent.map((s) => s.key)).toEqual([proxy.sent[0]!.key, proxy.sent[0]!.key]);
+    expect(proxy.charges).toBe(1);
+    const state = result.current.state;
+    expect(state.phase === "done" && state.results).toEqual(["answer-1"]);
+  });
+
+  it("a reload mid-purchase: the next page resumes the journaled purchase with its key; charged once", async () => {
+    const proxy = fakeProxy();
+    // What the page wrote before sending, and the server took, before the reload lost its answer.
+    const begun = beginPurchase(window.localStorage, {
+      kind: "export",
+      bodies: [{ maxRows: 5 }],
+      summary: "five rows",
+    });
+    const key = begun.purchase.calls[0]!.key;
+    proxy.alreadyCharged(key);
+    resetJournalMemory();
+
+    const { result } = renderHook(() => usePurchase({ kind: "export", send: proxy.send }), { wrapper });
+    await waitFor(() => expect(result.current.state.phase).toBe("done"));
+    expect(proxy.sent).toEqual([{ key, body: { maxRows: 5 } }]);
+    expect(proxy.charges).toBe(1);
+    const state = result.current.state;
+    expect(state.phase === "done" && state.results).toEqual(["answer-1"]);
+    expect(window.localStorage.getItem(JOURNAL_KEY)).toBeNull();
+  });
+
+  it("an unfinished purchase too old to resume by itself waits for the person", async () => {
+    const proxy = fakeProxy();
+    beginPurchase(
+      window.localStorage,
+      { kind: "enrich", bodies: [BODY], summary: "x" },
+      { now: new Date(Date.now() - 2 * RESUME_WINDOW_MS) },
+    );
+    const { result } = renderHook(() => usePurchase({ kind: "enrich", send: proxy.send }), { wrapper });
+    await waitFor(() => expect(result.current.state.phase).toBe("stale"));
+    expect(proxy.sent).toHaveLength(0);
+    act(() => result.current.retry());
+    await waitFor(() => expect(result.current.state.phase).toBe("done"));
+    expect(proxy.sent).toHaveLength(1);
+  });
+
+  it("a 402 is final: nothing is kept to resume, and the error carries the numbers", async () => {
+    const proxy = fakeProxy();
+    proxy.failOnce(
+      new ApiError({
+        kind: "insufficient-credits",
+        status: 402,
+        message: "no",
+        required: 50_000,
+        balance: 10_000,
+      }),
+    );
+    const { result } = renderHook(() => usePurchase({ kind: "export", send: proxy.send }), { wrapper });
+    act(() => result.current.confirm([{ maxRows: 50_000 }], "x"));
+    await waitFor(() => expect(result.current.state.phase).toBe("failed"));
+    const state = result.current.state;
+    expect(state.phase === "failed" && state.error.required).toBe(50_000);
+    expect(window.localStorage.getItem(JOURNAL_KEY)).toBeNull();
+  });
+
+  it("forgetting an interrupted purchase clears it; the next confirm is a new purchase", async () => {
+    const proxy = fakeProxy();
+    proxy.failOnce(new TypeError("Failed to fetch"));
+    const { result } = renderHook(() => usePurchase({ kind: "preview", send: proxy.send }), { wrapper });
+    act(() => result.current.confirm([{ limit: 5 }], "x"));
+    await waitFor(() => expect(result.current.state.phase).toBe("interrupted"));
+    act(() => result.current.forget());
+    expect(result.current.state.phase).toBe("idle");
+    expect(window.localStorage.getItem(JOURNAL_KEY)).toBeNull();
+    act(() => result.current.confirm([{ limit: 5 }], "x"));
+    await waitFor(() => expect(result.current.state.phase).toBe("done"));
+    expect(proxy.sent[1]!.key).not.toBe(proxy.sent[0]!.key);
+  });
+});
