@@ -79,7 +79,9 @@ function describeGroup(group: GroupNode, top: boolean): string {
 function describeCondition(node: Extract<FilterNode, { type: "condition" }>): string {
   const column = getColumn(node.column);
   const label = column?.label ?? (node.column || "(no column)");
-  const v = (x: unknown) => (typeof x === "string" ? `"${x}"` : String(x));
+  // A rule still being filled in reads as "…" rather than "undefined".
+  const v = (x: unknown) =>
+    typeof x === "string" ? `"${x}"` : x === undefined || x === null ? "…" : String(x);
   if (column?.maskedAs) {
     const what = column.maskedAs === "hasEmail" ? "an email" : "a mobile";
     if (node.operator === "isNotNull") return `has ${what}`;

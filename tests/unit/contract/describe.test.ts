@@ -51,6 +51,12 @@ describe("describe: one condition per operator", () => {
     expect(only(cond(column, operator, extra))).toBe(sentence);
   });
 
+  it("says a value not yet given as an ellipsis, never 'undefined'", () => {
+    expect(describeNode({ type: "condition", column: "JOB_LEVEL_PER", operator: "eq" } as FilterNode)).toBe(
+      "Job level is …",
+    );
+  });
+
   it("uses the column's label, not its name", () => {
     const text = only(cond("JOB_TITLE_PER", "eq", { value: "CMO" }));
     expect(text).toContain("Job title");
