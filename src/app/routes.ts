@@ -25,7 +25,7 @@ export const ROUTES: readonly AppRoute[] = [
   {
     path: "/insights",
     label: "Insights",
-    Page: lazy(() => import("./features/insights/insights-page").then((m) => ({ default: m.InsightsPage }))),
+    Page: lazy(() => import("./pages/insights-page").then((m) => ({ default: m.InsightsPage }))),
   },
   {
     path: "/companies",

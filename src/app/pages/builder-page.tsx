@@ -8,8 +8,10 @@ import { SamplePanel } from "../features/audience/sample-panel";
 import type { NodeAsideContext } from "../features/builder/editor/editor-context";
 import { FilterEditor } from "../features/builder/editor/filter-editor";
 import { useFilterEditor } from "../features/builder/editor/use-filter-editor";
-import { nodeAt } from "../features/builder/model/tree";
+import { andAtTop, nodeAt, valueCondition } from "../features/builder/model/tree";
 import { toRequestFilter } from "../features/builder/model/validate";
+import type { AddCondition } from "../features/insights/buckets";
+import { InsightsPanel } from "../features/insights/insights-panel";
 import { SavedAudiencesPanel } from "../features/saved-audiences/saved-audiences-panel";
 import { browserStorage, loadInitialTree, useWorkingTreePersistence } from "../shared/working-audience";
 import { Page } from "../ui/page";
@@ -24,8 +26,9 @@ function nodeAside(node: FilterNode, context: NodeAsideContext) {
 
 /**
  * The screen a marketer lives in: the filter editor, the live count, the plain-English summary,
- * the masked sample and saved audiences. It composes the builder, audience and saved-audiences
- * features, which know nothing of each other; the working tree is kept in the URL and storage.
+ * insights, the masked sample and saved audiences. It composes the builder, audience, insights and
+ * saved-audiences features, which know nothing of each other; the working tree is kept in the URL
+ * and storage.
  */
 export function BuilderPage() {
   const [initial] = useState(() => loadInitialTree(window.location, browserStorage()));
@@ -38,8 +41,21 @@ export function BuilderPage() {
     return node ? `${describeNode(node)}: ${editor.blocking.message}` : editor.blocking.message;
   }, [editor.blocking, editor.tree]);
   const { storageError, linkTooLong } = useWorkingTreePersistence(editor.tree);
-  const { count } = useLiveCount(filter, valid);
+  const { count, isFetching: counting } = useLiveCount(filter, valid);
   const open = useCallback((tree: GroupNode) => editor.replace(tree), [editor.replace]);
+  // A value picked in the insights narrows the whole audience: ANDed at the top (andAtTop wraps an
+  // OR or negated root rather than widen it), one undoable step.
+  const addCondition = useCallback<AddCondition>(
+    (column, value) => {
+      const tree = editor.dispatch.getTree();
+      const result = andAtTop(tree, valueCondition(column, value));
+      if (!result.ok) return { ok: false, error: result.error };
+      if (result.tree === tree) return { ok: true, changed: false };
+      editor.replace(result.tree);
+      return { ok: true, changed: true };
+    },
+    [editor.dispatch, editor.replace],
+  );
 
   return (
     <Page
@@ -73,6 +89,13 @@ export function BuilderPage() {
             </h2>
             <p>{describe(filter)}</p>
           </section>
+          <InsightsPanel
+            filter={filter}
+            valid={valid}
+            blockedBy={blockedBy}
+            countSettled={!counting}
+            onAddCondition={addCondition}
+          />
         </div>
         <aside className="builder-side" aria-label="Saved audiences">
           <SavedAudiencesPanel currentTree={editor.tree} currentCount={count ?? null} onOpen={open} />

@@ -21,6 +21,7 @@ import type {
   LookalikeNode,
   SemanticNode,
 } from "../../../../contract/filter";
+import { andsEverything, withoutJoin } from "../../../../contract/filter";
 import { MATCH_LEVELS, MAX_FILTER_DEPTH, OPERATOR_READS, OPERATORS } from "../../../../contract/inferred";
 
 export type { ConditionNode, FilterNode, GroupNode, JoinOp, LookalikeNode, SemanticNode };
@@ -255,13 +256,6 @@ function spliceAt(tree: GroupNode, path: Path, nodes: FilterNode[]): GroupNode {
 function replaceAt(tree: GroupNode, path: Path, node: FilterNode): GroupNode {
   if (path.length === 0) return node as GroupNode;
   return spliceAt(tree, path, [node]);
-}
-
-/** The node without a connector (the same object when it has none). */
-function withoutJoin<T extends FilterNode>(node: T): T {
-  if (!("joinWithPrevious" in node)) return node;
-  const { joinWithPrevious: _dropped, ...rest } = node;
-  return rest as T;
 }
 
 /** The node with connector `join` (none when null or undefined); the same object when unchanged. */
@@ -724,4 +718,65 @@ export function setJoin(tree: GroupNode, path: Path, join: JoinOp | null): OpRes
 export function effectiveJoin(group: GroupNode, index: number): JoinOp | null {
   if (index <= 0) return null;
   return childrenOf(group)[index]?.joinWithPrevious ?? group.op ?? "AND";
+}
+
+// ---------------------------------------------------------------------------------------------
+// Narrowing the whole audience (Insights: "add this value as a condition")
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * A condition that keeps exactly the people whose `column` holds `value`: `eq`, or `isNull` for
+ * the "not given" value. An integer column given its value as digits (a service may send big
+ * integers as text) gets it back as a number, which is what its `eq` reads.
+ */
+export function valueCondition(column: string, value: string | number | null): ConditionNode {
+  if (value === null) return { type: "condition", column, operator: "isNull", id: newId() };
+  const integer = getColumn(column)?.type === "integer";
+  const typed = integer && typeof value === "string" && /^-?\d{1,15}$/.test(value) ? Number(value) : value;
+  return { type: "condition", column, operator: "eq", value: typed, id: newId() };
+}
+
+/** Same column, operator and operands: the condition is already there. */
+function sameCondition(a: FilterNode, b: ConditionNode): boolean {
+  return (
+    a.type === "condition" &&
+    a.column === b.column &&
+    a.operator === b.operator &&
+    Object.is(a.value ?? null, b.value ?? null) &&
+    Object.is(a.value2 ?? null, b.value2 ?? null)
+  );
+}
+
+/**
+ * `tree AND node`, so that the audience can only shrink. When the root already ANDs all its items
+ * the node is appended to it (an empty root becomes AND: with no items its op meant nothing);
+ * otherwise the root is wrapped, AND(root, node): appended to an OR root, or after an OR connector
+ * (AND binds tighter), the node would narrow only the last branch, and under a negated root it
+ * would be negated with the rest. A condition that is already one of the root's ANDed items is not
+ * added twice (the same tree comes back, focus on it). Focus: the new node.
+ */
+export function andAtTop(tree: GroupNode, node: FilterNode): OpResult {
+  if (!isFilterNode(node)) return fail(tree, "That is not something a filter can hold.");
+  const children = childrenOf(tree);
+  if (children.length === 0 && !tree.negate) {
+    const root: GroupNode = tree.op === "AND" ? tree : { ...tree, op: "AND" };
+    return addNode(root, [], node);
+  }
+  if (andsEverything(tree)) {
+    if (node.type === "condition") {
+      const existing = children.findIndex((child) => sameCondition(child, node));
+      if (existing >= 0) return done(tree, [existing]);
+    }
+    return addNode(tree, [], node);
+  }
+  const tooDeep = depthError(2, heightOf(tree));
+  if (tooDeep) return fail(tree, tooDeep);
+  const root: GroupNode = {
+    type: "group",
+    op: "AND",
+    negate: false,
+    children: [withoutJoin(tree)],
+    id: newId(),
+  };
+  return addNode(root, [], node);
 }
