@@ -247,3 +247,21 @@ export function effectiveMaxDistance(
   const level = node.match ?? fallback;
   return level === "exact" ? null : levels[level];
 }
+
+/** The node without a connector (the same object when it has none): it is about to move. */
+export function withoutJoin<T extends FilterNode>(node: T): T {
+  if (!("joinWithPrevious" in node)) return node;
+  const { joinWithPrevious: _dropped, ...rest } = node;
+  return rest as T;
+}
+
+/**
+ * True when the group ANDs every item (no OR connector, not negated): one more item ANDed at its
+ * end narrows all of it. Anywhere else (an OR, an OR connector, AND binding tighter, a NOT) a new
+ * item must wrap the group instead: AND(group, item).
+ */
+export function andsEverything(group: GroupNode): boolean {
+  if (group.negate) return false;
+  const op = group.op ?? "AND";
+  return (group.children ?? []).every((child, i) => i === 0 || (child.joinWithPrevious ?? op) === "AND");
+}

@@ -97,7 +97,12 @@ function validationMessage(issues: readonly ValidationIssue[]): string {
   const [first] = issues;
   if (!first) return "Some of what was sent is not valid.";
   const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : "";
-  return `Some of what was sent is not valid: ${describeLocation(first.loc)}: ${first.msg}${more}.`;
+  return `Some of what was sent is not valid: ${describeLocation(first.loc)}: ${readableIssue(first.msg)}${more}.`;
+}
+
+/** The service's pydantic-style "Value error, ..." prefix says nothing to a person: it is dropped. */
+export function readableIssue(msg: string): string {
+  return msg.replace(/^Value error, /, "");
 }
 
 /** `Retry-After` in seconds: either a number of seconds or an HTTP date. */

@@ -15,7 +15,14 @@ import LZString from "lz-string";
 import { useEffect, useState } from "react";
 import type { z } from "zod";
 import { toValidationRecord, type ValidationIssue } from "../../contract/errors";
-import { type FilterNode, type GroupNode, strictFilterSchemas } from "../../contract/filter";
+import {
+  andsEverything,
+  type FilterNode,
+  type GroupNode,
+  strictFilterSchemas,
+  withoutJoin,
+} from "../../contract/filter";
+import { readableIssue } from "../api/api-error";
 
 /** The URL search parameter that carries the working tree. */
 export const URL_PARAM = "a";
@@ -158,7 +165,7 @@ function readableMessage(issue: ValidationIssue): string {
     case "literal_error":
       return issue.msg.replace(/^Input should be /, "Use ");
     case "value_error":
-      return capitalise(issue.msg.replace(/^Value error, /, ""));
+      return capitalise(readableIssue(issue.msg));
     default:
       return capitalise(issue.msg);
   }
@@ -354,21 +361,6 @@ export function browserStorage(): Storage | null {
 // Adding a rule from another screen
 // ---------------------------------------------------------------------------------------------
 
-/** A node without its connector: it is about to be placed somewhere else. */
-function withoutJoin<T extends FilterNode>(node: T): T {
-  if (!Object.hasOwn(node, "joinWithPrevious")) return node;
-  const copy = { ...node };
-  delete copy.joinWithPrevious;
-  return copy;
-}
-
-/** True when every connector of the root is AND (none, for one child) and it is not negated. */
-function isPlainAnd(tree: GroupNode): boolean {
-  if (tree.negate) return false;
-  const op = tree.op ?? "AND";
-  return tree.children.every((child, i) => i === 0 || (child.joinWithPrevious ?? op) === "AND");
-}
-
 /**
  * `tree AND node`. Appended to the root when the root is a plain AND; otherwise the root is wrapped,
  * AND(root, node): appended to an OR (or after an OR connector, AND binding tighter) the node would
@@ -377,7 +369,7 @@ function isPlainAnd(tree: GroupNode): boolean {
 export function andNode(tree: GroupNode, node: FilterNode): GroupNode {
   const added = withoutJoin(node);
   // `op: "AND"` changes no existing connector (they are all AND already), and joins the new child by AND.
-  if (isPlainAnd(tree)) return { ...tree, op: "AND", children: [...tree.children, added] };
+  if (andsEverything(tree)) return { ...tree, op: "AND", children: [...tree.children, added] };
   return { type: "group", op: "AND", negate: false, children: [withoutJoin(tree), added] };
 }
 

@@ -50,6 +50,22 @@ describe("ApiError from an HTTP answer", () => {
     );
   });
 
+  it("422: the service's 'Value error, ' prefix is not shown to people", async () => {
+    const error = await apiErrorFromResponse(
+      jsonResponse(422, {
+        detail: [
+          {
+            loc: ["body", "groupField"],
+            msg: "Value error, EMAIL_ADDRESS_PER is masked and cannot be grouped",
+            type: "value_error",
+          },
+        ],
+      }),
+    );
+    expect(error.message).toContain("EMAIL_ADDRESS_PER is masked and cannot be grouped");
+    expect(error.message).not.toContain("Value error");
+  });
+
   it("422 with a body that is not a validation record still reads as validation", async () => {
     const error = await apiErrorFromResponse(jsonResponse(422, { detail: "Unprocessable" }));
     expect(error.kind).toBe("validation");
