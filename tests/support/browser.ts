@@ -230,7 +230,11 @@ export function watchPage(page: Page): PageLog {
           .filter((m) => m.type === "error" || m.type === "warning")
           .map((m) => `console.${m.type}: ${m.text} (${m.url})`),
         ...log.pageErrors.map((e) => `page error: ${e}`),
-        ...log.failedRequests.map((r) => `request failed: ${r}`),
+        // net::ERR_ABORTED is the app cancelling a request it no longer needs (AbortController: a
+        // count or insights for a filter that has since changed), not a failure.
+        ...log.failedRequests
+          .filter((r) => !r.endsWith("net::ERR_ABORTED"))
+          .map((r) => `request failed: ${r}`),
       ];
     },
   };
