@@ -31,6 +31,18 @@ export const insufficientCreditsSchema = z.object({
   balance: z.number(),
 });
 
+/**
+ * Codes the proxy (not the service) puts on its 502 answer to a spend, so the app can tell "it may
+ * have been done: sending it again under the same Idempotency-Key only repeats this answer" from
+ * "nothing happened, try again".
+ */
+export const OUTCOME_CODES = {
+  /** The service answered a 5xx other than 503: it may have acted. */
+  upstreamFailed: "UPSTREAM_FAILED",
+  /** The service answered 2xx but its body broke or could not be read: it acted, its result is lost. */
+  answerCutOff: "UPSTREAM_ANSWER_CUT_OFF",
+} as const;
+
 export type Location = "body" | "query" | "path";
 
 /**

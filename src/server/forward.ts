@@ -80,7 +80,7 @@ async function exchange(call: Call, deps: ForwardDeps, onUpstreamMs: (ms: number
   if (outcome.kind === "stream") throw new Error("unexpected stream"); // only file operations stream
   if (outcome.kind === "answer" && outcome.status === 200 && isRotation(call.op))
     return rotated(outcome, deps);
-  return answerOf(outcome, deps.scrub);
+  return answerOf(outcome, deps.scrub, { spends: call.op.spends });
 }
 
 const isRotation = (op: OperationSpec) => op.id === "rotateV1" || op.id === "rotateV2";

@@ -25,8 +25,9 @@ interface Entry extends BufferedAnswer {
  * repeats arriving while the first is in flight wait for it. A repeat with different parameters is
  * a conflict. One file per key keeps writes small and lets expiry be a file sweep.
  *
- * What is stored: every answer the upstream gave, whatever its status, except the refusals the
- * contract makes before any work (401, 403, 422, 429 RATE_LIMITED). When the outcome is unknown
+ * What is stored: every answer the upstream gave, whatever its status (a 2xx whose body was cut off
+ * included), except the refusals made before any work (401, 403, 422, any 429, 503; see
+ * `answerOf` in faults.ts). When the outcome is unknown
  * (timeout, refused or reset connection) nothing is stored and the browser gets 502/504, so it can
  * retry with the SAME key. Known limit: if the upstream charged and then the connection dropped
  * before its answer arrived, that retry charges again; the sandbox commits before it answers, so

@@ -46,8 +46,9 @@ export interface Call {
 
 /**
  * Sends calls through the rate shaper with per-operation timeouts; retries idempotent reads on
- * network errors and 502/503/504 (exponential backoff with full jitter), and re-queues any call the
- * upstream refused for its rate limit (refused before any work, so it is safe to send again).
+ * network errors, answers cut off mid-body and 502/503/504 (exponential backoff with full jitter),
+ * and re-queues any call the upstream refused for its rate limit (refused before any work, so it is
+ * safe to send again).
  */
 export class UpstreamClient {
   constructor(
@@ -85,7 +86,9 @@ export class UpstreamClient {
       const started = performance.now();
       const outcome = await this.attempt(call);
       onUpstreamMs?.(Math.round(performance.now() - started));
-      permit.release(outcome.kind === "answer" || outcome.kind === "stream" ? outcome : null);
+      permit.release(
+        outcome.kind === "answer" || outcome.kind === "stream" || outcome.kind === "cut" ? outcome : null,
+      );
 
       if (
         outcome.kind === "answer" &&
@@ -98,7 +101,9 @@ export class UpstreamClient {
         continue;
       }
       const transient =
-        outcome.kind === "network" || (outcome.kind === "answer" && [502, 503, 504].includes(outcome.status));
+        outcome.kind === "network" ||
+        outcome.kind === "cut" ||
+        (outcome.kind === "answer" && [502, 503, 504].includes(outcome.status));
       if (retryable && transient && retries < config.retry.max) {
         retries++;
         stats.retries++;
@@ -117,16 +122,27 @@ export class UpstreamClient {
     const timedOut = new Promise<"timeout">((resolve) => {
       timer = setTimeout(() => resolve("timeout"), this.timeoutOf(call.op));
     });
+    // Set once the status line and headers are in: from then on the upstream has answered (and, for a
+    // spend, acted), whatever becomes of the body.
+    let answered: { status: number; headers: Headers } | null = null;
     const work = (async (): Promise<Outcome> => {
       const response = await this.deps.upstream(request);
+      answered = { status: response.status, headers: response.headers };
       if (call.stream && response.status === 200)
         return {
           kind: "stream",
           status: 200,
           headers: response.headers,
-          body: response.body && idleGuard(response.body, this.timeoutOf(call.op)),
+          body:
+            response.body &&
+            idleGuard(response.body, this.timeoutOf(call.op), declaredLength(response.headers)),
         };
-      const text = await response.text();
+      let text: string;
+      try {
+        text = await response.text();
+      } catch {
+        return { kind: "cut", ...answered };
+      }
       return { kind: "answer", status: response.status, headers: response.headers, text };
     })();
     try {
@@ -135,7 +151,9 @@ export class UpstreamClient {
       controller.abort();
       // Whatever arrives late is dropped (and a late stream closed).
       work.then((late) => (late.kind === "stream" ? late.body?.cancel() : undefined)).catch(() => {});
-      return { kind: "timeout" };
+      // Headers came but the body stalled: the upstream did answer, so this is not "no answer".
+      const late = answered as { status: number; headers: Headers } | null;
+      return late ? { kind: "cut", ...late } : { kind: "timeout" };
     } catch {
       return { kind: "network" };
     } finally {
@@ -162,12 +180,26 @@ export class UpstreamClient {
   }
 }
 
+/** The body's length as the upstream declared it (passed on to the browser), when it is reliable. */
+function declaredLength(headers: Headers): number | null {
+  const encoded = (headers.get("content-encoding") ?? "identity").toLowerCase() !== "identity";
+  const value = headers.get("content-length");
+  return !encoded && value !== null && /^\d+$/.test(value) ? Number(value) : null;
+}
+
 /**
  * Passes a download through chunk by chunk (the browser's pace pulls it, nothing is buffered), and
- * gives up when the upstream sends nothing for `idleMs` while the browser is waiting.
+ * gives up when the upstream sends nothing for `idleMs` while the browser is waiting. A body that
+ * ends before its declared length is an interruption too: ending it quietly would leave the
+ * browser waiting for the missing bytes on a connection that sends no more.
  */
-function idleGuard(body: ReadableStream<Uint8Array>, idleMs: number): ReadableStream<Uint8Array> {
+function idleGuard(
+  body: ReadableStream<Uint8Array>,
+  idleMs: number,
+  declared: number | null = null,
+): ReadableStream<Uint8Array> {
   const reader = body.getReader();
+  let received = 0;
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       let timer: NodeJS.Timeout | undefined;
@@ -176,8 +208,12 @@ function idleGuard(body: ReadableStream<Uint8Array>, idleMs: number): ReadableSt
       });
       try {
         const { done, value } = await Promise.race([reader.read(), stalled]);
+        if (done && declared !== null && received < declared) throw new Error("short");
         if (done) controller.close();
-        else controller.enqueue(value);
+        else {
+          received += value.byteLength;
+          controller.enqueue(value);
+        }
       } catch {
         // The adapter may print this message into the cut-off body: it names nothing of the upstream.
         reader.cancel().catch(() => {});

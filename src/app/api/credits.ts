@@ -121,11 +121,16 @@ export async function getCredits({ signal }: { signal?: AbortSignal } = {}): Pro
   }
 }
 
+/** How often a balance that could not be read is asked again (the header has no "Try again"). */
+export const CREDITS_RETRY_MS = 10_000;
+
 export const creditsQueryOptions = () =>
   queryOptions({
     queryKey: CREDITS_QUERY_KEY,
     queryFn: ({ signal }) => getCredits({ signal }),
     staleTime: 30_000,
+    // After an outage the header would otherwise say "Credits unavailable" until the next spend.
+    refetchInterval: (query) => (query.state.status === "error" ? CREDITS_RETRY_MS : false),
   });
 
 /** Spends invalidate CREDITS_QUERY_KEY so the header shows the new balance. */

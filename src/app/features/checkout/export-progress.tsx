@@ -150,7 +150,12 @@ export function ExportProgress({
       {download.state.phase === "failed" ? (
         <div className="alert checkout-alert" role="alert">
           <h4 className="alert-title">The download did not finish</h4>
-          <p>{readableError(download.state.error)} Downloading again costs nothing.</p>
+          <p>
+            {readableError(download.state.error)}
+            {/costs nothing/.test(readableError(download.state.error))
+              ? ""
+              : " Downloading again costs nothing."}
+          </p>
         </div>
       ) : null}
       {status.error && !data ? (

@@ -1,3 +1,4 @@
+import { OUTCOME_CODES } from "../../../contract/errors";
 import type { Plan } from "../../../contract/inferred";
 import type { ApiError } from "../../api/api-error";
 import { readableError } from "../../ui/status";
@@ -9,7 +10,16 @@ import type { PurchaseState } from "./use-purchase";
 export function refusalText(error: ApiError, plan: Plan | null | undefined): string {
   if (error.kind === "insufficient-credits" && error.required !== null && error.balance !== null)
     return `${insufficientText(error.required, error.balance, plan)} Nothing was charged.`;
+  if (error.code === OUTCOME_CODES.upstreamFailed)
+    return "The data service failed while handling this purchase, so it may or may not have been carried out. It is not sent again by itself: check the balance at the top of the page, and if it did not change, nothing was charged and you can buy it again.";
   return readableError(error);
+}
+
+/** The title of a purchase that is over without (all of) its answer. */
+function failedTitle<T>(state: Extract<PurchaseState<T>, { phase: "failed" }>): string {
+  if (state.error.code === OUTCOME_CODES.answerCutOff) return "Bought, but the answer was lost on the way";
+  if (state.error.code === OUTCOME_CODES.upstreamFailed) return "The purchase may not have gone through";
+  return state.results.length > 0 ? "Part of the purchase was refused" : "Nothing was bought";
 }
 
 /** Why no answer came, and that trying again is safe. */
@@ -55,7 +65,11 @@ export function PurchaseNotice<T>({
     case "interrupted":
       return (
         <div className="alert checkout-alert" role="alert">
-          <h3 className="alert-title">The answer did not arrive</h3>
+          <h3 className="alert-title">
+            {state.error.kind === "rate-limited"
+              ? "Not bought yet: the data service asked us to wait"
+              : "The answer did not arrive"}
+          </h3>
           <p>{interruptionText(state.error)}</p>
           <p>
             Your purchase ({state.purchase.summary}) is kept on this device. Try again sends the very same
@@ -98,9 +112,7 @@ export function PurchaseNotice<T>({
     case "failed":
       return (
         <div className="alert checkout-alert" role="alert">
-          <h3 className="alert-title">
-            {state.results.length > 0 ? "Part of the purchase was refused" : "Nothing was bought"}
-          </h3>
+          <h3 className="alert-title">{failedTitle(state)}</h3>
           <p>{refusalText(state.error, plan)}</p>
           {state.results.length > 0 ? (
             <p>The rows bought before the refusal are below; the rest was not sent.</p>

@@ -1,3 +1,4 @@
+import { OUTCOME_CODES } from "../../../contract/errors";
 import { ApiError, isAbortError, toApiError } from "../../api/api-error";
 import type { PendingPurchase } from "./purchase-journal";
 
@@ -18,12 +19,18 @@ export type SendOutcome<T> =
    */
   | { ok: false; results: T[]; error: ApiError; definite: boolean };
 
+/** The proxy's word that the service may have acted: the same key would only repeat this answer. */
+export function isFinalForKey(error: ApiError): boolean {
+  return error.code === OUTCOME_CODES.upstreamFailed || error.code === OUTCOME_CODES.answerCutOff;
+}
+
 /**
  * A refusal that sending the same thing again would only repeat: a 4xx other than "wait" (408,
  * 429) and "sign in first" (401: nothing reached the service; after signing in, the same key is
- * sent again).
+ * sent again), and a 5xx the proxy has kept as the answer for this key (see isFinalForKey).
  */
 export function isDefiniteFailure(error: ApiError): boolean {
+  if (isFinalForKey(error)) return true;
   if (error.transient) return false;
   if (error.status < 400 || error.status >= 500) return false;
   return error.status !== 401 && error.status !== 408 && error.status !== 429;
