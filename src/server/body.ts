@@ -1,4 +1,4 @@
-import { fail } from "./answer";
+import { fail, ProxyProblem } from "./answer";
 
 /**
  * Reads a request body up to `max` bytes: a declared Content-Length over the limit is refused
@@ -24,7 +24,11 @@ export async function readLimited(
   return collect(source as AsyncIterable<Uint8Array>, max, tooLarge);
 }
 
-/** Concatenates a stream's chunks, refusing past `max` bytes (leaving the loop cancels the stream). */
+/**
+ * Concatenates a stream's chunks, refusing past `max` bytes (leaving the loop cancels the stream). A
+ * body that breaks off (the client went away, a broken chunk) is the client's fault: a 400, not an
+ * unexpected error of the proxy.
+ */
 async function collect(
   chunks: AsyncIterable<Uint8Array>,
   max: number,
@@ -32,10 +36,15 @@ async function collect(
 ): Promise<Uint8Array<ArrayBuffer>> {
   const parts: Uint8Array[] = [];
   let total = 0;
-  for await (const chunk of chunks) {
-    total += chunk.byteLength;
-    if (total > max) throw tooLarge();
-    parts.push(chunk);
+  try {
+    for await (const chunk of chunks) {
+      total += chunk.byteLength;
+      if (total > max) throw tooLarge();
+      parts.push(chunk);
+    }
+  } catch (error) {
+    if (error instanceof ProxyProblem) throw error;
+    throw fail(400, "The request body broke off before its end.", { headers: [["connection", "close"]] });
   }
   const out = new Uint8Array(total);
   let at = 0;

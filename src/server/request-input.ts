@@ -46,10 +46,11 @@ export async function readInput(c: Context<ProxyEnv>, op: OperationSpec, maxByte
   const params = c.req.param() as Record<string, string>;
   if (op.params) validate(op.params, params, "path");
 
-  const query: Record<string, string> = {};
+  // No prototype: `__proto__` or `constructor` in a query are plain (unknown) names, not "given twice".
+  const query: Record<string, string> = Object.create(null);
   const extra: ValidationRecord["detail"] = [];
   for (const [name, value] of new URL(c.req.url).searchParams) {
-    if (name in query)
+    if (Object.hasOwn(query, name))
       throw unprocessable(validationError(["query", name], "give this parameter once", value));
     query[name] = value;
   }

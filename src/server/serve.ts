@@ -1,5 +1,6 @@
-import { createServer, type Server } from "node:http";
+import { createServer, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { Duplex } from "node:stream";
 import { getRequestListener } from "@hono/node-server";
 import { problem, toResponse } from "./answer";
 import type { BffProxy } from "./app";
@@ -7,7 +8,10 @@ import { SECURITY_HEADERS } from "./browser-guard";
 
 /**
  * Listens with Node's HTTP server. Requests the adapter itself refuses (a backslash in the path, a
- * malformed Host) still get the security headers and a `{ detail }` body.
+ * malformed Host) still get the security headers and a `{ detail }` body; so do requests Node's
+ * parser refuses before any handler runs (broken chunks, lying lengths, oversized headers, unknown
+ * methods, CONNECT, an Expect it does not know), which Node would otherwise answer with a bare
+ * status line.
  */
 export async function serveProxy(
   proxy: BffProxy,
@@ -21,7 +25,34 @@ export async function serveProxy(
       return response;
     },
   });
-  const server = createServer(listener);
+  // No Host at all: the adapter's error handler answers (with { detail }) instead of Node's bare 400.
+  const server = createServer({ requireHostHeader: false }, listener);
+  server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => {
+    // As Node's own handler: answer only if no other answer has started on this socket.
+    const current = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+    if (error.code === "ECONNRESET" || !socket.writable || current?.headersSent) {
+      socket.destroy();
+      return;
+    }
+    if (error.code === "HPE_HEADER_OVERFLOW")
+      refuse(socket, 431, "Request Header Fields Too Large", "The address or the headers are too large.");
+    else if (error.code === "ERR_HTTP_REQUEST_TIMEOUT")
+      refuse(socket, 408, "Request Timeout", "The request took too long to arrive.");
+    else refuse(socket, 400, "Bad Request", "This is not an HTTP request the proxy can read.");
+  });
+  server.on("checkExpectation", (_request, response: ServerResponse) => {
+    const answer = problem(417, "The proxy only understands Expect: 100-continue.");
+    response.writeHead(417, {
+      ...SECURITY_HEADERS,
+      "cache-control": "no-store",
+      "content-type": "application/json; charset=utf-8",
+      connection: "close",
+    });
+    response.end(answer.body);
+  });
+  server.on("connect", (_request, socket: Duplex) => {
+    refuse(socket, 405, "Method Not Allowed", "This proxy does not tunnel connections.");
+  });
   server.headersTimeout = 20_000;
   server.requestTimeout = 120_000;
   await new Promise<void>((resolve, reject) => {
@@ -50,4 +81,22 @@ export async function serveProxy(
       return closing;
     },
   };
+}
+
+/**
+ * Writes a whole HTTP/1.1 answer straight to the socket (`{ detail }`, security headers) and closes
+ * it; a client that keeps its side open is dropped a second later.
+ */
+function refuse(socket: Duplex, status: number, reason: string, detail: string) {
+  const body = JSON.stringify({ detail });
+  const headers = {
+    ...SECURITY_HEADERS,
+    "cache-control": "no-store",
+    "content-type": "application/json; charset=utf-8",
+    "content-length": String(Buffer.byteLength(body)),
+    connection: "close",
+  };
+  const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}`);
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\n${lines.join("\r\n")}\r\n\r\n${body}`);
+  setTimeout(() => socket.destroy(), 1000).unref();
 }
