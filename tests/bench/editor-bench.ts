@@ -10,6 +10,7 @@ import type { Browser, Page } from "playwright-core";
 import { encodeTreeForUrl, WORKING_TREE_KEY } from "../../src/app/shared/working-audience";
 import type { FilterNode, GroupNode } from "../../src/contract/filter";
 import { CHROMIUM_PATH, launchChromium } from "../support/chromium";
+import { type CompareResult, compareEditors } from "./editor-compare";
 import { freePort, startProcess, stopProcess } from "./spawn";
 import { fmt, median, p95, table } from "./stats";
 
@@ -18,8 +19,10 @@ import { fmt, median, p95, table } from "./stats";
  *  1. Typing in the filter editor: the real FilterEditor + useFilterEditor on a bench-only page
  *     (tests/bench/editor-harness, built here with Vite against react-dom's profiling build), a tree
  *     of 30 groups x 10 conditions against one of 3 x 10 (the baseline of the same run). Per
- *     keystroke: React Profiler times, keydown-to-commit time, and which components rendered. For
- *     information, the same keystrokes on the real Builder page (production build, no profiler).
+ *     keystroke: React Profiler times, keydown-to-commit time, and which components rendered. Then
+ *     the same editor against react-querybuilder on the same tree, the same scripted edits
+ *     interleaved in the same browser (editor-compare.ts). For information, the same keystrokes on
+ *     the real Builder page (production build, no profiler).
  *  2. The live count's traffic: the whole app as `npm start` runs it (embedded sandbox, proxy cache
  *     off), a scripted session of 30 edits then 10 undos, counted at the proxy's upstream client.
  *  3. The initial JavaScript of the production build, gzipped, and the lazily loaded chunks.
@@ -107,6 +110,7 @@ export async function editorBench(options: { rows: number }) {
     browser = await launchBrowser();
     const big = await measureTyping(browser, harnessUrl, BIG);
     const baseline = await measureTyping(browser, harnessUrl, BASELINE);
+    const compared = await compareEditors(browser, `${harnessUrl}compare.html`);
 
     // 2. The whole app, as `npm start` runs it.
     const sessionRows = Math.min(options.rows, SESSION_ROWS);
@@ -118,7 +122,8 @@ export async function editorBench(options: { rows: number }) {
       await measurePageTyping(browser, started2.url, BASELINE),
     ];
 
-    lines.push(...typingReport(big, baseline, onPage), "", ...sessionReport(session, sessionRows), "");
+    lines.push(...typingReport(big, baseline, onPage), "", ...compared.lines, "");
+    lines.push(...sessionReport(session, sessionRows), "");
     lines.push(...bundleReport(bundle), "");
 
     const isolationOk = big.isolated && baseline.isolated;
@@ -131,6 +136,7 @@ export async function editorBench(options: { rows: number }) {
             `keydown to commit ${fmt(big.latency.median)} ms (p95 ${fmt(big.latency.p95)}); React render ${fmt(big.actual.median)} ms (p95 ${fmt(big.actual.p95)}); ${(big.latency.median / baseline.latency.median).toFixed(2)}x the 30-condition tree`,
             verdict(big.latency.median <= TARGET.commitMs && big.valueOk),
           ],
+          compareRow(compared),
           [
             "(information, not the issue's measure) the same on the whole Builder page",
             `keydown to commit ${fmt(onPage[0]!.keydownToCommit.median)} ms (p95 ${fmt(onPage[0]!.keydownToCommit.p95)}), to the end of the keystroke's task ${fmt(onPage[0]!.keydownToEnd.median)} ms (p95 ${fmt(onPage[0]!.keydownToEnd.p95)}); ${(onPage[0]!.keydownToEnd.median / onPage[1]!.keydownToEnd.median).toFixed(2)}x the 30-condition tree`,
@@ -204,7 +210,16 @@ async function viteBuild(config: Record<string, unknown>): Promise<OutputChunkLi
   }
 }
 
-async function buildHarness(outDir: string) {
+function compareRow(c: CompareResult): string[] {
+  return [
+    "300 conditions: our median commit time per edit no worse than react-querybuilder's on the same tree",
+    c.summary,
+    verdict(c.pass),
+  ];
+}
+
+/** The bench pages (index.html: the typing harness; compare.html: ours against react-querybuilder). */
+export async function buildHarness(outDir: string) {
   await viteBuild({
     root: HARNESS_DIR,
     configFile: false,
@@ -212,7 +227,18 @@ async function buildHarness(outDir: string) {
     // The profiling build of react-dom: <Profiler onRender> reports in a production bundle.
     resolve: { alias: [{ find: /^react-dom\/client$/, replacement: "react-dom/profiling" }] },
     // Not minified, so that component names survive for the render report (the code is the same).
-    build: { outDir, emptyOutDir: true, minify: false, sourcemap: false },
+    build: {
+      outDir,
+      emptyOutDir: true,
+      minify: false,
+      sourcemap: false,
+      rolldownOptions: {
+        input: {
+          index: path.join(HARNESS_DIR, "index.html"),
+          compare: path.join(HARNESS_DIR, "compare.html"),
+        },
+      },
+    },
   });
 }
 
@@ -354,7 +380,7 @@ function bundleReport(bundle: Bundle): string[] {
 // 1. Typing in the editor harness
 // ---------------------------------------------------------------------------------------------
 
-function serveStatic(dir: string): Promise<Server> {
+export function serveStatic(dir: string): Promise<Server> {
   const types: Record<string, string> = {
     ".html": "text/html; charset=utf-8",
     ".js": "text/javascript; charset=utf-8",
@@ -377,7 +403,7 @@ function serveStatic(dir: string): Promise<Server> {
   });
 }
 
-async function launchBrowser(): Promise<Browser> {
+export async function launchBrowser(): Promise<Browser> {
   if (!existsSync(CHROMIUM_PATH))
     throw new Error(`${CHROMIUM_PATH} is missing (npm run pretest installs it)`);
   return launchChromium();

@@ -73,4 +73,33 @@ describe("re-render isolation (30 groups x 10 conditions)", () => {
       new Set(["ConditionRow:g5c3", "GroupNode:g5", "GroupNode:root", "NodeItem:g5", "NodeItem:g5c3"]),
     );
   });
+
+  it("switching a group's AND / OR re-renders the group and its connectors, not its items", () => {
+    const { tree } = renderEditor(bigTree());
+    const renders = record();
+    const or = document.querySelector<HTMLElement>('[data-node-id="g7"] [aria-label="Any of these (OR)"]');
+    if (!or) throw new Error("no OR button in group 7");
+    fireEvent.click(or);
+    expect(tree().children[6]).toMatchObject({ op: "OR" });
+    expect(new Set(renders)).toEqual(new Set(["GroupNode:g7", "GroupNode:root", "NodeItem:g7"]));
+    // The connectors say it all the same.
+    expect(labelled("Or before condition 7.2: press to use AND")).toBeTruthy();
+  });
+
+  it("adding a condition renders the new row; its group's items update, their rows do not", () => {
+    const { tree } = renderEditor(bigTree());
+    const renders = record();
+    fireEvent.click(labelled("Add condition to group 12"));
+    const added = tree().children[11];
+    expect(added?.type === "group" ? added.children : []).toHaveLength(11);
+    // Only the new row (twice: mounted, then marked incomplete), none of the others.
+    const rows = [...new Set(renders.filter((r) => r.startsWith("ConditionRow:")))];
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).not.toMatch(/^ConditionRow:g\d+c\d+$/);
+    const elsewhere = renders.filter((r) => {
+      const id = r.slice(r.indexOf(":") + 1);
+      return /^g\d+/.test(id) && id !== "g12" && !id.startsWith("g12c");
+    });
+    expect(elsewhere).toEqual([]);
+  });
 });

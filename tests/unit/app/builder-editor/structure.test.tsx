@@ -95,6 +95,40 @@ describe("menu and shortcuts", () => {
     expect(tree().children[1]).toMatchObject({ type: "semantic", on: "title" });
   });
 
+  it("mounts a node's menu only while it is open; from the keyboard it opens on its first item", async () => {
+    const user = userEvent.setup();
+    const { tree } = renderEditor(group([cond("a", "COUNTRY_NAME_PER", "Peru"), cond("b")]));
+    const button = screen.getByRole("button", { name: "Actions for condition 1" });
+    expect(button.getAttribute("aria-haspopup")).toBe("menu");
+    expect(button.getAttribute("aria-expanded")).toBe("false");
+    expect(document.querySelector("[data-radix-menu-content]")).toBeNull();
+
+    button.focus();
+    await user.keyboard("{Enter}");
+    const menu = screen.getByRole("menu");
+    expect(button.getAttribute("aria-expanded")).toBe("true");
+    expect(button.getAttribute("aria-controls")).toBe(menu.id);
+    expect(menu.getAttribute("aria-labelledby")).toBe(button.id);
+    expect(document.activeElement?.textContent).toBe("Add condition Ctrl+Enter");
+    // Escape closes it and gives focus back to the button; nothing changed.
+    await user.keyboard("{Escape}");
+    expect(screen.queryByRole("menu")).toBeNull();
+    expect(document.activeElement).toBe(button);
+    expect(button.getAttribute("aria-expanded")).toBe("false");
+    expect(tree().children).toHaveLength(2);
+
+    // A press opens it, a second press closes it; only one menu at a time.
+    await user.click(button);
+    expect(screen.getAllByRole("menu")).toHaveLength(1);
+    await user.click(screen.getByRole("button", { name: "Actions for condition 2" }));
+    expect(screen.getAllByRole("menu")).toHaveLength(1);
+    expect(screen.getByRole("menu").getAttribute("aria-labelledby")).toBe(
+      screen.getByRole("button", { name: "Actions for condition 2" }).id,
+    );
+    await user.click(screen.getByRole("button", { name: "Actions for condition 2" }));
+    expect(screen.queryByRole("menu")).toBeNull();
+  });
+
   it("adds, duplicates and deletes with the keyboard on the focused node", async () => {
     const user = userEvent.setup();
     const { tree } = renderEditor(group([cond("a", "COUNTRY_NAME_PER", "Peru")]));

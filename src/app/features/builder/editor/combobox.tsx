@@ -165,7 +165,9 @@ export function Combobox({
   let lastGroup: string | undefined;
   const items: ReactNode[] = [];
   const groups: { name: string | undefined; items: ReactNode[] }[] = [];
-  shown.forEach((option, index) => {
+  // Options exist only while the list is open: a closed picker in each of 300 rows would otherwise
+  // keep some 70 hidden elements apiece, made again with every new row.
+  (open ? shown : []).forEach((option, index) => {
     if (groups.length === 0 || option.group !== lastGroup) {
       groups.push({ name: option.group, items: [] });
       lastGroup = option.group;

@@ -4,7 +4,7 @@ import type { ConditionNode } from "../../../../contract/filter";
 import type { Operator } from "../../../../contract/inferred";
 import { ColumnPicker } from "./column-picker";
 import { useNodeProblems } from "./editor-context";
-import { FieldProblems } from "./field-problems";
+import { fieldProblems } from "./field-problems";
 import { DragHandle, type HandleProps, RowTools } from "./node-parts";
 import { operatorWords } from "./operator-words";
 import { problemId, problemsByField } from "./problem-fields";
@@ -59,7 +59,7 @@ export const ConditionRow = memo(function ConditionRow({
             invalid={columnInvalid}
             describedBy={columnInvalid ? problemId(row.id, "column") : undefined}
           />
-          <FieldProblems id={problemId(row.id, "column")} reasons={problems.column} />
+          {fieldProblems(problemId(row.id, "column"), problems.column)}
         </div>
         <div className="fe-field fe-field-operator">
           <select
@@ -77,7 +77,7 @@ export const ConditionRow = memo(function ConditionRow({
               </option>
             ))}
           </select>
-          <FieldProblems id={problemId(row.id, "operator")} reasons={problems.operator} />
+          {fieldProblems(problemId(row.id, "operator"), problems.operator)}
         </div>
         <ValueEditor
           node={node}
@@ -91,7 +91,7 @@ export const ConditionRow = memo(function ConditionRow({
         />
         <RowTools node={node} nodeId={row.id} name={name} negated={negated} onToggleNot={row.toggleNot} />
       </div>
-      <FieldProblems id={problemId(row.id, "node")} reasons={problems.node} />
+      {fieldProblems(problemId(row.id, "node"), problems.node)}
     </div>
   );
 });

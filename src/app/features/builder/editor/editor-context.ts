@@ -1,5 +1,5 @@
 import { createContext, type ReactNode, useCallback, useContext, useSyncExternalStore } from "react";
-import type { FilterNode } from "../../../../contract/filter";
+import type { FilterNode, JoinOp } from "../../../../contract/filter";
 import type { KeyedStore } from "./keyed-store";
 import type { EditorDispatch } from "./use-filter-editor";
 
@@ -31,6 +31,13 @@ export interface NodeAsideContext {
 }
 export type RenderNodeAside = (node: FilterNode, context: NodeAsideContext) => ReactNode;
 export const AsideContext = createContext<RenderNodeAside | null>(null);
+
+/**
+ * The AND / OR of the group around a node, for the connectors between its items. Read from
+ * context rather than passed to every item, so that switching a group's operator re-renders its
+ * connectors, not all of its items (each with its drag and drop hooks).
+ */
+export const GroupOpContext = createContext<JoinOp>("AND");
 
 /** Key hints in the platform's spelling. */
 export const PlatformContext = createContext<{ mac: boolean }>({ mac: false });

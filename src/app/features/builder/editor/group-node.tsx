@@ -7,12 +7,13 @@ import { type CommandId, commandById, formatKey } from "../model/commands";
 import {
   BODY_PREFIX,
   FocusMemoryContext,
+  GroupOpContext,
   PlatformContext,
   useDispatch,
   useDropSpot,
   useNodeProblems,
 } from "./editor-context";
-import { FieldProblems } from "./field-problems";
+import { fieldProblems } from "./field-problems";
 import { NodeActionsMenu } from "./node-actions-menu";
 import { NodeItem } from "./node-item";
 import { DragHandle, type HandleProps, NodeAside, NotToggle } from "./node-parts";
@@ -144,7 +145,7 @@ export const GroupNodeView = memo(function GroupNodeView({ node, position, depth
           <NodeActionsMenu nodeId={group.id} name={name} />
         </span>
       </div>
-      <FieldProblems id={problemId(group.id, "node")} reasons={problems.node} />
+      {fieldProblems(problemId(group.id, "node"), problems.node)}
       {group.collapsed ? (
         <button
           type="button"
@@ -163,27 +164,28 @@ export const GroupNodeView = memo(function GroupNodeView({ node, position, depth
           data-drop={inside ? "inside" : undefined}
         >
           <SortableContext id={group.id} items={group.childIds} strategy={NO_SHIFT}>
-            {children.length > 0 ? (
-              <ol className="fe-children">
-                {children.map((child, i) => (
-                  <NodeItem
-                    key={child.id ?? `index-${i}`}
-                    node={child}
-                    index={i}
-                    parentOp={node.op}
-                    position={isRoot ? `${i + 1}` : `${position}.${i + 1}`}
-                    depth={depth + 1}
-                    negated={onlyChildNegated}
-                  />
-                ))}
-              </ol>
-            ) : (
-              <p className="fe-empty">
-                {isRoot
-                  ? "No conditions yet: everyone matches. Add a condition to start."
-                  : "This group is empty, so it matches everyone. Add something, or drop an item here."}
-              </p>
-            )}
+            <GroupOpContext.Provider value={node.op}>
+              {children.length > 0 ? (
+                <ol className="fe-children">
+                  {children.map((child, i) => (
+                    <NodeItem
+                      key={child.id ?? `index-${i}`}
+                      node={child}
+                      index={i}
+                      position={isRoot ? `${i + 1}` : `${position}.${i + 1}`}
+                      depth={depth + 1}
+                      negated={onlyChildNegated}
+                    />
+                  ))}
+                </ol>
+              ) : (
+                <p className="fe-empty">
+                  {isRoot
+                    ? "No conditions yet: everyone matches. Add a condition to start."
+                    : "This group is empty, so it matches everyone. Add something, or drop an item here."}
+                </p>
+              )}
+            </GroupOpContext.Provider>
           </SortableContext>
           <AddBar groupId={group.id} name={name} />
         </div>

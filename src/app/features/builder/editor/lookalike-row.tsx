@@ -2,7 +2,7 @@ import { memo } from "react";
 import { describeNode } from "../../../../contract/describe";
 import type { LookalikeNode } from "../../../../contract/filter";
 import { useNodeProblems } from "./editor-context";
-import { FieldProblems } from "./field-problems";
+import { fieldProblems } from "./field-problems";
 import { LevelFooter } from "./match-level-control";
 import { DragHandle, type HandleProps, RowTools } from "./node-parts";
 import { problemId, problemsByField } from "./problem-fields";
@@ -69,7 +69,7 @@ export const LookalikeRow = memo(function LookalikeRow({
             value={row.text}
             onChange={(event) => row.setText(event.target.value)}
           />
-          <FieldProblems id={problemId(row.id, "company")} reasons={problems.company} />
+          {fieldProblems(problemId(row.id, "company"), problems.company)}
         </div>
         <RowTools node={node} nodeId={row.id} name={name} negated={node.negate} onToggleNot={row.toggleNot} />
       </div>

@@ -5,7 +5,7 @@ import {
   MATCH_LEVELS,
   type MatchLevel,
 } from "../../../../contract/inferred";
-import { FieldProblems } from "./field-problems";
+import { fieldProblems } from "./field-problems";
 import { problemId } from "./problem-fields";
 import { Segmented, type SegmentedOption } from "./segmented";
 
@@ -68,8 +68,8 @@ export function LevelFooter(props: {
   return (
     <>
       <MatchLevelControl {...control} />
-      <FieldProblems id={problemId(props.nodeId, "match")} reasons={problems.match} />
-      <FieldProblems id={problemId(props.nodeId, "node")} reasons={problems.node} />
+      {fieldProblems(problemId(props.nodeId, "match"), problems.match)}
+      {fieldProblems(problemId(props.nodeId, "node"), problems.node)}
     </>
   );
 }

@@ -1,6 +1,6 @@
 import { useSortable } from "@dnd-kit/sortable";
-import { memo, type ReactNode } from "react";
-import type { FilterNode, JoinOp } from "../../../../contract/filter";
+import { memo, type ReactNode, useMemo } from "react";
+import type { FilterNode } from "../../../../contract/filter";
 import { ConditionRow } from "./condition-row";
 import { useDropSpot } from "./editor-context";
 import { GroupNodeView } from "./group-node";
@@ -26,7 +26,6 @@ export function nameOf(node: FilterNode, position: string): string {
 export interface NodeItemProps {
   node: FilterNode;
   index: number;
-  parentOp: JoinOp;
   /** "2.1": the node's place, in labels. */
   position: string;
   depth: number;
@@ -37,25 +36,21 @@ export interface NodeItemProps {
 /**
  * One child of a group: a sortable list item holding the connector before it (from the second
  * child on), the drop indicator, and the node's own component. Memoized: it re-renders only when
- * its node (a new object only when something inside it changed), its place, or its drag state do.
+ * its node (a new object only when something inside it changed), its place, or its drag state do
+ * (the connector reads the group's AND / OR from GroupOpContext).
  */
-export const NodeItem = memo(function NodeItem({
-  node,
-  index,
-  parentOp,
-  position,
-  depth,
-  negated,
-}: NodeItemProps) {
+export const NodeItem = memo(function NodeItem({ node, index, position, depth, negated }: NodeItemProps) {
   const id = node.id ?? "";
   reportRender("NodeItem", id);
   const sortable = useSortable({ id });
   const spot = useDropSpot(id);
-  const handle: HandleProps = {
-    setRef: sortable.setActivatorNodeRef,
-    attributes: sortable.attributes,
-    listeners: sortable.listeners,
-  };
+  // The same object while dnd-kit's parts are: the item re-renders whenever its group's sortable
+  // list changes (an item added, moved, removed), and its row then need not.
+  const { setActivatorNodeRef, attributes, listeners } = sortable;
+  const handle = useMemo<HandleProps>(
+    () => ({ setRef: setActivatorNodeRef, attributes, listeners }),
+    [setActivatorNodeRef, attributes, listeners],
+  );
   let row: ReactNode;
   switch (node.type) {
     case "condition":
@@ -79,12 +74,7 @@ export const NodeItem = memo(function NodeItem({
       data-drop={spot}
     >
       {index > 0 ? (
-        <Connector
-          nodeId={id}
-          join={node.joinWithPrevious}
-          parentOp={parentOp}
-          name={nameOf(node, position)}
-        />
+        <Connector nodeId={id} join={node.joinWithPrevious} name={nameOf(node, position)} />
       ) : null}
       {row}
     </li>

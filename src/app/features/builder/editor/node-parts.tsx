@@ -2,7 +2,13 @@ import type { DraggableAttributes, DraggableSyntheticListeners } from "@dnd-kit/
 import { memo, useContext } from "react";
 import type { FilterNode, JoinOp } from "../../../../contract/filter";
 import { commandById, formatKey } from "../model/commands";
-import { AsideContext, PlatformContext, useDispatch, useNodeProblems } from "./editor-context";
+import {
+  AsideContext,
+  GroupOpContext,
+  PlatformContext,
+  useDispatch,
+  useNodeProblems,
+} from "./editor-context";
 import { NodeActionsMenu } from "./node-actions-menu";
 
 /** A command's first key, as this platform spells it ("Ctrl+I", "⌘I"), or "". */
@@ -32,12 +38,8 @@ export function DragHandle({ handle, name }: { handle: HandleProps; name: string
       data-field="handle"
     >
       <svg viewBox="0 0 10 16" width="10" height="16" aria-hidden="true" focusable="false">
-        <circle cx="2.5" cy="3" r="1.4" />
-        <circle cx="7.5" cy="3" r="1.4" />
-        <circle cx="2.5" cy="8" r="1.4" />
-        <circle cx="7.5" cy="8" r="1.4" />
-        <circle cx="2.5" cy="13" r="1.4" />
-        <circle cx="7.5" cy="13" r="1.4" />
+        {/* Six dots as one path: one element per row rather than six. */}
+        <path d="M1.1 3a1.4 1.4 0 1 0 2.8 0a1.4 1.4 0 1 0 -2.8 0M6.1 3a1.4 1.4 0 1 0 2.8 0a1.4 1.4 0 1 0 -2.8 0M1.1 8a1.4 1.4 0 1 0 2.8 0a1.4 1.4 0 1 0 -2.8 0M6.1 8a1.4 1.4 0 1 0 2.8 0a1.4 1.4 0 1 0 -2.8 0M1.1 13a1.4 1.4 0 1 0 2.8 0a1.4 1.4 0 1 0 -2.8 0M6.1 13a1.4 1.4 0 1 0 2.8 0a1.4 1.4 0 1 0 -2.8 0" />
       </svg>
     </button>
   );
@@ -69,15 +71,14 @@ export function NotToggle({ on, name, onToggle }: { on: boolean; name: string; o
 export const Connector = memo(function Connector({
   nodeId,
   join,
-  parentOp,
   name,
 }: {
   nodeId: string;
   join: JoinOp | null | undefined;
-  parentOp: JoinOp;
   name: string;
 }) {
   const dispatch = useDispatch();
+  const parentOp = useContext(GroupOpContext);
   const effective = join ?? parentOp;
   const override = effective !== parentOp;
   const next: JoinOp = effective === "AND" ? "OR" : "AND";

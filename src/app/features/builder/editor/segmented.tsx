@@ -44,7 +44,9 @@ export function Segmented<T extends string>({
     const option = options[index];
     if (!option) return;
     onChange(option.value);
-    buttons.current[index]?.focus();
+    // Focus follows the choice (a click has put it there already: focusing again costs a style pass).
+    const button = buttons.current[index];
+    if (button && document.activeElement !== button) button.focus();
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {

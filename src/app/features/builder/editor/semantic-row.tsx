@@ -3,7 +3,7 @@ import { describeNode } from "../../../../contract/describe";
 import type { SemanticNode } from "../../../../contract/filter";
 import type { MatchLevel } from "../../../../contract/inferred";
 import { useDispatch, useNodeProblems } from "./editor-context";
-import { FieldProblems } from "./field-problems";
+import { fieldProblems } from "./field-problems";
 import { LevelFooter } from "./match-level-control";
 import { DragHandle, type HandleProps, RowTools } from "./node-parts";
 import { problemId, problemsByField } from "./problem-fields";
@@ -64,7 +64,7 @@ export const SemanticRow = memo(function SemanticRow({
             value={node.text}
             onChange={(event) => row.setText(event.target.value)}
           />
-          <FieldProblems id={problemId(row.id, "text")} reasons={problems.text} />
+          {fieldProblems(problemId(row.id, "text"), problems.text)}
         </div>
         <RowTools node={node} nodeId={row.id} name={name} negated={node.negate} onToggleNot={row.toggleNot} />
       </div>

@@ -1,4 +1,4 @@
-import { useCallback, useLayoutEffect, useMemo, useReducer, useRef, useState } from "react";
+import { useCallback, useLayoutEffect, useMemo, useState, useSyncExternalStore } from "react";
 import type { FilterNode, GroupNode, JoinOp } from "../../../../contract/filter";
 import { type CommandId, runCommand } from "../model/commands";
 import { canRedo, canUndo, commit, createHistory, type History } from "../model/history";
@@ -19,7 +19,9 @@ import { KeyedStore } from "./keyed-store";
  * The filter editor's state: the tree inside an undo history (model/history.ts), its validation,
  * and the commands that change it (model/commands.ts). Pure model, React only at the edge: a
  * reducer whose dispatch is stable, so the callbacks handed to the node components never change
- * and a memoized node re-renders only when its own subtree does.
+ * and a memoized node re-renders only when its own subtree does. The reducer's state lives in a
+ * small store (not `useReducer`) so that the editor's tree view can subscribe to it below
+ * dnd-kit's context, which then does not re-render on every keystroke (see FilterEditor).
  *
  * Undo: Ctrl/Cmd+Z and Ctrl/Cmd+Shift+Z (or Ctrl/Cmd+Y) are the editor's undo and redo everywhere
  * in the editor, text fields included (the FilterEditor root handles them). A field's own text
@@ -64,6 +66,8 @@ export interface EditorDispatch {
   move(nodeId: string, toParentId: string, toIndex: number): void;
   /** The current tree, read when needed (a menu opening), never during a node's render. */
   getTree(): GroupNode;
+  /** Calls `listener` after every change of the editor's state (`useSyncExternalStore(subscribeTree, getTree)`). */
+  subscribeTree(listener: () => void): () => void;
   toggleCollapse(nodeId: string): void;
   /** Per-node validation reasons (arrays kept identical while their content is). */
   readonly problems: KeyedStore<readonly string[]>;
@@ -189,6 +193,33 @@ function init(initial: GroupNode): State {
   return { history: createHistory(withIds(initial)), focus: null, notice: null, token: 0 };
 }
 
+/** The reducer's state outside React: `send` reduces at once and tells the subscribers. */
+class EditorStore {
+  private state: State;
+  private readonly listeners = new Set<() => void>();
+
+  constructor(initial: GroupNode) {
+    this.state = init(initial);
+  }
+
+  readonly getState = (): State => this.state;
+  readonly getTree = (): GroupNode => this.state.history.present;
+
+  readonly subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  };
+
+  readonly send = (action: Action): void => {
+    const next = reducer(this.state, action);
+    if (next === this.state) return;
+    this.state = next;
+    for (const listener of [...this.listeners]) listener();
+  };
+}
+
 /** Same reasons, in the same order. */
 function sameReasons(a: readonly string[] | undefined, b: readonly string[] | undefined): boolean {
   if (a === b) return true;
@@ -219,7 +250,9 @@ export function ancestorIds(tree: GroupNode, path: Path): string[] {
 }
 
 export function useFilterEditor(initial: GroupNode): FilterEditorState {
-  const [state, send] = useReducer(reducer, initial, init);
+  const [store] = useState(() => new EditorStore(initial));
+  const state = useSyncExternalStore(store.subscribe, store.getState, store.getState);
+  const send = store.send;
   const tree = state.history.present;
   const problems = useMemo(() => validateTree(tree), [tree]);
   const blocking = useMemo(() => firstProblem(tree, problems), [tree, problems]);
@@ -230,11 +263,6 @@ export function useFilterEditor(initial: GroupNode): FilterEditorState {
     return { problems: problemStore, collapsed: new KeyedStore<true>() };
   });
   useLayoutEffect(() => syncProblems(stores.problems, problems), [stores, problems]);
-
-  const treeRef = useRef(tree);
-  useLayoutEffect(() => {
-    treeRef.current = tree;
-  }, [tree]);
 
   const dispatch = useMemo<EditorDispatch>(() => {
     const apply = (id: string, op: TreeOp, mergeKey?: string, focus = false) =>
@@ -259,16 +287,17 @@ export function useFilterEditor(initial: GroupNode): FilterEditorState {
           undefined,
           true,
         ),
-      getTree: () => treeRef.current,
+      getTree: store.getTree,
+      subscribeTree: store.subscribe,
       toggleCollapse: (id) => stores.collapsed.set(id, stores.collapsed.get(id) ? undefined : true),
       problems: stores.problems,
       collapsed: stores.collapsed,
     };
-  }, [stores]);
+  }, [stores, store, send]);
 
   const run = useCallback(
     (command: CommandId, path: Path) => send({ type: "run", command, target: { path }, now: Date.now() }),
-    [],
+    [send],
   );
   const update = useCallback(
     (path: Path, patch: NodePatch, mergeKey?: string) =>
@@ -290,12 +319,12 @@ export function useFilterEditor(initial: GroupNode): FilterEditorState {
               focus: false,
             },
       ),
-    [],
+    [send],
   );
   const replace = useCallback(
     (next: GroupNode, options: { resetHistory?: boolean } = {}) =>
       send({ type: "replace", tree: next, resetHistory: options.resetHistory ?? false, now: Date.now() }),
-    [],
+    [send],
   );
   const undo = useCallback(() => run("undo", []), [run]);
   const redo = useCallback(() => run("redo", []), [run]);
@@ -305,13 +334,13 @@ export function useFilterEditor(initial: GroupNode): FilterEditorState {
     (nodeId?: string) => {
       const id = nodeId ?? blockingId;
       if (id === undefined) return;
-      const current = treeRef.current;
+      const current = store.getTree();
       const path = pathOfId(current, id);
       if (!path) return;
       for (const ancestor of ancestorIds(current, path)) stores.collapsed.set(ancestor, undefined);
       send({ type: "focus", target: { id } });
     },
-    [blockingId, stores],
+    [blockingId, stores, store, send],
   );
 
   return {

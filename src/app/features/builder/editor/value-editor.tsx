@@ -6,7 +6,7 @@ import { useColumnValues } from "../../../api/column-values";
 import { readableError } from "../../../ui/status";
 import { ChipsInput } from "./chips-input";
 import { Combobox, type ComboOption } from "./combobox";
-import { FieldProblems } from "./field-problems";
+import { fieldProblems } from "./field-problems";
 import { type ProblemField, problemId } from "./problem-fields";
 import { integerFromText } from "./use-condition-row";
 
@@ -101,7 +101,7 @@ export function ValueEditor({
     return (
       <div className="fe-field fe-field-value" key={key}>
         {control}
-        <FieldProblems id={problemId(nodeId, key)} reasons={problems[key]} />
+        {fieldProblems(problemId(nodeId, key), problems[key])}
       </div>
     );
   };
@@ -136,7 +136,7 @@ export function ValueEditor({
             describedBy={state.describedBy}
             dataField="valueList"
           />
-          <FieldProblems id={problemId(nodeId, "valueList")} reasons={problems.valueList} />
+          {fieldProblems(problemId(nodeId, "valueList"), problems.valueList)}
         </div>
       );
     }
