@@ -92,10 +92,16 @@ export class Dataset {
 
   /** All rows of a query as plain objects (BIGINT as number, lists as arrays). */
   async rows(sql: Sql): Promise<Row[]> {
-    return this.with(async (c) => {
-      const reader = await c.runAndReadAll(sql.text, sql.params as DuckDBValue[], sql.types as DuckDBType[]);
-      return reader.getRowObjectsJS().map(plainRow);
-    });
+    return this.with((c) => readRows(c, sql));
+  }
+
+  /**
+   * Runs queries that belong to one request on one connection, queueing for it once: under load a
+   * second trip through the queue waits behind every request that arrived in between. `fn` must
+   * not query the dataset by other means (that would wait for a connection while holding one).
+   */
+  async session<T>(fn: (rows: (sql: Sql) => Promise<Row[]>) => Promise<T>): Promise<T> {
+    return this.with((c) => fn((sql) => readRows(c, sql)));
   }
 
   async one(sql: Sql): Promise<Row | undefined> {
@@ -107,6 +113,11 @@ export class Dataset {
     this.idle.length = 0;
     this.instance.closeSync();
   }
+}
+
+async function readRows(c: DuckDBConnection, sql: Sql): Promise<Row[]> {
+  const reader = await c.runAndReadAll(sql.text, sql.params as DuckDBValue[], sql.types as DuckDBType[]);
+  return reader.getRowObjectsJS().map(plainRow);
 }
 
 /** DuckDB's JS form gives BIGINT as bigint; JSON has no such thing, and our values fit a double. */

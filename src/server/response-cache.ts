@@ -45,9 +45,17 @@ export class ResponseCache {
   }
 
   private store(key: string, answer: BufferedAnswer) {
+    const now = this.now();
     this.entries.delete(key);
-    this.entries.set(key, { answer, expires: this.now() + this.ttlMs });
-    // Oldest first in a Map: drop from the front when full.
+    this.entries.set(key, { answer, expires: now + this.ttlMs });
+    // Oldest first in a Map, and with one TTL the oldest expire first: expired answers leave from the
+    // front as new ones arrive, so the cache holds what is live, not up to its cap of dead answers
+    // (seen in the soak: a steady stream of new filters filled it to the cap over minutes).
+    for (const [oldKey, entry] of this.entries) {
+      if (entry.expires > now) break;
+      this.entries.delete(oldKey);
+    }
+    // When full of live answers, drop from the front too.
     while (this.entries.size > this.maxEntries) {
       const oldest = this.entries.keys().next().value;
       if (oldest === undefined) break;

@@ -319,6 +319,18 @@ describe("Enrich: by personIds (from a View) or by emails; duplicates once; notF
     expect(await creditsOf(payg)).toBe(before - 8);
   });
 
+  it("by personIds: case-insensitive, the rows keep the ids as stored", async () => {
+    const ids = await sampleIds(ayce, null, 3);
+    const asked = [ids[0]!.toUpperCase(), ` ${ids[1]!} `, ids[2]!];
+    const enrich = expectOk(
+      await ayce.post("/v2/contact/enrich", { personIds: asked, reveal: "none" }),
+      responses.enrich,
+    );
+    expect(enrich.matched).toBe(3);
+    expect(enrich.notFound).toEqual([]);
+    expect(enrich.rows.map((r) => r.RBID_PAO)).toEqual(ids);
+  });
+
   it("a person asked for by id and by email is delivered (and charged) once", async () => {
     const ids = await sampleIds(payg, group([cond("EMAIL_ADDRESS_PER", "isNotNull")]), 1);
     const row = expectOk(

@@ -1,0 +1,203 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { rssMb } from "../bench/spawn";
+import { table } from "../bench/stats";
+import { ARTIFACTS, loadAverage, machine, writeSection } from "./report";
+import { startStack } from "./stack";
+import { discover, runMix, TABLE_HEADERS } from "./traffic";
+import { CRITERIA, type Sample, sparkline, type Trend, trend, verdict } from "./trend";
+
+/**
+ * `npm run soak`: ten minutes of steady mixed traffic (the load suite's mix) at a moderate rate
+ * through the proxy (own process, response cache on as deployed) in front of the sandbox (own
+ * process), sampling both processes' resident memory (/proc/<pid>/status VmRSS) every two seconds.
+ *
+ * The traffic runs in two parts: a warm-up minute, 90 s at rest, the other nine minutes, and 90 s
+ * at rest. A least-squares line through each process's samples under load (after the
+ * warm-up) gives the slope (MB/min) and the drift; ./trend.ts says when that is a growth trend.
+ * When it is, the two rests decide whether the growth lasts (see `verdict`). Every sample goes to
+ * test-artifacts/load/soak.csv; any failed request also fails the soak.
+ *
+ * Not run in CI: it takes about thirteen minutes. Environment: SOAK_SECONDS (traffic, 600), SOAK_RATE
+ * (requests/s, 40), SOAK_CONNECTIONS (20), SOAK_ROWS (1,000,000), SOAK_WARMUP_SECONDS (60),
+ * SOAK_IDLE_SECONDS (90), SOAK_SAMPLE_MS (2000), LOAD_SEED (7).
+ */
+const seconds = Number(process.env.SOAK_SECONDS ?? 600);
+const rate = Number(process.env.SOAK_RATE ?? 40);
+const connections = Number(process.env.SOAK_CONNECTIONS ?? 20);
+const rows = Number(process.env.SOAK_ROWS ?? 1_000_000);
+// A short check run keeps two thirds of its traffic for the judgement.
+const warmUp = Math.min(Number(process.env.SOAK_WARMUP_SECONDS ?? 60), Math.round(seconds / 3));
+const idleSeconds = Number(process.env.SOAK_IDLE_SECONDS ?? 90);
+const sampleMs = Number(process.env.SOAK_SAMPLE_MS ?? 2000);
+const seed = Number(process.env.LOAD_SEED ?? 7);
+
+type Phase = "warm-up" | "rest 1" | "traffic" | "rest 2";
+interface Row {
+  seconds: number;
+  phase: Phase;
+  proxyMb: number;
+  sandboxMb: number;
+  answers: number;
+  failures: number;
+}
+
+const header = [
+  "## Soak",
+  "",
+  `Measured ${machine()}.`,
+  "",
+  `${rows.toLocaleString("en-US")} contacts; the load suite's mix at ${rate} requests/s from ${connections} connections for ${(seconds / 60).toFixed(1)} min in all (a ${warmUp} s warm-up, ${idleSeconds} s at rest, the remaining ${((seconds - warmUp) / 60).toFixed(1)} min, ${idleSeconds} s at rest); proxy (response cache on, as deployed) and sandbox in their own processes, resident memory (VmRSS) of each sampled every ${sampleMs / 1000} s.`,
+  "",
+  `Judged on the samples under load after the warm-up: a growth trend if the least-squares slope is >= ${CRITERIA.maxSlopeMbPerMin} MB/min, or if the last third's median is above the middle third's by more than ${CRITERIA.maxStepMb} MB. Growth found that way is "no lasting growth" when the memory at rest after the run (the lowest sample of the rest) is within ${CRITERIA.maxStepMb} MB of the memory at rest after the warm-up: kept objects (a leak) stay when the traffic stops, heap and allocator capacity taken under load does not.`,
+].join("\n");
+console.log(header);
+
+const stack = await startStack({ rows, cache: true, label: "soak" });
+const samples: Row[] = [];
+let answers = 0;
+let failed = 0;
+let text: string;
+let ok: boolean;
+try {
+  const ingredients = await discover(stack.proxy.url);
+  const started = performance.now();
+  let phase: Phase = "warm-up";
+  const sample = () =>
+    samples.push({
+      seconds: (performance.now() - started) / 1000,
+      phase,
+      proxyMb: rssMb(stack.proxy.child.pid!),
+      sandboxMb: rssMb(stack.sandbox.child.pid!),
+      answers,
+      failures: failed,
+    });
+  sample();
+  const sampler = setInterval(sample, sampleMs);
+  const progress = setInterval(() => {
+    const last = samples.at(-1)!;
+    console.log(
+      `${last.seconds.toFixed(0)} s (${last.phase}): ${answers} answers, ${failed} failed; proxy ${last.proxyMb.toFixed(1)} MB, sandbox ${last.sandboxMb.toFixed(1)} MB; load ${loadAverage()}`,
+    );
+  }, 60_000);
+  const traffic = (duration: number, partSeed: number) =>
+    runMix({
+      url: stack.proxy.url,
+      connections,
+      seconds: duration,
+      overallRate: rate,
+      timeoutSeconds: 30,
+      seed: partSeed,
+      ingredients,
+      onResponse: (_op, status) => {
+        answers++;
+        if (status < 200 || status > 299) failed++;
+      },
+    });
+  const rest = () => new Promise((resolve) => setTimeout(resolve, idleSeconds * 1000));
+  let warm: Awaited<ReturnType<typeof runMix>>;
+  let run: Awaited<ReturnType<typeof runMix>>;
+  try {
+    warm = await traffic(warmUp, seed + 1000);
+    phase = "rest 1";
+    await rest();
+    phase = "traffic";
+    run = await traffic(seconds - warmUp, seed);
+    phase = "rest 2";
+    await rest();
+  } finally {
+    clearInterval(sampler);
+    clearInterval(progress);
+  }
+  const { result, recorder } = run;
+
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const csv = path.join(ARTIFACTS, "soak.csv");
+  const csvLines = samples.map((s) =>
+    [s.seconds.toFixed(1), s.phase, s.proxyMb.toFixed(2), s.sandboxMb.toFixed(2), s.answers, s.failures].join(
+      ",",
+    ),
+  );
+  writeFileSync(
+    csv,
+    `${["seconds,phase,proxy_rss_mb,sandbox_rss_mb,answers,failures", ...csvLines].join("\n")}\n`,
+  );
+
+  const loaded = samples.filter((s) => s.phase === "traffic");
+  /**
+   * At rest: the lowest sample of a rest. Node gives memory back in a step some 20 to 50 s into a
+   * rest (seen in every run: V8's memory reducer, then the allocator), not at once.
+   */
+  const atRest = (which: Phase, pick: (s: Row) => number) =>
+    Math.min(...samples.filter((s) => s.phase === which).map(pick));
+  const judge = (pick: (s: Row) => number) => {
+    const t = trend(loaded.map((s): Sample => ({ seconds: s.seconds, mb: pick(s) })));
+    const before = atRest("rest 1", pick);
+    const after = atRest("rest 2", pick);
+    return { t, before, after, verdict: verdict(t, before, after) };
+  };
+  const proxy = judge((s) => s.proxyMb);
+  const sandbox = judge((s) => s.sandboxMb);
+  const failures = recorder.failed + result.errors + warm.recorder.failed + warm.result.errors;
+  ok = failures === 0 && proxy.verdict !== "GROWTH TREND" && sandbox.verdict !== "GROWTH TREND";
+  const mb = (v: number) => v.toFixed(1);
+  const trendRow = (name: string, j: { t: Trend; before: number; after: number; verdict: string }) => [
+    name,
+    `${mb(j.t.firstMb)} -> ${mb(j.t.lastMb)}`,
+    `${j.t.slopeMbPerMin.toFixed(3)} ± ${j.t.slopeErrorMbPerMin.toFixed(3)}`,
+    mb(j.t.driftMb),
+    j.t.thirds.map(mb).join(" / "),
+    mb(j.t.stepMb),
+    j.t.peaks.map(mb).join(" / "),
+    `${mb(j.before)} -> ${mb(j.after)}`,
+    j.verdict,
+  ];
+  const spark = (name: string, values: number[]) =>
+    `    ${name.padEnd(8)}${sparkline(values)}  ${mb(Math.min(...values))}..${mb(Math.max(...values))} MB`;
+  const lines = [
+    `Resident memory under load after the warm-up (${loaded.length} samples over ${proxy.t.spanMinutes.toFixed(1)} min), and at rest:`,
+    "",
+    table(
+      [
+        "process",
+        "first -> last MB",
+        "slope MB/min (± s.e.)",
+        "drift MB",
+        "median by thirds MB",
+        "last - middle MB",
+        "highest by thirds MB",
+        "at rest after warm-up -> after run MB",
+        "verdict",
+      ],
+      [trendRow("proxy", proxy), trendRow("sandbox", sandbox)],
+    ),
+    "",
+    "Whole run (warm-up, rest, traffic, rest; each line scaled to its own range):",
+    "",
+    spark(
+      "proxy",
+      samples.map((s) => s.proxyMb),
+    ),
+    spark(
+      "sandbox",
+      samples.map((s) => s.sandboxMb),
+    ),
+    "",
+    `Traffic after the warm-up: ${recorder.total.toLocaleString("en-US")} answers in ${result.duration.toFixed(0)} s (${(recorder.total / result.duration).toFixed(1)} requests/s); failures over the whole run: non-2xx ${recorder.failed + warm.recorder.failed}, timeouts ${result.timeouts + warm.result.timeouts}, connection errors ${result.errors - result.timeouts + warm.result.errors - warm.result.timeouts}. Load average at the end: ${loadAverage()}. Samples: ${path.relative(process.cwd(), csv)}.`,
+    "",
+    table(TABLE_HEADERS, recorder.rows()),
+  ];
+  const firstFailures = [...warm.recorder.samples, ...recorder.samples].slice(0, 20);
+  if (firstFailures.length > 0)
+    lines.push("", "First failed answers:", "", ...firstFailures.map((s) => `    ${s}`));
+  lines.push(
+    "",
+    `**${ok ? "PASS" : "FAIL"}: ${failures} failed requests; proxy: ${proxy.verdict}; sandbox: ${sandbox.verdict}.**`,
+  );
+  text = lines.join("\n");
+} finally {
+  await stack.stop();
+}
+console.log(`\n${text}`);
+console.log(`written to ${writeSection("soak", `${header}\n\n${text}`)}`);
+process.exitCode = ok ? 0 : 1;
