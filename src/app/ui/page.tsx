@@ -27,19 +27,3 @@ export function Page({ title, lead, children }: { title: string; lead?: ReactNod
     </div>
   );
 }
-
-/** What a screen will offer once it is built: stated plainly, so nobody mistakes it for broken. */
-export function ComingSoon({ items }: { items: readonly string[] }) {
-  return (
-    <section className="card card-prose" aria-labelledby="coming-title">
-      <h2 className="card-title" id="coming-title">
-        What this page will do
-      </h2>
-      <ul className="plan-list">
-        {items.map((item) => (
-          <li key={item}>{item}</li>
-        ))}
-      </ul>
-    </section>
-  );
-}
