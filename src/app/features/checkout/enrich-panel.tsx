@@ -1,5 +1,5 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useEffect, useId, useMemo, useState } from "react";
+import { useId, useMemo } from "react";
 import { Controller, useForm, useWatch } from "react-hook-form";
 import { z } from "zod";
 import { ENRICH_MAX_ENTRIES, type Plan, REVEALS, type Reveal } from "../../../contract/inferred";
@@ -16,8 +16,7 @@ import { PurchaseNotice } from "./purchase-notice";
 import { RevealField } from "./reveal-field";
 import { RowsResultView } from "./rows-result";
 import { lastEnrich, type RowsResult } from "./saved-results";
-import { useStoredValue } from "./stored-value";
-import { usePurchase } from "./use-purchase";
+import { useRowsPurchase } from "./use-rows-purchase";
 
 /** How many invalid entries are named before "and N more". */
 const INVALID_SHOWN = 12;
@@ -112,24 +111,13 @@ export function EnrichPanel({ selection }: { selection: readonly string[] }) {
   const plan: Plan | null = credits.data?.plan ?? null;
   const listId = useId();
   const listHintId = useId();
-  const [review, setReview] = useState<Review | null>(null);
-  const result = useStoredValue(lastEnrich);
-
-  const purchase = usePurchase<EnrichResult>({
+  const { purchase, review, setReview, result } = useRowsPurchase<EnrichResult, Review>({
     kind: "enrich",
     send: (body, key) => postEnrich(body as EnrichBody, key),
-    onSettled: (results, bought) => {
-      lastEnrich.set(toRowsResult(results, bought));
-    },
+    store: lastEnrich,
+    toResult: toRowsResult,
   });
   const { state, reset } = purchase;
-
-  useEffect(() => {
-    if (state.phase === "done") {
-      setReview(null);
-      reset();
-    }
-  }, [state.phase, reset]);
 
   const form = useForm<EnrichForm>({
     resolver: zodResolver(formSchema),

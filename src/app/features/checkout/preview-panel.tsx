@@ -1,5 +1,5 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useEffect, useId, useState } from "react";
+import { useId } from "react";
 import { Controller, useForm } from "react-hook-form";
 import { z } from "zod";
 import { canonicalFilter } from "../../../contract/canonical";
@@ -17,8 +17,7 @@ import { PurchaseNotice } from "./purchase-notice";
 import { RevealField } from "./reveal-field";
 import { RowsResultView } from "./rows-result";
 import { lastPreview, type RowsResult } from "./saved-results";
-import { useStoredValue } from "./stored-value";
-import { usePurchase } from "./use-purchase";
+import { useRowsPurchase } from "./use-rows-purchase";
 
 const formSchema = z.object({
   limit: z
@@ -75,23 +74,13 @@ export function PreviewPanel({ filter, valid, description, count }: PreviewPanel
   const plan: Plan | null = credits.data?.plan ?? null;
   const limitId = useId();
   const limitHintId = useId();
-  const [review, setReview] = useState<Review | null>(null);
-  const result = useStoredValue(lastPreview);
-
-  const purchase = usePurchase<PreviewResult>({
+  const { purchase, review, setReview, result } = useRowsPurchase<PreviewResult, Review>({
     kind: "preview",
     send: (body, key) => postPreview(body as PreviewBody, key),
-    onSettled: (results, bought) => {
-      lastPreview.set(toRowsResult(results, bought));
-    },
+    store: lastPreview,
+    toResult: toRowsResult,
   });
   const { state, reset } = purchase;
-  useEffect(() => {
-    if (state.phase === "done") {
-      setReview(null);
-      reset();
-    }
-  }, [state.phase, reset]);
 
   const form = useForm<PreviewForm>({
     resolver: zodResolver(formSchema),
