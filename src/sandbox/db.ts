@@ -40,6 +40,11 @@ export class Dataset {
       access_mode: "READ_ONLY",
       threads: String(options.threads ?? 2),
       memory_limit: options.memoryLimit ?? "512MB",
+      // DuckDB's jemalloc returns freed pages to the OS only when an arena is busy or flushed; a
+      // sandbox at rest, or one whose queries never reach the default 128 MB flush threshold,
+      // otherwise keeps every page it ever used (the soak saw +80 MB after 5 minutes of traffic).
+      allocator_background_threads: "true",
+      allocator_flush_threshold: "8MB",
     });
     const connections = await Promise.all(
       Array.from({ length: options.connections ?? 3 }, () => instance.connect()),
