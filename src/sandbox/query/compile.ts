@@ -121,12 +121,16 @@ function compileNode(
 /** `column IN (values)`; FALSE for no values. */
 function inValues(column: string, values: readonly (string | number)[], sql: SqlBuilder): string {
   if (values.length === 0) return "FALSE";
+  // Whole numbers (enum codes, company indexes: made here, never the caller's text) go into the SQL
+  // as literals at any length. A long list as a semi-join on an unnested parameter (as strings
+  // still do below) kept ~2 KB of native memory per query in DuckDB 1.5 (the soak's growth) and
+  // ran 40% slower.
+  if (values.every((v) => typeof v === "number" && Number.isSafeInteger(v)))
+    return `(${column} IN (${values.join(", ")}))`;
   if (values.length <= INLINE_LIST_MAX) return `(${column} IN (${sql.list(values)}))`;
-  // A long list becomes a semi-join on an unnested LIST parameter: one bind, hashed once.
-  const isNumber = typeof values[0] === "number";
+  // A long list of strings becomes a semi-join on an unnested LIST parameter: one bind, hashed once.
   const list = sql.param(JSON.stringify(values));
-  const type = isNumber ? "BIGINT[]" : "VARCHAR[]";
-  return `(${column} IN (SELECT unnest(CAST(json(${list}) AS ${type}))))`;
+  return `(${column} IN (SELECT unnest(CAST(json(${list}) AS VARCHAR[]))))`;
 }
 
 /** Present, and not one of the values: `ne` and `notIn` never match a NULL. */
