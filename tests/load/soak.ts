@@ -12,27 +12,27 @@ import { CRITERIA, type Sample, sparkline, type Trend, trend, verdict } from "./
  * through the proxy (own process, response cache on as deployed) in front of the sandbox (own
  * process), sampling both processes' resident memory (/proc/<pid>/status VmRSS) every two seconds.
  *
- * The traffic runs in two parts: a warm-up minute, 90 s at rest, the other nine minutes, and 90 s
- * at rest. A least-squares line through each process's samples under load (after the
- * warm-up) gives the slope (MB/min) and the drift; ./trend.ts says when that is a growth trend.
- * When it is, the two rests decide whether the growth lasts (see `verdict`). Every sample goes to
- * test-artifacts/load/soak.csv; any failed request also fails the soak.
+ * The run: a warm-up minute, 90 s at rest, a minute of traffic again (the re-warm: the rest gave
+ * memory back, and taking it again is not growth), the ten judged minutes, and 90 s at rest. A
+ * least-squares line through each process's judged samples gives the slope (MB/min) and the drift;
+ * ./trend.ts says when that is a growth trend. When it is, the two rests decide whether the growth
+ * lasts (see `verdict`). Every sample goes to test-artifacts/load/soak.csv; any failed request also
+ * fails the soak.
  *
- * Not run in CI: it takes about thirteen minutes. Environment: SOAK_SECONDS (traffic, 600), SOAK_RATE
- * (requests/s, 40), SOAK_CONNECTIONS (20), SOAK_ROWS (1,000,000), SOAK_WARMUP_SECONDS (60),
- * SOAK_IDLE_SECONDS (90), SOAK_SAMPLE_MS (2000), LOAD_SEED (7).
+ * Not run in CI: it takes about fifteen minutes. Environment: SOAK_SECONDS (judged traffic, 600),
+ * SOAK_RATE (requests/s, 40), SOAK_CONNECTIONS (20), SOAK_ROWS (1,000,000), SOAK_WARMUP_SECONDS
+ * (60, also the re-warm), SOAK_IDLE_SECONDS (90), SOAK_SAMPLE_MS (2000), LOAD_SEED (7).
  */
 const seconds = Number(process.env.SOAK_SECONDS ?? 600);
 const rate = Number(process.env.SOAK_RATE ?? 40);
 const connections = Number(process.env.SOAK_CONNECTIONS ?? 20);
 const rows = Number(process.env.SOAK_ROWS ?? 1_000_000);
-// A short check run keeps two thirds of its traffic for the judgement.
-const warmUp = Math.min(Number(process.env.SOAK_WARMUP_SECONDS ?? 60), Math.round(seconds / 3));
+const warmUp = Number(process.env.SOAK_WARMUP_SECONDS ?? 60);
 const idleSeconds = Number(process.env.SOAK_IDLE_SECONDS ?? 90);
 const sampleMs = Number(process.env.SOAK_SAMPLE_MS ?? 2000);
 const seed = Number(process.env.LOAD_SEED ?? 7);
 
-type Phase = "warm-up" | "rest 1" | "traffic" | "rest 2";
+type Phase = "warm-up" | "rest 1" | "re-warm" | "traffic" | "rest 2";
 interface Row {
   seconds: number;
   phase: Phase;
@@ -47,9 +47,9 @@ const header = [
   "",
   `Measured ${machine()}.`,
   "",
-  `${rows.toLocaleString("en-US")} contacts; the load suite's mix at ${rate} requests/s from ${connections} connections for ${(seconds / 60).toFixed(1)} min in all (a ${warmUp} s warm-up, ${idleSeconds} s at rest, the remaining ${((seconds - warmUp) / 60).toFixed(1)} min, ${idleSeconds} s at rest); proxy (response cache on, as deployed) and sandbox in their own processes, resident memory (VmRSS) of each sampled every ${sampleMs / 1000} s.`,
+  `${rows.toLocaleString("en-US")} contacts; the load suite's mix at ${rate} requests/s from ${connections} connections : a ${warmUp} s warm-up, ${idleSeconds} s at rest, ${warmUp} s of traffic again (the re-warm), ${(seconds / 60).toFixed(1)} min judged, ${idleSeconds} s at rest; proxy (response cache on, as deployed) and sandbox in their own processes, resident memory (VmRSS) of each sampled every ${sampleMs / 1000} s.`,
   "",
-  `Judged on the samples under load after the warm-up: a growth trend if the least-squares slope is >= ${CRITERIA.maxSlopeMbPerMin} MB/min, or if the last third's median is above the middle third's by more than ${CRITERIA.maxStepMb} MB. Growth found that way is "no lasting growth" when the memory at rest after the run (the lowest sample of the rest) is within ${CRITERIA.maxStepMb} MB of the memory at rest after the warm-up: kept objects (a leak) stay when the traffic stops, heap and allocator capacity taken under load does not.`,
+  `Judged on the samples of the judged minutes: a growth trend if the least-squares slope is >= ${CRITERIA.maxSlopeMbPerMin} MB/min, or if the last third's median is above the middle third's by more than ${CRITERIA.maxStepMb} MB. Growth found that way is "no lasting growth" when the memory at rest after the run (the lowest sample of the rest) is within ${CRITERIA.maxStepMb} MB of the memory at rest after the warm-up: kept objects (a leak) stay when the traffic stops, heap and allocator capacity taken under load does not.`,
 ].join("\n");
 console.log(header);
 
@@ -101,8 +101,9 @@ try {
     warm = await traffic(warmUp, seed + 1000);
     phase = "rest 1";
     await rest();
-    phase = "traffic";
-    run = await traffic(seconds - warmUp, seed);
+    phase = "re-warm";
+    const judged = setTimeout(() => (phase = "traffic"), warmUp * 1000);
+    run = await traffic(warmUp + seconds, seed).finally(() => clearTimeout(judged));
     phase = "rest 2";
     await rest();
   } finally {
@@ -155,7 +156,7 @@ try {
   const spark = (name: string, values: number[]) =>
     `    ${name.padEnd(8)}${sparkline(values)}  ${mb(Math.min(...values))}..${mb(Math.max(...values))} MB`;
   const lines = [
-    `Resident memory under load after the warm-up (${loaded.length} samples over ${proxy.t.spanMinutes.toFixed(1)} min), and at rest:`,
+    `Resident memory in the judged minutes (${loaded.length} samples over ${proxy.t.spanMinutes.toFixed(1)} min), and at rest:`,
     "",
     table(
       [
@@ -172,7 +173,7 @@ try {
       [trendRow("proxy", proxy), trendRow("sandbox", sandbox)],
     ),
     "",
-    "Whole run (warm-up, rest, traffic, rest; each line scaled to its own range):",
+    "Whole run (warm-up, rest, re-warm, judged minutes, rest; each line scaled to its own range):",
     "",
     spark(
       "proxy",
@@ -183,7 +184,7 @@ try {
       samples.map((s) => s.sandboxMb),
     ),
     "",
-    `Traffic after the warm-up: ${recorder.total.toLocaleString("en-US")} answers in ${result.duration.toFixed(0)} s (${(recorder.total / result.duration).toFixed(1)} requests/s); failures over the whole run: non-2xx ${recorder.failed + warm.recorder.failed}, timeouts ${result.timeouts + warm.result.timeouts}, connection errors ${result.errors - result.timeouts + warm.result.errors - warm.result.timeouts}. Load average at the end: ${loadAverage()}. Samples: ${path.relative(process.cwd(), csv)}.`,
+    `Traffic after the first rest (re-warm and judged minutes): ${recorder.total.toLocaleString("en-US")} answers in ${result.duration.toFixed(0)} s (${(recorder.total / result.duration).toFixed(1)} requests/s); failures over the whole run: non-2xx ${recorder.failed + warm.recorder.failed}, timeouts ${result.timeouts + warm.result.timeouts}, connection errors ${result.errors - result.timeouts + warm.result.errors - warm.result.timeouts}. Load average at the end: ${loadAverage()}. Samples: ${path.relative(process.cwd(), csv)}.`,
     "",
     table(TABLE_HEADERS, recorder.rows()),
   ];
