@@ -1,10 +1,4 @@
-import {
-  type DuckDBConnection,
-  DuckDBInstance,
-  type DuckDBType,
-  type DuckDBValue,
-  listValue,
-} from "@duckdb/node-api";
+import { type DuckDBConnection, DuckDBInstance, type DuckDBType, type DuckDBValue } from "@duckdb/node-api";
 
 export type SqlParam = string | number | boolean | null | bigint | DuckDBValue;
 
@@ -147,11 +141,6 @@ export class SqlBuilder {
   /** A placeholder per value, comma-separated, for `IN (...)`. */
   list(values: readonly SqlParam[]): string {
     return values.map((v) => this.param(v)).join(", ");
-  }
-
-  /** One LIST parameter, for long lists that would make SQL text huge. */
-  listParam(values: readonly (string | number)[], type: DuckDBType): string {
-    return this.param(listValue(values as DuckDBValue[]), type);
   }
 
   build(text: string): Sql {

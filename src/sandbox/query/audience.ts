@@ -197,12 +197,10 @@ export class Audience {
     const clauses: string[] = [];
     // Ids are generated in lower case, so the asked ones are lowered and the column compared as
     // stored: lower(RBID_PAO) made every Enrich scan and lower a million ids (~70 ms against ~5).
-    if (ids.length)
-      clauses.push(`RBID_PAO IN (SELECT unnest(CAST(json(${sql.param(JSON.stringify(ids))}) AS VARCHAR[])))`);
-    if (mails.length)
-      clauses.push(
-        `EMAIL_ADDRESS_PER IN (SELECT unnest(CAST(json(${sql.param(JSON.stringify(mails))}) AS VARCHAR[])))`,
-      );
+    // Bound one by one (up to 1,000 a call): an unnested list parameter kept native memory per
+    // query (see inValues in compile.ts).
+    if (ids.length) clauses.push(`RBID_PAO IN (${sql.list(ids)})`);
+    if (mails.length) clauses.push(`EMAIL_ADDRESS_PER IN (${sql.list(mails)})`);
     const rows = await this.db.rows(
       sql.build(
         `SELECT ${selectList(columns, ["EMAIL_ADDRESS_PER"])} FROM contacts WHERE ${clauses.join(" OR ")}`,
@@ -270,14 +268,12 @@ export class Audience {
 
   async companies(orgIdx: readonly number[], columns: readonly string[]): Promise<Row[]> {
     if (orgIdx.length === 0) return [];
-    const sql = new SqlBuilder();
-    const list = sql.param(JSON.stringify(orgIdx));
-    return this.db.rows(
-      sql.build(
-        `SELECT org_idx, ${columns.map(quoted).join(", ")} FROM companies
-         WHERE org_idx IN (SELECT unnest(CAST(json(${list}) AS BIGINT[])))`,
-      ),
-    );
+    // The dataset's own company indexes: whole numbers, written as literals (no unnested list).
+    if (!orgIdx.every(Number.isSafeInteger)) throw new Error("company indexes must be whole numbers");
+    return this.db.rows({
+      text: `SELECT org_idx, ${columns.map(quoted).join(", ")} FROM companies WHERE org_idx IN (${orgIdx.join(", ")})`,
+      params: [],
+    });
   }
 }
 

@@ -51,9 +51,6 @@ export interface Compiled {
   scoreSources: Resolved[];
 }
 
-/** Above this many values a list is passed as one LIST parameter and joined, not as placeholders. */
-const INLINE_LIST_MAX = 64;
-
 export function compileFilter(
   filter: GroupNode | null | undefined,
   sql: SqlBuilder,
@@ -121,17 +118,14 @@ function compileNode(
 /** `column IN (values)`; FALSE for no values. */
 function inValues(column: string, values: readonly (string | number)[], sql: SqlBuilder): string {
   if (values.length === 0) return "FALSE";
+  // Never a semi-join on an unnested list (`IN (SELECT unnest(...))`): under DuckDB 1.5 each such
+  // query kept 2-11 KB of native memory for good (the soak's growth), and ran slower.
   // Whole numbers (enum codes, company indexes, an integer column's list, which the contract admits
-  // only as whole numbers) go into the SQL as literals at any length: a safe integer prints as
-  // digits only. A long list as a semi-join on an unnested parameter (as strings still do below)
-  // kept ~2 KB of native memory per query in DuckDB 1.5 (the soak's growth) and ran 40% slower.
+  // only as whole numbers) go into the SQL as literals: a safe integer prints as digits only.
   if (values.every((v) => typeof v === "number" && Number.isSafeInteger(v)))
     return `(${column} IN (${values.join(", ")}))`;
-  if (values.length <= INLINE_LIST_MAX) return `(${column} IN (${sql.list(values)}))`;
-  // A long list becomes a semi-join on an unnested LIST parameter: one bind, hashed once.
-  const list = sql.param(JSON.stringify(values));
-  const type = typeof values[0] === "number" ? "BIGINT[]" : "VARCHAR[]";
-  return `(${column} IN (SELECT unnest(CAST(json(${list}) AS ${type}))))`;
+  // Anything else may be the caller's text: bound parameters, one per value.
+  return `(${column} IN (${sql.list(values)}))`;
 }
 
 /** Present, and not one of the values: `ne` and `notIn` never match a NULL. */

@@ -349,6 +349,32 @@ describe("Enrich: by personIds (from a View) or by emails; duplicates once; notF
     expect(enrich.creditsCharged).toBe(1);
   });
 
+  it("a long list finds every row it names: 600 ids and 400 emails from an export, one call", async () => {
+    const started = expectOk(
+      await ayce.post("/v2/contact/export", {
+        filter: group([cond("EMAIL_ADDRESS_PER", "isNotNull")]),
+        maxRows: 1000,
+        reveal: "email",
+        columns: ["RBID_PAO"],
+      }),
+      responses.exportStarted,
+      202,
+    );
+    expect((await waitExport(ayce, started.exportId)).status).toBe("COMPLETED");
+    const { rows } = csvObjects((await ayce.get(`/v2/contact/export/${started.exportId}/download`)).text);
+    expect(rows).toHaveLength(1000);
+    const ids = rows.slice(0, 600).map((r) => String(r.RBID_PAO));
+    // Emails in another case than stored, from rows the ids do not name.
+    const emails = rows.slice(600).map((r) => String(r.EMAIL_ADDRESS_PER).toUpperCase());
+    const enrich = expectOk(
+      await ayce.post("/v2/contact/enrich", { personIds: ids, emails, reveal: "email" }),
+      responses.enrich,
+    );
+    expect(enrich.notFound).toEqual([]);
+    expect(enrich.matched).toBe(1000);
+    expect(new Set(enrich.rows.map((r) => r.RBID_PAO))).toEqual(new Set(rows.map((r) => r.RBID_PAO)));
+  });
+
   it("no entries, or more than 1000 in all, is a 422; 1000 is fine", async () => {
     expect422(await payg.post("/v2/contact/enrich", { reveal: "none" }));
     expect422(await payg.post("/v2/contact/enrich", { personIds: [], emails: [], reveal: "none" }));

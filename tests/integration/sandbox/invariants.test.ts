@@ -360,6 +360,29 @@ describe("INFERRED Filter semantics: operators, connectors and empty groups on r
     expect(feq + fne + fnull).toBe(total);
   });
 
+  it("a long text list (more values than fit a short IN) counts what its values count one by one", async () => {
+    const top = expectOk(
+      await client.post("/v2/contact/insights", { section: "fields", fields: ["LAST_NAME_PER"] }),
+      responses.insightsFields,
+    );
+    const names = top.fields
+      .LAST_NAME_PER!.map((b) => b.value)
+      .filter((v): v is string => typeof v === "string");
+    expect(names.length).toBeGreaterThanOrEqual(5);
+    const invented = Array.from({ length: 90 }, (_, i) => `Nobody'${i}%_\\`);
+    const valueList = [...names.map((n) => n.toUpperCase()), ...invented];
+    const [inList, ...each] = await Promise.all([
+      count(g([c("LAST_NAME_PER", "in", { valueList })])),
+      ...names.map((value) => count(g([c("LAST_NAME_PER", "eq", { value })]))),
+    ]);
+    expect(inList).toBe(each.reduce((a, b) => a + b, 0));
+    const [notIn, isNull] = await Promise.all([
+      count(g([c("LAST_NAME_PER", "notIn", { valueList })])),
+      count(g([c("LAST_NAME_PER", "isNull")])),
+    ]);
+    expect(inList + notIn + isNull).toBe(total);
+  });
+
   it("between reads value and value2, both ends inclusive", async () => {
     const [between, range, ends] = await Promise.all([
       count(g([c("FOUNDED_ORG", "between", { value: 2000, value2: 2005 })])),
