@@ -24,6 +24,8 @@ export interface Sandbox {
   fetch: (request: Request) => Promise<Response>;
   close: () => Promise<void>;
   options: SandboxOptions;
+  /** DuckDB's accounting of its memory by tag, for the memory probe (`npm run probe`). */
+  databaseMemory: () => Promise<Record<string, number>>;
 }
 
 /**
@@ -82,6 +84,7 @@ export async function createSandbox(
     app,
     options,
     fetch: (request) => Promise.resolve(app.fetch(request)),
+    databaseMemory: () => db.memory(),
     async close() {
       await exports.close();
       await jobs.close();

@@ -107,6 +107,15 @@ export class Dataset {
     return (await this.rows(sql))[0];
   }
 
+  /** DuckDB's own accounting of its memory, by tag (buffer pool, hash tables, ...), in bytes. */
+  async memory(): Promise<Record<string, number>> {
+    const rows = await this.rows({
+      text: "SELECT tag, memory_usage_bytes AS b FROM duckdb_memory() WHERE memory_usage_bytes > 0",
+      params: [],
+    });
+    return Object.fromEntries(rows.map((r) => [String(r.tag), Number(r.b)]));
+  }
+
   close() {
     for (const c of this.idle) c.closeSync();
     this.idle.length = 0;
