@@ -10,6 +10,7 @@ import { contactCost, fullRowColumns, insufficient } from "../billing";
 import { csvLine } from "../csv";
 import { HttpError } from "../http/pipeline";
 import type { Audience } from "../query/audience";
+import { Archive } from "../state/archive";
 import type { Account, ExportRecord, StateStore } from "../state/store";
 
 /**
@@ -18,12 +19,16 @@ import type { Account, ExportRecord, StateStore } from "../state/store";
  * export that ends in ERROR or CANCELLED costs nothing. A restart re-runs unfinished exports from
  * the start: the file is rewritten and the charge, recorded with the COMPLETED status in one
  * atomic state write, is never taken twice.
+ *
+ * An export that has ended (COMPLETED, ERROR, CANCELLED) never changes again: once that end is in
+ * the state file, the record moves to the history archive on disk (`<dir>/history.jsonl`), so the
+ * state file and memory hold only the exports under way, however long the history grows.
  */
 export class ExportJobs {
   private readonly queue: string[] = [];
   private running: Promise<void> | null = null;
-  private readonly cancelled = new Set<string>();
   private closed = false;
+  private history: Archive<ExportRecord> | null = null;
 
   constructor(
     private readonly audience: Audience,
@@ -31,13 +36,24 @@ export class ExportJobs {
     private readonly dir: string,
   ) {}
 
-  /** Picks up exports a previous run left unfinished. */
+  /**
+   * Opens the history, moves ended exports the state file still holds into it (a state file from
+   * before the archive, or a stop between archiving and the next state write), and picks up
+   * exports a previous run left unfinished.
+   */
   async resume() {
     await mkdir(this.dir, { recursive: true });
-    const unfinished = Object.values(this.store.state.exports)
-      .filter((e) => e.status === "QUEUED" || e.status === "PROCESSING")
-      .sort((a, b) => a.createdAt.localeCompare(b.createdAt));
-    for (const record of unfinished) this.enqueue(record.exportId);
+    this.history = Archive.open(path.join(this.dir, "history.jsonl"), (e: ExportRecord) => ({
+      id: e.exportId,
+      owner: e.accountId,
+    }));
+    const records = Object.values(this.store.state.exports).sort((a, b) =>
+      a.createdAt.localeCompare(b.createdAt),
+    );
+    const ended = records.filter((e) => !isUnderWay(e));
+    for (const record of ended) this.archive(record);
+    if (ended.length > 0) await this.store.save();
+    for (const record of records.filter(isUnderWay)) this.enqueue(record.exportId);
   }
 
   async start(
@@ -77,15 +93,16 @@ export class ExportJobs {
   }
 
   get(exportId: string, account: Account): ExportRecord {
-    const record = this.store.state.exports[exportId];
+    const record = this.store.state.exports[exportId] ?? this.archived().get(exportId);
     if (!record || record.accountId !== account.id) throw new HttpError(404, { detail: "Export not found" });
     return record;
   }
 
   list(account: Account): ExportRecord[] {
-    return Object.values(this.store.state.exports)
-      .filter((e) => e.accountId === account.id)
-      .sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+    return [
+      ...Object.values(this.store.state.exports).filter((e) => e.accountId === account.id),
+      ...this.archived().ownedBy(account.id),
+    ].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
   }
 
   async cancel(exportId: string, account: Account): Promise<ExportRecord> {
@@ -95,10 +112,9 @@ export class ExportJobs {
     if (record.status === "ERROR")
       throw new HttpError(400, { detail: "The export ended in an error and cannot be cancelled" });
     if (record.status === "CANCELLED") return record;
-    this.cancelled.add(exportId);
     record.status = "CANCELLED";
     record.completedAt = new Date().toISOString();
-    await this.store.save();
+    await this.end(record);
     return record;
   }
 
@@ -122,6 +138,26 @@ export class ExportJobs {
     this.closed = true;
     this.queue.length = 0;
     await this.running;
+    this.history?.close();
+    this.history = null;
+  }
+
+  private archived(): Archive<ExportRecord> {
+    if (!this.history) throw new Error("ExportJobs.resume() opens the history before any request");
+    return this.history;
+  }
+
+  /** Makes an ended export durable in the state file, then moves it to the history. */
+  private async end(record: ExportRecord) {
+    await this.store.save();
+    this.archive(record);
+    this.store.saveSoon();
+  }
+
+  /** Into the history, then out of the state (a stop in between leaves it in both: see resume). */
+  private archive(record: ExportRecord) {
+    this.archived().add(record);
+    delete this.store.state.exports[record.exportId];
   }
 
   private fileOf(exportId: string) {
@@ -151,7 +187,7 @@ export class ExportJobs {
       out = createWriteStream(part);
       await write(out, csvLine(record.columns));
       for await (const chunk of this.audience.streamRows(record.filter, record.columns, record.rows)) {
-        if (this.cancelled.has(record.exportId) || this.closed) break;
+        if (cancelled(record) || this.closed) break;
         await write(out, chunk.rows.map((r) => csvLine(r.map(plain))).join(""));
         record.rowsWritten += chunk.rows.length;
         this.store.saveSoon();
@@ -159,26 +195,28 @@ export class ExportJobs {
       await new Promise<void>((resolve, reject) =>
         out!.end((e?: Error | null) => (e ? reject(e) : resolve())),
       );
-      if (this.cancelled.has(record.exportId)) {
+      if (cancelled(record)) {
         await rm(part, { force: true });
         return;
       }
       if (this.closed) return; // resumed from the start on the next run
       await rename(part, this.fileOf(record.exportId));
       // A cancel that arrived while the file was being moved into place wins: nothing is charged.
-      if (this.cancelled.has(record.exportId)) {
+      if (cancelled(record)) {
         await rm(this.fileOf(record.exportId), { force: true });
         return;
       }
       this.finish(record);
-      await this.store.save();
+      await this.end(record);
     } catch (error) {
       out?.destroy();
       await rm(part, { force: true });
+      // A cancelled export stays cancelled (and is in the history already) whatever failed after.
+      if (cancelled(record)) return;
       record.status = "ERROR";
       record.error = `The export failed: ${(error as Error).message}`;
       record.completedAt = new Date().toISOString();
-      await this.store.save();
+      await this.end(record);
     }
   }
 
@@ -198,6 +236,10 @@ export class ExportJobs {
     record.status = "COMPLETED";
   }
 }
+
+const isUnderWay = (e: ExportRecord) => e.status === "QUEUED" || e.status === "PROCESSING";
+/** Read afresh at each use: `cancel` changes the record while `run` awaits. */
+const cancelled = (e: ExportRecord) => e.status === "CANCELLED";
 
 function plain(value: unknown) {
   return typeof value === "bigint" ? Number(value) : value;

@@ -67,6 +67,7 @@ export interface State {
   version: 1;
   accounts: Record<string, Account>;
   keys: Record<string, KeyRecord>;
+  /** Exports under way, and ended ones for the moment before they move to the history archive. */
   exports: Record<string, ExportRecord>;
   jobs: Record<string, VerifyJobRecord>;
   nextProcessId: number;
