@@ -6,7 +6,7 @@ import { createSandbox } from "../../src/sandbox/app";
 import { ensureDataset } from "../../src/sandbox/dataset/index";
 import { KEY } from "../bench/services";
 import { table } from "../bench/stats";
-import { discover, OPERATIONS, type Operation, planner } from "./traffic";
+import { discover, noteExportStarted, OPERATIONS, type Operation, planner } from "./traffic";
 import { leastSquares } from "./trend";
 
 /**
@@ -161,10 +161,7 @@ async function probeOne(op: Operation, dir: string) {
         });
         const text = await response.text();
         if (!response.ok) throw new Error(`${planned.op}: ${response.status} ${text.slice(0, 300)}`);
-        if (planned.op === "export start") {
-          ingredients.exportIds.push((JSON.parse(text) as { exportId: string }).exportId);
-          if (ingredients.exportIds.length > 300) ingredients.exportIds.shift();
-        }
+        if (planned.op === "export start") noteExportStarted(ingredients, text);
         served++;
       }
     };

@@ -289,6 +289,14 @@ export function planner(seed: number, x: Ingredients) {
   };
 }
 
+/** A new export joins the ids status polls pick from (the most recent few hundred). */
+export function noteExportStarted(ingredients: Ingredients, answerBody: string) {
+  const { exportIds } = ingredients;
+  const id = (JSON.parse(answerBody) as { exportId?: string }).exportId;
+  if (id) exportIds.push(id);
+  if (exportIds.length > 300) exportIds.splice(0, exportIds.length - 300);
+}
+
 /** Per-operation latencies and failures, fed by autocannon's per-response events. */
 export class Recorder {
   readonly latencies = new Map<Operation, number[]>(OPERATIONS.map((op) => [op, []]));
@@ -367,7 +375,6 @@ export async function runMix(options: {
 }): Promise<MixedRun> {
   const next = planner(options.seed, options.ingredients);
   const recorder = new Recorder();
-  const exportIds = options.ingredients.exportIds;
   type Context = { op?: Operation };
 
   const mix: autocannon.Options = {
@@ -392,12 +399,7 @@ export async function runMix(options: {
         onResponse: (status, body, context) => {
           const op = (context as Context).op!;
           if (status < 200 || status > 299) recorder.keepSample(op, status, body);
-          else if (op === "export start") {
-            // New exports join the ids status polls pick from (the most recent few hundred).
-            const id = (JSON.parse(body) as { exportId?: string }).exportId;
-            if (id) exportIds.push(id);
-            if (exportIds.length > 300) exportIds.splice(0, exportIds.length - 300);
-          }
+          else if (op === "export start") noteExportStarted(options.ingredients, body);
         },
       },
     ],

@@ -8,9 +8,9 @@ import { closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, wri
  * exports made every save serialise megabytes and the sandbox's memory grow with each one).
  *
  * Appends are synchronous (a line, a few a second at most) and fsynced before `add` returns, so the
- * offsets in the index are exact and a record is never only in memory. A
- * crash mid-append leaves a partial last line: `open` drops it (its record is still in the state
- * file, which removes a record only after `add` returned).
+ * offsets in the index are exact and a record is never only in memory. A crash mid-append leaves a
+ * partial last line: `open` drops it (its record is still in the state file, which removes a record
+ * only after `add` returned).
  */
 export class Archive<T> {
   private readonly index = new Map<string, { offset: number; length: number; owner: string }>();
