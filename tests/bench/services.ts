@@ -17,7 +17,7 @@ const SANDBOX_LIMITS = {
 };
 
 /** The sandbox (`npm run sandbox`) with its own dataset under `<dir>/sandbox` (generated on start). */
-export async function startSandboxProcess(dir: string, rows: number) {
+export async function startSandboxProcess(dir: string, rows: number, env: Record<string, string> = {}) {
   const port = await freePort();
   const started = await startProcess(
     "src/sandbox/main.ts",
@@ -27,6 +27,7 @@ export async function startSandboxProcess(dir: string, rows: number) {
       SANDBOX_PORT: String(port),
       SANDBOX_HOST: "127.0.0.1",
       ...SANDBOX_LIMITS,
+      ...env,
     },
     /ready on/,
     300_000,

@@ -1,7 +1,8 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { rssMb } from "../bench/spawn";
+import { rssMb, tail } from "../bench/spawn";
 import { table } from "../bench/stats";
+import type { MemoryReport } from "./memory-report";
 import { ARTIFACTS, loadAverage, machine, writeSection } from "./report";
 import { startStack } from "./stack";
 import { discover, runMix, TABLE_HEADERS } from "./traffic";
@@ -38,6 +39,11 @@ interface Row {
   phase: Phase;
   proxyMb: number;
   sandboxMb: number;
+  /** The sandbox's own view (./memory-report.ts), its latest report: V8's heap and the rest. */
+  sandboxHeapTotalMb: number;
+  sandboxHeapUsedMb: number;
+  /** Resident memory outside V8's heap, same instant (rss - heapTotal): DuckDB, buffers, allocator. */
+  sandboxOutsideHeapMb: number;
   answers: number;
   failures: number;
 }
@@ -53,7 +59,25 @@ const header = [
 ].join("\n");
 console.log(header);
 
-const stack = await startStack({ rows, cache: true, label: "soak" });
+mkdirSync(ARTIFACTS, { recursive: true });
+const reportFile = path.join(ARTIFACTS, "soak-sandbox-memory.jsonl");
+rmSync(reportFile, { force: true });
+const stack = await startStack({
+  rows,
+  cache: true,
+  label: "soak",
+  sandboxEnv: {
+    NODE_OPTIONS: "--import tsx --import ./tests/load/memory-report.ts",
+    MEMORY_REPORT_FILE: reportFile,
+    MEMORY_REPORT_MS: String(sampleMs),
+  },
+});
+/** The sandbox's latest memory report (the last complete line of its file). */
+const latestReport = (): MemoryReport => {
+  const lines = tail(reportFile, 1024).trimEnd().split("\n");
+  return JSON.parse(lines.at(-1)!) as MemoryReport;
+};
+const MB = 2 ** 20;
 const samples: Row[] = [];
 let answers = 0;
 let failed = 0;
@@ -63,15 +87,20 @@ try {
   const ingredients = await discover(stack.proxy.url);
   const started = performance.now();
   let phase: Phase = "warm-up";
-  const sample = () =>
+  const sample = () => {
+    const report = latestReport();
     samples.push({
       seconds: (performance.now() - started) / 1000,
       phase,
       proxyMb: rssMb(stack.proxy.child.pid!),
       sandboxMb: rssMb(stack.sandbox.child.pid!),
+      sandboxHeapTotalMb: report.heapTotal / MB,
+      sandboxHeapUsedMb: report.heapUsed / MB,
+      sandboxOutsideHeapMb: (report.rss - report.heapTotal) / MB,
       answers,
       failures: failed,
     });
+  };
   sample();
   const sampler = setInterval(sample, sampleMs);
   const progress = setInterval(() => {
@@ -115,13 +144,21 @@ try {
   mkdirSync(ARTIFACTS, { recursive: true });
   const csv = path.join(ARTIFACTS, "soak.csv");
   const csvLines = samples.map((s) =>
-    [s.seconds.toFixed(1), s.phase, s.proxyMb.toFixed(2), s.sandboxMb.toFixed(2), s.answers, s.failures].join(
-      ",",
-    ),
+    [
+      s.seconds.toFixed(1),
+      s.phase,
+      s.proxyMb.toFixed(2),
+      s.sandboxMb.toFixed(2),
+      s.sandboxHeapTotalMb.toFixed(2),
+      s.sandboxHeapUsedMb.toFixed(2),
+      s.sandboxOutsideHeapMb.toFixed(2),
+      s.answers,
+      s.failures,
+    ].join(","),
   );
   writeFileSync(
     csv,
-    `${["seconds,phase,proxy_rss_mb,sandbox_rss_mb,answers,failures", ...csvLines].join("\n")}\n`,
+    `${["seconds,phase,proxy_rss_mb,sandbox_rss_mb,sandbox_heap_total_mb,sandbox_heap_used_mb,sandbox_outside_heap_mb,answers,failures", ...csvLines].join("\n")}\n`,
   );
 
   const loaded = samples.filter((s) => s.phase === "traffic");
@@ -139,6 +176,10 @@ try {
   };
   const proxy = judge((s) => s.proxyMb);
   const sandbox = judge((s) => s.sandboxMb);
+  // What the sandbox's resident memory is made of, judged the same way but only to explain it.
+  const heapTotal = judge((s) => s.sandboxHeapTotalMb);
+  const heapUsed = judge((s) => s.sandboxHeapUsedMb);
+  const outsideHeap = judge((s) => s.sandboxOutsideHeapMb);
   const failures = recorder.failed + result.errors + warm.recorder.failed + warm.result.errors;
   ok = failures === 0 && proxy.verdict !== "GROWTH TREND" && sandbox.verdict !== "GROWTH TREND";
   const mb = (v: number) => v.toFixed(1);
@@ -170,8 +211,16 @@ try {
         "at rest after warm-up -> after run MB",
         "verdict",
       ],
-      [trendRow("proxy", proxy), trendRow("sandbox", sandbox)],
+      [
+        trendRow("proxy", proxy),
+        trendRow("sandbox", sandbox),
+        trendRow("(sandbox: V8 heap size)", heapTotal),
+        trendRow("(sandbox: V8 heap in use)", heapUsed),
+        trendRow("(sandbox: outside V8's heap)", outsideHeap),
+      ],
     ),
+    "",
+    "The rows in brackets split the sandbox's resident memory by its own `process.memoryUsage()` (tests/load/memory-report.ts, preloaded): they explain the verdict, they do not make it.",
     "",
     "Whole run (warm-up, rest, re-warm, judged minutes, rest; each line scaled to its own range):",
     "",
@@ -182,6 +231,14 @@ try {
     spark(
       "sandbox",
       samples.map((s) => s.sandboxMb),
+    ),
+    spark(
+      "heap",
+      samples.map((s) => s.sandboxHeapTotalMb),
+    ),
+    spark(
+      "outside",
+      samples.map((s) => s.sandboxOutsideHeapMb),
     ),
     "",
     `Traffic after the first rest (re-warm and judged minutes): ${recorder.total.toLocaleString("en-US")} answers in ${result.duration.toFixed(0)} s (${(recorder.total / result.duration).toFixed(1)} requests/s); failures over the whole run: non-2xx ${recorder.failed + warm.recorder.failed}, timeouts ${result.timeouts + warm.result.timeouts}, connection errors ${result.errors - result.timeouts + warm.result.errors - warm.result.timeouts}. Load average at the end: ${loadAverage()}. Samples: ${path.relative(process.cwd(), csv)}.`,

@@ -26,7 +26,13 @@ const PROXY_LIMITS = {
   UPSTREAM_RATE_PER_MIN: "100000000",
 };
 
-export async function startStack(options: { rows: number; cache: boolean; label: string }): Promise<Stack> {
+export async function startStack(options: {
+  rows: number;
+  cache: boolean;
+  label: string;
+  /** Added to the sandbox process's environment (the soak's memory report). */
+  sandboxEnv?: Record<string, string>;
+}): Promise<Stack> {
   const dir = mkdtempSync(path.join(os.tmpdir(), `ab-${options.label}-`));
   const children: ChildProcess[] = [];
   let proxyIndex = 0;
@@ -38,7 +44,7 @@ export async function startStack(options: { rows: number; cache: boolean; label:
       // The bench's proxy is `LOG_LEVEL=info` as deployed: one log line per request is part of the cost.
     });
   try {
-    const sandbox = await startSandboxProcess(dir, options.rows);
+    const sandbox = await startSandboxProcess(dir, options.rows, options.sandboxEnv);
     children.push(sandbox.child);
     const first = await launchProxy(options.cache, sandbox.url);
     children.push(first.child);
