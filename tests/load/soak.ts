@@ -194,6 +194,12 @@ try {
     `${mb(j.before)} -> ${mb(j.after)}`,
     j.verdict,
   ];
+  const sparkLines: [string, (s: Row) => number][] = [
+    ["proxy", (s) => s.proxyMb],
+    ["sandbox", (s) => s.sandboxMb],
+    ["heap", (s) => s.sandboxHeapTotalMb],
+    ["outside", (s) => s.sandboxOutsideHeapMb],
+  ];
   const spark = (name: string, values: number[]) =>
     `    ${name.padEnd(8)}${sparkline(values)}  ${mb(Math.min(...values))}..${mb(Math.max(...values))} MB`;
   const lines = [
@@ -224,22 +230,7 @@ try {
     "",
     "Whole run (warm-up, rest, re-warm, judged minutes, rest; each line scaled to its own range):",
     "",
-    spark(
-      "proxy",
-      samples.map((s) => s.proxyMb),
-    ),
-    spark(
-      "sandbox",
-      samples.map((s) => s.sandboxMb),
-    ),
-    spark(
-      "heap",
-      samples.map((s) => s.sandboxHeapTotalMb),
-    ),
-    spark(
-      "outside",
-      samples.map((s) => s.sandboxOutsideHeapMb),
-    ),
+    ...sparkLines.map(([name, pick]) => spark(name, samples.map(pick))),
     "",
     `Traffic after the first rest (re-warm and judged minutes): ${recorder.total.toLocaleString("en-US")} answers in ${result.duration.toFixed(0)} s (${(recorder.total / result.duration).toFixed(1)} requests/s); failures over the whole run: non-2xx ${recorder.failed + warm.recorder.failed}, timeouts ${result.timeouts + warm.result.timeouts}, connection errors ${result.errors - result.timeouts + warm.result.errors - warm.result.timeouts}. Load average at the end: ${loadAverage()}. Samples: ${path.relative(process.cwd(), csv)}.`,
     "",
