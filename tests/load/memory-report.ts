@@ -1,4 +1,5 @@
 import { appendFileSync } from "node:fs";
+import { getHeapSpaceStatistics } from "node:v8";
 
 /**
  * Preloaded into a process under soak (`node --import ./tests/load/memory-report.ts`, through
@@ -17,11 +18,14 @@ export interface MemoryReport {
   heapUsed: number;
   external: number;
   arrayBuffers: number;
+  /** Bytes V8 holds for each of its heap spaces (new_space, old_space, code_space, ...). */
+  spaces: Record<string, number>;
 }
 
 if (file) {
   const report = () => {
-    const line: MemoryReport = { at: Date.now(), ...process.memoryUsage() };
+    const spaces = Object.fromEntries(getHeapSpaceStatistics().map((s) => [s.space_name, s.space_size]));
+    const line: MemoryReport = { at: Date.now(), ...process.memoryUsage(), spaces };
     appendFileSync(file, `${JSON.stringify(line)}\n`);
   };
   report();
