@@ -811,7 +811,7 @@ async function measurePageTyping(browser: Browser, appUrl: string, tree: TreeSha
 async function startApp(dir: string, staticDir: string, rows: number) {
   const port = await freePort();
   const { child } = await startProcess(
-    "src/launcher.ts",
+    "start",
     {
       // Whatever the caller's shell holds for these is not this benchmark's app.
       UPSTREAM_URL: "",

@@ -29,17 +29,13 @@ export async function sandboxBench(options: { rows: number; runs: number }) {
   try {
     // Cold: generates the dataset. Warm: reuses it.
     const cold = await startProcess(
-      "src/sandbox/main.ts",
+      "sandbox",
       { ...env, SANDBOX_PORT: String(await freePort()) },
       /ready on/,
     );
     await stopProcess(cold.child);
     const port = await freePort();
-    const warm = await startProcess(
-      "src/sandbox/main.ts",
-      { ...env, SANDBOX_PORT: String(port) },
-      /ready on/,
-    );
+    const warm = await startProcess("sandbox", { ...env, SANDBOX_PORT: String(port) }, /ready on/);
     const url = `http://127.0.0.1:${port}`;
 
     const db = await Dataset.open(

@@ -20,7 +20,7 @@ const SANDBOX_LIMITS = {
 export async function startSandboxProcess(dir: string, rows: number, env: Record<string, string> = {}) {
   const port = await freePort();
   const started = await startProcess(
-    "src/sandbox/main.ts",
+    "sandbox",
     {
       SANDBOX_DATA_DIR: path.join(dir, "sandbox"),
       SANDBOX_ROWS: String(rows),
@@ -73,7 +73,7 @@ export async function startProxy(
     utimesSync(page, later, later);
   }
   const { child } = await startProcess(
-    "src/launcher.ts",
+    "start",
     {
       // Whatever the caller's shell holds for these is not this benchmark's proxy.
       API_KEY_FILE: "",

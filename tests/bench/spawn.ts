@@ -16,13 +16,30 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** The npm scripts that run the product: `npm start` (the proxy) and `npm run sandbox`. */
+export type ProductScript = "start" | "sandbox";
+
 /**
- * Starts a Node entry point under tsx and resolves once its output shows a line matching `ready`,
- * with the milliseconds that took. Output goes to a log file, not a pipe: a child that logs every
- * request would otherwise make this process, which does the timing, handle its lines mid-run.
+ * The node arguments of an npm script (`node <flags> <entry>`), read from package.json so that a
+ * benchmark or a soak measures the process exactly as it ships, V8 flags included.
+ */
+export function nodeArgsOf(script: ProductScript): string[] {
+  const { scripts } = JSON.parse(readFileSync("package.json", "utf8")) as {
+    scripts: Record<string, string>;
+  };
+  const [command, ...args] = (scripts[script] ?? "").trim().split(/\s+/);
+  if (command !== "node") throw new Error(`npm script "${script}" does not run node: ${scripts[script]}`);
+  return args;
+}
+
+/**
+ * Starts a product process as its npm script does and resolves once its output shows a line
+ * matching `ready`, with the milliseconds that took. Output goes to a log file, not a pipe: a child
+ * that logs every request would otherwise make this process, which does the timing, handle its
+ * lines mid-run.
  */
 export async function startProcess(
-  entry: string,
+  script: ProductScript,
   env: Record<string, string>,
   ready: RegExp,
   timeoutMs = 120_000,
@@ -30,7 +47,7 @@ export async function startProcess(
   const started = performance.now();
   const logFile = path.join(mkdtempSync(path.join(os.tmpdir(), "ab-bench-proc-")), "output.log");
   const fd = openSync(logFile, "a");
-  const child = spawn(process.execPath, ["--import", "tsx", entry], {
+  const child = spawn(process.execPath, nodeArgsOf(script), {
     env: { ...process.env, ...env },
     stdio: ["ignore", fd, fd],
   });
@@ -38,10 +55,12 @@ export async function startProcess(
   for (;;) {
     if (ready.test(tail(logFile))) return { child, startMs: performance.now() - started, logFile };
     if (child.exitCode !== null || child.signalCode !== null)
-      throw new Error(`${entry} exited with ${child.exitCode ?? child.signalCode}:\n${tail(logFile)}`);
+      throw new Error(
+        `npm run ${script} exited with ${child.exitCode ?? child.signalCode}:\n${tail(logFile)}`,
+      );
     if (performance.now() - started > timeoutMs) {
       child.kill("SIGKILL");
-      throw new Error(`${entry} not ready after ${timeoutMs} ms:\n${tail(logFile)}`);
+      throw new Error(`npm run ${script} not ready after ${timeoutMs} ms:\n${tail(logFile)}`);
     }
     await new Promise((r) => setTimeout(r, 20));
   }
