@@ -28,6 +28,7 @@ export class Audience {
     private readonly semantic: SemanticIndex,
     private readonly dictionaries: ReadonlyMap<string, Dictionary>,
     private readonly rowCount: number,
+    private readonly orgIdxLimit: number,
   ) {}
 
   static async load(db: Dataset, semantic: SemanticIndex): Promise<Audience> {
@@ -43,7 +44,12 @@ export class Audience {
       }),
     );
     const count = await db.one({ text: "SELECT count(*)::BIGINT AS n FROM contacts", params: [] });
-    return new Audience(db, semantic, dictionaries, Number(count?.n ?? 0));
+    // Every org_idx is below this (the compiler sizes company masks by it).
+    const companies = await db.one({
+      text: "SELECT coalesce(max(org_idx) + 1, 0)::BIGINT AS n FROM companies",
+      params: [],
+    });
+    return new Audience(db, semantic, dictionaries, Number(count?.n ?? 0), Number(companies?.n ?? 0));
   }
 
   /** Resolves semantic/lookalike nodes (a 422 at the node for an unknown company), then compiles. */
@@ -73,7 +79,14 @@ export class Audience {
     resolved: ReadonlyMap<SemanticNode | LookalikeNode, Resolved>,
     sql = new SqlBuilder(),
   ): Prepared {
-    return { sql, compiled: compileFilter(filter, sql, { dictionaries: this.dictionaries, resolved }) };
+    return {
+      sql,
+      compiled: compileFilter(filter, sql, {
+        dictionaries: this.dictionaries,
+        resolved,
+        orgIdxLimit: this.orgIdxLimit,
+      }),
+    };
   }
 
   /** The SQL a count runs (also timed raw by the benchmark). */

@@ -43,6 +43,8 @@ export interface CompileContext {
   dictionaries: ReadonlyMap<string, Dictionary>;
   /** What each semantic and lookalike node matched, resolved beforehand (see resolveNodes). */
   resolved: ReadonlyMap<SemanticNode | LookalikeNode, Resolved>;
+  /** One past the highest company index: every org_idx is below it. */
+  orgIdxLimit: number;
 }
 
 export interface Compiled {
@@ -109,29 +111,50 @@ function compileNode(
               [...resolved.distances.keys()] as string[],
               sql,
             )
-          : inValues("org_idx", [...resolved.distances.keys()], sql);
+          : codeIn("org_idx", [...resolved.distances.keys()] as number[], ctx.orgIdxLimit, sql);
       return node.negate ? `(${match} IS NOT TRUE)` : match;
     }
   }
 }
 
-/** `column IN (values)`; FALSE for no values. */
+/** `column IN (values)` for values the caller gave; FALSE for none. */
 function inValues(column: string, values: readonly (string | number)[], sql: SqlBuilder): string {
   if (values.length === 0) return "FALSE";
   // Never a semi-join on an unnested list (`IN (SELECT unnest(...))`): under DuckDB 1.5 each such
   // query kept 2-11 KB of native memory for good (the soak's growth), and ran slower.
-  // Whole numbers (enum codes, company indexes, an integer column's list, which the contract admits
-  // only as whole numbers) go into the SQL as literals: a safe integer prints as digits only.
+  // Whole numbers (an integer column's list, which the contract admits only as whole numbers) go
+  // into the SQL as literals: a safe integer prints as digits only.
   if (values.every((v) => typeof v === "number" && Number.isSafeInteger(v)))
     return `(${column} IN (${values.join(", ")}))`;
   // Anything else may be the caller's text: bound parameters, one per value.
   return `(${column} IN (${sql.list(values)}))`;
 }
 
+/**
+ * Up to this many codes a literal `IN` list is the cheapest membership test; DuckDB compares each
+ * row with every literal, so a longer list costs more per row (250 codes: 8x a short list's CPU).
+ */
+export const LITERAL_CODES_MAX = 32;
+
+/**
+ * `column IN (codes)` for codes we made ourselves (ENUM codes, company indexes), all in
+ * [0, domain). A long list becomes one bit per possible code, bound as a BIT string and tested with
+ * get_bit: constant CPU per row whatever the list's length, and no semi-join (see inValues).
+ * A NULL column stays NULL, as with IN.
+ */
+export function codeIn(column: string, codes: readonly number[], domain: number, sql: SqlBuilder): string {
+  const inDomain = codes.every((c) => Number.isSafeInteger(c) && c >= 0 && c < domain);
+  if (codes.length <= LITERAL_CODES_MAX || !inDomain) return inValues(column, codes, sql);
+  const bits = new Uint8Array(domain).fill(48); // "0"
+  for (const code of codes) bits[code] = 49; // "1"
+  const mask = sql.param(Buffer.from(bits).toString("latin1"));
+  return `(get_bit(${mask}::BIT, ${column}) = 1)`;
+}
+
 /** Present, and not one of the values: `ne` and `notIn` never match a NULL. */
-function notInValues(column: string, values: readonly (string | number)[], sql: SqlBuilder): string {
-  if (values.length === 0) return `(${column} IS NOT NULL)`;
-  return `(${column} IS NOT NULL AND ${inValues(column, values, sql)} IS NOT TRUE)`;
+function notIn(column: string, membership: string): string {
+  if (membership === "FALSE") return `(${column} IS NOT NULL)`;
+  return `(${column} IS NOT NULL AND ${membership} IS NOT TRUE)`;
 }
 
 /** Membership of stored ENUM values, compared by their integer codes. */
@@ -142,13 +165,16 @@ function enumIn(
   sql: SqlBuilder,
 ): string {
   if (!dict) return inValues(col, values, sql);
-  const codes = values.map((v) => dict.codeOf.get(v)).filter((c): c is number => c !== undefined);
-  return inValues(`enum_code(${col})`, codes, sql);
+  return codeIn(`enum_code(${col})`, codesOf(dict, values), dict.values.length, sql);
 }
 
 function enumNotIn(col: string, dict: Dictionary, values: readonly string[], sql: SqlBuilder): string {
-  const codes = values.map((v) => dict.codeOf.get(v)).filter((c): c is number => c !== undefined);
-  return notInValues(`enum_code(${col})`, codes, sql);
+  const codes = codesOf(dict, values);
+  return notIn(`enum_code(${col})`, codeIn(`enum_code(${col})`, codes, dict.values.length, sql));
+}
+
+function codesOf(dict: Dictionary, values: readonly string[]): number[] {
+  return values.map((v) => dict.codeOf.get(v)).filter((c): c is number => c !== undefined);
 }
 
 function condition(node: ConditionNode, sql: SqlBuilder, ctx: CompileContext): string {
@@ -179,7 +205,7 @@ function condition(node: ConditionNode, sql: SqlBuilder, ctx: CompileContext): s
       case "in":
         return inValues(col, (node.valueList ?? []).map(Number), sql);
       case "notIn":
-        return notInValues(col, (node.valueList ?? []).map(Number), sql);
+        return notIn(col, inValues(col, (node.valueList ?? []).map(Number), sql));
       default:
         throw new Error(`operator ${op} on an integer column reached the compiler`);
     }
@@ -205,7 +231,7 @@ function condition(node: ConditionNode, sql: SqlBuilder, ctx: CompileContext): s
     case "in":
       return inValues(`lower(${col})`, lowerUnique(node.valueList), sql);
     case "notIn":
-      return notInValues(`lower(${col})`, lowerUnique(node.valueList), sql);
+      return notIn(`lower(${col})`, inValues(`lower(${col})`, lowerUnique(node.valueList), sql));
     default:
       throw new Error(`operator ${op} on a text column reached the compiler`);
   }
