@@ -200,6 +200,16 @@ function benchCases(f: Facts): Case[] {
       },
     ],
   };
+  // Hundreds of titles on each side: a list's length must not cost per row (as 250 IN literals did:
+  // 84 ms of CPU per count, half the load suite's throughput).
+  const broadTitles = {
+    type: "group",
+    op: "OR",
+    children: [
+      { type: "semantic", on: "title", text: "marketing director", match: "related" },
+      cond("JOB_TITLE_PER", "contains", { value: "Manager" }),
+    ],
+  };
   const count = (a: Audience, filter: GroupNode | null | undefined) => a.countSql(filter);
   return [
     {
@@ -228,6 +238,13 @@ function benchCases(f: Facts): Case[] {
       path: "/v2/contact/count",
       schema: "count",
       body: { filter: semanticFilter },
+      sql: count,
+    },
+    {
+      name: "broad title match (count)",
+      path: "/v2/contact/count",
+      schema: "count",
+      body: { filter: broadTitles },
       sql: count,
     },
     {
