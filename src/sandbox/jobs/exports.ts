@@ -10,7 +10,7 @@ import { contactCost, fullRowColumns, insufficient } from "../billing";
 import { csvLine } from "../csv";
 import { HttpError } from "../http/pipeline";
 import type { Audience } from "../query/audience";
-import { Archive } from "../state/archive";
+import { History } from "../state/history";
 import type { Account, ExportRecord, StateStore } from "../state/store";
 
 /**
@@ -28,13 +28,15 @@ export class ExportJobs {
   private readonly queue: string[] = [];
   private running: Promise<void> | null = null;
   private closed = false;
-  private history: Archive<ExportRecord> | null = null;
+  private readonly history: History<"exports">;
 
   constructor(
     private readonly audience: Audience,
     private readonly store: StateStore,
     private readonly dir: string,
-  ) {}
+  ) {
+    this.history = new History(store, "exports", (e) => ({ id: e.exportId, owner: e.accountId }));
+  }
 
   /**
    * Opens the history, moves ended exports the state file still holds into it (a state file from
@@ -43,17 +45,11 @@ export class ExportJobs {
    */
   async resume() {
     await mkdir(this.dir, { recursive: true });
-    this.history = Archive.open(path.join(this.dir, "history.jsonl"), (e: ExportRecord) => ({
-      id: e.exportId,
-      owner: e.accountId,
-    }));
+    await this.history.open(path.join(this.dir, "history.jsonl"), (e) => !isUnderWay(e));
     const records = Object.values(this.store.state.exports).sort((a, b) =>
       a.createdAt.localeCompare(b.createdAt),
     );
-    const ended = records.filter((e) => !isUnderWay(e));
-    for (const record of ended) this.archive(record);
-    if (ended.length > 0) await this.store.save();
-    for (const record of records.filter(isUnderWay)) this.enqueue(record.exportId);
+    for (const record of records) this.enqueue(record.exportId);
   }
 
   async start(
@@ -93,7 +89,7 @@ export class ExportJobs {
   }
 
   get(exportId: string, account: Account): ExportRecord {
-    const record = this.store.state.exports[exportId] ?? this.archived().get(exportId);
+    const record = this.store.state.exports[exportId] ?? this.history.get(exportId);
     if (!record || record.accountId !== account.id) throw new HttpError(404, { detail: "Export not found" });
     return record;
   }
@@ -101,7 +97,7 @@ export class ExportJobs {
   list(account: Account): ExportRecord[] {
     return [
       ...Object.values(this.store.state.exports).filter((e) => e.accountId === account.id),
-      ...this.archived().ownedBy(account.id),
+      ...this.history.ownedBy(account.id),
     ].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
   }
 
@@ -114,7 +110,7 @@ export class ExportJobs {
     if (record.status === "CANCELLED") return record;
     record.status = "CANCELLED";
     record.completedAt = new Date().toISOString();
-    await this.end(record);
+    await this.history.end(record);
     return record;
   }
 
@@ -138,26 +134,7 @@ export class ExportJobs {
     this.closed = true;
     this.queue.length = 0;
     await this.running;
-    this.history?.close();
-    this.history = null;
-  }
-
-  private archived(): Archive<ExportRecord> {
-    if (!this.history) throw new Error("ExportJobs.resume() opens the history before any request");
-    return this.history;
-  }
-
-  /** Makes an ended export durable in the state file, then moves it to the history. */
-  private async end(record: ExportRecord) {
-    await this.store.save();
-    this.archive(record);
-    this.store.saveSoon();
-  }
-
-  /** Into the history, then out of the state (a stop in between leaves it in both: see resume). */
-  private archive(record: ExportRecord) {
-    this.archived().add(record);
-    delete this.store.state.exports[record.exportId];
+    this.history.close();
   }
 
   private fileOf(exportId: string) {
@@ -207,7 +184,7 @@ export class ExportJobs {
         return;
       }
       this.finish(record);
-      await this.end(record);
+      await this.history.end(record);
     } catch (error) {
       out?.destroy();
       await rm(part, { force: true });
@@ -216,7 +193,7 @@ export class ExportJobs {
       record.status = "ERROR";
       record.error = `The export failed: ${(error as Error).message}`;
       record.completedAt = new Date().toISOString();
-      await this.end(record);
+      await this.history.end(record);
     }
   }
 

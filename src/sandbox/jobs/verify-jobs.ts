@@ -2,6 +2,7 @@ import { appendFile, mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { PRICE } from "../../contract/inferred";
 import { HttpError } from "../http/pipeline";
+import { History } from "../state/history";
 import type { Account, JobStatus, StateStore, VerifyJobRecord } from "../state/store";
 import { type AddressBook, isDefinite, toV1Result, type V1Result, verifyEmail } from "../verify/verify-email";
 
@@ -13,23 +14,35 @@ const ACTIVE: readonly JobStatus[] = ["QUEUED", "PROCESSING", "CANCELLING"];
  * and cancellation can be watched), results appended to `<dir>/<id>.results.jsonl`, and progress,
  * credits and status saved together after every step. A restart resumes where the last saved step
  * ended: lines past it are dropped and verified again, and were never charged.
+ *
+ * A job that has ended (COMPLETED, ERROR, CANCELLED) never changes again: once that end is in the
+ * state file, the record moves to the history archive (`<dir>/history.jsonl`), as ended exports
+ * do, so the state file (rewritten whole on every step) and each tick's scan hold only live jobs.
  */
 export class VerifyJobs {
   private timer: NodeJS.Timeout | null = null;
   private allowance = 0;
   private busy = false;
+  private readonly history: History<"jobs">;
 
   constructor(
     private readonly store: StateStore,
     private readonly book: AddressBook,
     private readonly dir: string,
     private readonly rate: number,
-  ) {}
+  ) {
+    this.history = new History(store, "jobs", (j) => ({ id: String(j.processId), owner: j.accountId }));
+  }
 
+  /**
+   * Opens the history, moves ended jobs the state file still holds into it (a state file from
+   * before the archive, or a stop between archiving and the next state write), and trims the
+   * results of live jobs to their saved progress.
+   */
   async resume() {
     await mkdir(this.dir, { recursive: true });
+    await this.history.open(path.join(this.dir, "history.jsonl"), (j) => !ACTIVE.includes(j.status));
     for (const job of this.jobs()) {
-      if (!ACTIVE.includes(job.status)) continue;
       // Keep exactly the saved progress: a crash may have appended lines it never recorded.
       const lines = await this.readResults(job);
       await writeFile(this.resultsFile(job), lines.map((r) => `${JSON.stringify(r)}\n`).join(""));
@@ -42,6 +55,7 @@ export class VerifyJobs {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     while (this.busy) await new Promise((r) => setTimeout(r, 10));
+    this.history.close();
   }
 
   async create(account: Account, emails: string[], filename: string, metadata: boolean) {
@@ -69,7 +83,7 @@ export class VerifyJobs {
 
   /** A job of this account; the public docs answer 400 for another account's or an unknown id. */
   get(processId: string | number, account: Account): VerifyJobRecord {
-    const job = this.store.state.jobs[String(processId)];
+    const job = this.store.state.jobs[String(processId)] ?? this.history.get(String(processId));
     if (!job || job.accountId !== account.id)
       throw new HttpError(400, { detail: "Invalid process_id or the job does not belong to this account" });
     return job;
@@ -105,6 +119,7 @@ export class VerifyJobs {
     return this.readResults(job);
   }
 
+  /** The jobs in the state file: live ones, and ended ones for the moment before they move. */
   private jobs(): VerifyJobRecord[] {
     return Object.values(this.store.state.jobs).sort((a, b) => a.processId - b.processId);
   }
@@ -137,7 +152,7 @@ export class VerifyJobs {
           job.status = "CANCELLED";
           job.message = `Cancelled after ${job.processed} of ${job.total} addresses`;
           job.lastUpdated = new Date().toISOString();
-          await this.store.save();
+          await this.history.end(job);
           continue;
         }
         if (job.status !== "QUEUED" && job.status !== "PROCESSING") continue;
@@ -188,6 +203,7 @@ export class VerifyJobs {
       job.status = "PROCESSING";
       job.message = `Processing: ${job.processed} of ${job.total} addresses verified`;
     }
-    await this.store.save();
+    if (ACTIVE.includes(job.status)) await this.store.save();
+    else await this.history.end(job);
   }
 }
