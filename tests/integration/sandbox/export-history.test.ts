@@ -5,20 +5,21 @@
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { responses } from "../../../src/contract/operations";
-import { api, type SandboxServer, startSandboxServer } from "../../support/sandbox-server";
-import { cond, creditsOf, expectDetail, expectOk, group, KEYS, waitExport } from "./helpers";
+import { api } from "../../support/sandbox-server";
+import {
+  cond,
+  creditsOf,
+  expectDetail,
+  expectOk,
+  group,
+  KEYS,
+  sandboxesClosedAfterEach,
+  waitExport,
+} from "./helpers";
 
-const servers: SandboxServer[] = [];
-afterEach(async () => {
-  for (const s of servers.splice(0).reverse()) await s.close();
-});
-const start = async (dataDir?: string) => {
-  const server = await startSandboxServer(dataDir ? { dataDir } : {});
-  servers.push(server);
-  return server;
-};
+const start = sandboxesClosedAfterEach();
 const stateFile = (dataDir: string) => path.join(dataDir, "state", "state.json");
 const historyFile = (dataDir: string) => path.join(dataDir, "state", "exports", "history.jsonl");
 const stateExports = (dataDir: string) =>
@@ -82,7 +83,7 @@ describe("Export history: ended exports move to the archive, and callers see no 
     expect(archived).toHaveLength(7);
     await first.close({ keepData: true });
 
-    const second = await start(first.dataDir);
+    const second = await start({ dataDir: first.dataDir });
     const again = api(second.url, KEYS.payg);
     expect(await creditsOf(again)).toBe(before - charged);
     for (const [i, id] of ids.entries()) {
@@ -128,7 +129,7 @@ describe("Export history: ended exports move to the archive, and callers see no 
     state.exports[started.exportId] = JSON.parse(line);
     writeFileSync(stateFile(first.dataDir), JSON.stringify(state));
 
-    const second = await start(first.dataDir);
+    const second = await start({ dataDir: first.dataDir });
     const again = api(second.url, KEYS.payg);
     expect(stateExports(second.dataDir)).toEqual([]);
     expect(readFileSync(historyFile(second.dataDir), "utf8").trim().split("\n")).toHaveLength(1);

@@ -3,12 +3,18 @@
  * reader, the price table as the contract states it, and small request helpers. Every call goes
  * over real HTTP through `api()` of tests/support/sandbox-server.ts.
  */
-import { expect } from "vitest";
+import { afterEach, expect } from "vitest";
 import type { z } from "zod";
 import { validationRecordSchema } from "../../../src/contract/errors";
 import { PRICE, type Reveal } from "../../../src/contract/inferred";
 import { responses } from "../../../src/contract/operations";
-import type { Api, ApiAnswer } from "../../support/sandbox-server";
+import type { SandboxOptions } from "../../../src/sandbox/config";
+import {
+  type Api,
+  type ApiAnswer,
+  type SandboxServer,
+  startSandboxServer,
+} from "../../support/sandbox-server";
 
 export const KEYS = {
   payg: "sbx_payg_demo",
@@ -224,4 +230,20 @@ export function upload(name: string, content: string, type = "text/csv"): FormDa
   const form = new FormData();
   form.append("requested_file", new Blob([content], { type }), name);
   return form;
+}
+
+/**
+ * For tests that stop a sandbox and start another on its data: a `start` whose servers are all
+ * closed (newest first) after each test, whether it passed or not.
+ */
+export function sandboxesClosedAfterEach(): (options?: Partial<SandboxOptions>) => Promise<SandboxServer> {
+  const servers: SandboxServer[] = [];
+  afterEach(async () => {
+    for (const s of servers.splice(0).reverse()) await s.close();
+  });
+  return async (options = {}) => {
+    const server = await startSandboxServer(options);
+    servers.push(server);
+    return server;
+  };
 }

@@ -6,20 +6,20 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { responses } from "../../../src/contract/operations";
-import { api, type SandboxServer, startSandboxServer } from "../../support/sandbox-server";
-import { creditsOf, expectDetail, expectOk, KEYS, upload, waitJob } from "./helpers";
+import { api } from "../../support/sandbox-server";
+import {
+  creditsOf,
+  expectDetail,
+  expectOk,
+  KEYS,
+  sandboxesClosedAfterEach,
+  upload,
+  waitJob,
+} from "./helpers";
 
-const servers: SandboxServer[] = [];
-afterEach(async () => {
-  for (const s of servers.splice(0).reverse()) await s.close();
-});
-const start = async (options: { dataDir?: string; verifyRate?: number } = {}) => {
-  const server = await startSandboxServer(options);
-  servers.push(server);
-  return server;
-};
+const start = sandboxesClosedAfterEach();
 const stateFile = (dataDir: string) => path.join(dataDir, "state", "state.json");
 const historyFile = (dataDir: string) => path.join(dataDir, "state", "jobs", "history.jsonl");
 const stateJobs = (dataDir: string) =>
