@@ -11,55 +11,65 @@ import {
   VALUE_LIST_MAX,
 } from "./inferred";
 
-/** The filter tree as the service takes it (seed, "Filter tree"), after defaults are applied. */
-export type JoinOp = "AND" | "OR";
-export type Scalar = string | number | boolean | null;
-
-export interface ConditionNode {
-  type: "condition";
-  column: string;
-  operator: Operator;
-  value?: Scalar | undefined;
-  value2?: Scalar | undefined;
-  valueList?: string[] | null | undefined;
-  joinWithPrevious?: JoinOp | null | undefined;
-  id?: string | null | undefined;
-}
-export interface GroupNode {
-  type: "group";
-  op: JoinOp;
-  children: FilterNode[];
-  joinWithPrevious?: JoinOp | null | undefined;
-  negate: boolean;
-  id?: string | null | undefined;
-}
-export interface SemanticNode {
-  type: "semantic";
-  on: "company" | "title";
-  text: string;
-  maxDistance?: number | null | undefined;
-  match?: MatchLevel | null | undefined;
-  joinWithPrevious?: JoinOp | null | undefined;
-  id?: string | null | undefined;
-  negate: boolean;
-}
-export interface LookalikeNode {
-  type: "lookalike";
-  rbidOrg: string;
-  domain: string;
-  maxDistance?: number | null | undefined;
-  match?: MatchLevel | null | undefined;
-  joinWithPrevious?: JoinOp | null | undefined;
-  id?: string | null | undefined;
-  negate: boolean;
-}
-export type FilterNode = ConditionNode | GroupNode | SemanticNode | LookalikeNode;
-
 const joinOp = z.enum(["AND", "OR"]);
 const scalar = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 const nodeId = z.string().nullable().optional();
 /** Cosine distance lies in [0, 2]. */
 const maxDistance = z.number().min(0).max(2).nullable().optional();
+export type JoinOp = z.output<typeof joinOp>;
+export type Scalar = z.output<typeof scalar>;
+/** What every node carries besides its own fields. */
+const placement = { joinWithPrevious: joinOp.nullable().optional(), id: nodeId };
+/** The fields a semantic and a lookalike match share. */
+const matchFields = {
+  maxDistance,
+  match: z.enum(MATCH_LEVELS).nullable().optional(),
+  ...placement,
+  negate: z.boolean().default(false),
+};
+
+/**
+ * Each kind of node's own fields, once: the schemas below are built from these, and the node types
+ * are read off them. A group's `children` is added by the schema (it recurses into the union).
+ */
+const conditionFields = {
+  type: z.literal("condition"),
+  column: z.string().default(""),
+  operator: z.enum(OPERATORS),
+  value: scalar.optional(),
+  value2: scalar.optional(),
+  valueList: z.array(z.string()).nullable().optional(),
+  ...placement,
+};
+const groupFields = {
+  type: z.literal("group"),
+  op: joinOp.default("AND"),
+  negate: z.boolean().default(false),
+  ...placement,
+};
+const semanticFields = {
+  type: z.literal("semantic"),
+  on: z.enum(["company", "title"]),
+  text: z.string().default(""),
+  ...matchFields,
+};
+const lookalikeFields = {
+  type: z.literal("lookalike"),
+  rbidOrg: z.string().default(""),
+  domain: z.string().default(""),
+  ...matchFields,
+};
+
+/** What a schema built from `Fields` gives, defaults applied. */
+type NodeOutput<Fields extends z.core.$ZodLooseShape> = z.output<z.ZodObject<Fields>>;
+
+/** The filter tree as the service takes it, after defaults are applied. */
+export type ConditionNode = NodeOutput<typeof conditionFields>;
+export type GroupNode = NodeOutput<typeof groupFields> & { children: FilterNode[] };
+export type SemanticNode = NodeOutput<typeof semanticFields>;
+export type LookalikeNode = NodeOutput<typeof lookalikeFields>;
+export type FilterNode = ConditionNode | GroupNode | SemanticNode | LookalikeNode;
+export type NodeType = FilterNode["type"];
 
 /**
  * Builds the filter schemas. `strict` rejects unknown fields (the proxy's copy, so that our own
@@ -70,54 +80,23 @@ export function makeFilterSchemas(strict: boolean) {
   // Same output types either way; only the handling of unknown keys differs at run time.
   const obj = (strict ? z.strictObject : z.object) as typeof z.object;
 
-  const condition = obj({
-    type: z.literal("condition"),
-    column: z.string().default(""),
-    operator: z.enum(OPERATORS),
-    value: scalar.optional(),
-    value2: scalar.optional(),
-    valueList: z.array(z.string()).nullable().optional(),
-    joinWithPrevious: joinOp.nullable().optional(),
-    id: nodeId,
-  }).superRefine(checkCondition);
+  const condition = obj(conditionFields).superRefine(checkCondition);
 
-  const semantic = obj({
-    type: z.literal("semantic"),
-    on: z.enum(["company", "title"]),
-    text: z.string().default(""),
-    maxDistance,
-    match: z.enum(MATCH_LEVELS).nullable().optional(),
-    joinWithPrevious: joinOp.nullable().optional(),
-    id: nodeId,
-    negate: z.boolean().default(false),
-  }).superRefine((node, ctx) => {
+  const semantic = obj(semanticFields).superRefine((node, ctx) => {
     if (node.text.trim() === "")
       ctx.addIssue({ code: "custom", path: ["text"], message: "text must not be empty" });
   });
 
-  const lookalike = obj({
-    type: z.literal("lookalike"),
-    rbidOrg: z.string().default(""),
-    domain: z.string().default(""),
-    maxDistance,
-    match: z.enum(MATCH_LEVELS).nullable().optional(),
-    joinWithPrevious: joinOp.nullable().optional(),
-    id: nodeId,
-    negate: z.boolean().default(false),
-  }).superRefine((node, ctx) => {
+  const lookalike = obj(lookalikeFields).superRefine((node, ctx) => {
     if (node.rbidOrg.trim() === "" && node.domain.trim() === "")
       ctx.addIssue({ code: "custom", path: [], message: "a lookalike needs rbidOrg or domain" });
   });
 
   const group = obj({
-    type: z.literal("group"),
-    op: joinOp.default("AND"),
-    get children(): z.ZodDefault<z.ZodArray<typeof node>> {
-      return z.array(node).default([]);
+    ...groupFields,
+    get children(): z.ZodDefault<z.ZodArray<z.ZodType<FilterNode>>> {
+      return z.array(node).default([]) as z.ZodDefault<z.ZodArray<z.ZodType<FilterNode>>>;
     },
-    joinWithPrevious: joinOp.nullable().optional(),
-    negate: z.boolean().default(false),
-    id: nodeId,
   });
 
   const node = z.discriminatedUnion("type", [condition, group, semantic, lookalike]);
@@ -144,7 +123,8 @@ export function makeFilterSchemas(strict: boolean) {
 
 /** A condition reads the operands its operator needs, typed as its column; checked at the node. */
 function checkCondition(
-  node: Pick<ConditionNode, "column" | "operator" | "value" | "value2" | "valueList">,
+  // Written out rather than Pick<ConditionNode>: that type is read off the schema this check is part of.
+  node: { column: string; operator: Operator; value?: Scalar; value2?: Scalar; valueList?: string[] | null },
   ctx: z.RefinementCtx,
 ) {
   const column = getColumn(node.column);
@@ -236,6 +216,41 @@ export function filterDepth(value: unknown): number {
 export const filterSchemas = makeFilterSchemas(false);
 /** The strict schemas (the proxy's copy: unknown fields are a 422). */
 export const strictFilterSchemas = makeFilterSchemas(true);
+
+type NodeSchema = { shape: Record<string, z.ZodType> };
+const nodeSchemas: Record<NodeType, NodeSchema> = filterSchemas;
+
+/** The fields each kind of node has, read off its schema (the strict schema refuses any other). */
+export const NODE_FIELDS: Readonly<Record<NodeType, readonly string[]>> = {
+  condition: Object.keys(filterSchemas.condition.shape),
+  group: Object.keys(filterSchemas.group.shape),
+  semantic: Object.keys(filterSchemas.semantic.shape),
+  lookalike: Object.keys(filterSchemas.lookalike.shape),
+};
+
+/** The schema of one field of a kind of node (undefined for a field the kind does not have). */
+export function nodeFieldSchema(type: NodeType, field: string): z.ZodType | undefined {
+  const shape = nodeSchemas[type].shape;
+  return Object.hasOwn(shape, field) ? shape[field] : undefined;
+}
+
+/** True when the field may be left out of a node after defaults are applied (`value`, `id`, ...). */
+export function isOptionalField(type: NodeType, field: string): boolean {
+  return nodeFieldSchema(type, field)?._zod.optout === "optional";
+}
+
+/**
+ * The schema's defaults for one kind of node (a group's `op`, `negate` and `children`, a semantic
+ * node's `text`, ...), fresh copies on every call.
+ */
+export function nodeDefaults(type: NodeType): Record<string, unknown> {
+  const defaults: Record<string, unknown> = {};
+  for (const field of NODE_FIELDS[type]) {
+    const schema = nodeFieldSchema(type, field);
+    if (schema instanceof z.ZodDefault) defaults[field] = structuredClone(schema.def.defaultValue);
+  }
+  return defaults;
+}
 
 /** Resolves the effective distance ceiling of a semantic or lookalike node; null means `exact`. */
 export function effectiveMaxDistance(

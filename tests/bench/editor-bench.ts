@@ -7,7 +7,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { gzipSync } from "node:zlib";
 import react from "@vitejs/plugin-react";
 import type { Browser, Page } from "playwright-core";
-import { encodeTreeForUrl, WORKING_TREE_KEY } from "../../src/app/shared/working-audience";
+import { encodeTreeForUrl, WORKING_TREE_KEY } from "../../src/app/lib/working-tree";
 import type { FilterNode, GroupNode } from "../../src/contract/filter";
 import { CHROMIUM_PATH, launchChromium } from "../support/chromium";
 import { type CompareResult, compareEditors } from "./editor-compare";

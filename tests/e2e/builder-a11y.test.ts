@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { encodeTreeForUrl } from "../../src/app/shared/working-audience";
+import { encodeTreeForUrl } from "../../src/app/lib/working-tree";
 import type { GroupNode } from "../../src/contract/filter";
 import {
   cspViolations,

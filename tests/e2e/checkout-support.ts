@@ -3,7 +3,7 @@ import { createRequire } from "node:module";
 import Papa from "papaparse";
 import type { Download, Page } from "playwright-core";
 import { expect } from "vitest";
-import { encodeTreeForUrl } from "../../src/app/shared/working-audience";
+import { encodeTreeForUrl } from "../../src/app/lib/working-tree";
 import type { GroupNode } from "../../src/contract/filter";
 import { cspViolations, type PageLog, type RunningApp, screenshot, until } from "../support/browser";
 import { browser as proxyClient } from "../support/proxy-server";

@@ -1,6 +1,6 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { formatNumber } from "../../src/app/ui/format";
+import { formatNumber } from "../../src/app/lib/format";
 import type { GroupNode, LookalikeNode } from "../../src/contract/filter";
 import {
   cspViolations,

@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { WORKING_TREE_KEY } from "../../src/app/shared/working-audience";
+import { WORKING_TREE_KEY } from "../../src/app/lib/working-tree";
 import type { Sandbox } from "../../src/sandbox/app";
 import {
   ARTIFACTS_DIR,

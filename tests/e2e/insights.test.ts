@@ -1,7 +1,7 @@
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { encodeTreeForUrl } from "../../src/app/shared/working-audience";
+import { encodeTreeForUrl } from "../../src/app/lib/working-tree";
 import type { GroupNode } from "../../src/contract/filter";
 import {
   ARTIFACTS_DIR,

@@ -8,12 +8,13 @@ import { SamplePanel } from "../features/audience/sample-panel";
 import type { NodeAsideContext } from "../features/builder/editor/editor-context";
 import { FilterEditor } from "../features/builder/editor/filter-editor";
 import { useFilterEditor } from "../features/builder/editor/use-filter-editor";
-import { andAtTop, nodeAt, valueCondition } from "../features/builder/model/tree";
-import { toRequestFilter } from "../features/builder/model/validate";
 import type { AddCondition } from "../features/insights/buckets";
 import { InsightsPanel } from "../features/insights/insights-panel";
 import { SavedAudiencesPanel } from "../features/saved-audiences/saved-audiences-panel";
-import { browserStorage, loadInitialTree, useWorkingTreePersistence } from "../shared/working-audience";
+import { andAtTop, nodeAt, valueCondition } from "../lib/filter/tree";
+import { toRequestFilter } from "../lib/filter/validate";
+import { browserStorage } from "../lib/store";
+import { loadInitialTree, useWorkingTreePersistence } from "../lib/working-tree";
 import { Page } from "../ui/page";
 import "./builder-page.css";
 

@@ -2,12 +2,13 @@ import { useMemo, useState } from "react";
 import { describe, describeNode } from "../../contract/describe";
 import type { GroupNode } from "../../contract/filter";
 import { useLiveCount } from "../features/audience/count";
-import { nodeAt } from "../features/builder/model/tree";
-import { firstProblem, toRequestFilter, validateTree } from "../features/builder/model/validate";
 import { AudienceSummary } from "../features/checkout/audience-summary";
 import { CheckoutWorkspace } from "../features/checkout/checkout-workspace";
-import { useSelection } from "../shared/selection";
-import { browserStorage, loadInitialTree } from "../shared/working-audience";
+import { nodeAt } from "../lib/filter/tree";
+import { firstProblem, toRequestFilter, validateTree } from "../lib/filter/validate";
+import { useSelection } from "../lib/selection";
+import { browserStorage } from "../lib/store";
+import { loadInitialTree } from "../lib/working-tree";
 import { Page } from "../ui/page";
 import { readableError } from "../ui/status";
 

@@ -2,12 +2,13 @@ import { useMemo, useState } from "react";
 import { describeNode } from "../../contract/describe";
 import type { GroupNode } from "../../contract/filter";
 import { useLiveCount } from "../features/audience/count";
-import { nodeAt } from "../features/builder/model/tree";
-import { firstProblem, toRequestFilter, validateTree } from "../features/builder/model/validate";
 import { ColumnValuesBrowser } from "../features/companies/column-values-browser";
 import { CompanyCountCard } from "../features/companies/company-count-card";
 import { LookalikeFinder } from "../features/companies/lookalike-finder";
-import { browserStorage, loadInitialTree } from "../shared/working-audience";
+import { nodeAt } from "../lib/filter/tree";
+import { firstProblem, toRequestFilter, validateTree } from "../lib/filter/validate";
+import { browserStorage } from "../lib/store";
+import { loadInitialTree } from "../lib/working-tree";
 import { Page } from "../ui/page";
 
 /**

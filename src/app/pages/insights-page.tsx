@@ -2,18 +2,12 @@ import { useCallback, useMemo, useState } from "react";
 import { Link, useLocation } from "wouter";
 import { describe, describeNode } from "../../contract/describe";
 import type { GroupNode } from "../../contract/filter";
-import { andAtTop, nodeAt, valueCondition } from "../features/builder/model/tree";
-import { firstProblem, toRequestFilter, validateTree } from "../features/builder/model/validate";
 import type { AddCondition } from "../features/insights/buckets";
 import { InsightsPanel } from "../features/insights/insights-panel";
-import {
-  browserStorage,
-  isEmptyTree,
-  loadInitialTree,
-  searchWithTreeParam,
-  urlParamFor,
-  writeWorkingTree,
-} from "../shared/working-audience";
+import { andAtTop, isEmptyTree, nodeAt, valueCondition } from "../lib/filter/tree";
+import { firstProblem, toRequestFilter, validateTree } from "../lib/filter/validate";
+import { browserStorage } from "../lib/store";
+import { loadInitialTree, searchWithTreeParam, urlParamFor, writeWorkingTree } from "../lib/working-tree";
 import { Page } from "../ui/page";
 import "./insights-page.css";
 

@@ -1,5 +1,5 @@
 import { useId } from "react";
-import { formatNumber } from "./format";
+import { formatNumber } from "../lib/format";
 import "./progress-bar.css";
 
 export interface ProgressBarProps {

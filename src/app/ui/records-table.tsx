@@ -1,6 +1,6 @@
 import { type ReactNode, useId } from "react";
 import { labelOf } from "../../contract/columns";
-import { formatNumber } from "./format";
+import { formatNumber } from "../lib/format";
 import "./records-table.css";
 
 /** Numbers that are names rather than quantities: shown without thousands separators. */

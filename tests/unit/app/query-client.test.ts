@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { ApiError, apiErrorFromAnswer } from "../../../src/app/api/api-error";
 import { SESSION_QUERY_KEY } from "../../../src/app/api/session";
+import { formatCredits, formatNumber } from "../../../src/app/lib/format";
 import { createQueryClient } from "../../../src/app/query-client";
-import { formatCredits, formatNumber } from "../../../src/app/ui/format";
 
 type RetryFn = (failureCount: number, error: unknown) => boolean;
 

@@ -1,6 +1,6 @@
 import { type Credits, useCredits } from "../../api/credits";
 import { type Session, useSession } from "../../api/session";
-import { formatCredits } from "../../ui/format";
+import { formatCredits } from "../../lib/format";
 import { Page } from "../../ui/page";
 import { ErrorPanel } from "../../ui/status";
 import { LimitsCard } from "./limits-card";

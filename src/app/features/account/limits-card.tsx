@@ -1,6 +1,6 @@
 import { useId } from "react";
 import { useCredits } from "../../api/credits";
-import { formatNumber } from "../../ui/format";
+import { formatNumber } from "../../lib/format";
 import { readableError } from "../../ui/status";
 import { useLimits, type ViewBudget } from "./limits";
 import {

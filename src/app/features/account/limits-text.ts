@@ -1,6 +1,6 @@
 import { VIEW_BUDGET_DEFAULT } from "../../../contract/inferred";
 import type { RateLimitSeen } from "../../api/credits";
-import { formatNumber } from "../../ui/format";
+import { formatNumber } from "../../lib/format";
 
 /** The public price of a credit (PUBLIC-FACTS.md); a contract may differ. */
 export const DOLLARS_PER_CREDIT = 0.0027;

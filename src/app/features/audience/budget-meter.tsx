@@ -1,5 +1,5 @@
 import { useId } from "react";
-import { formatNumber } from "../../ui/format";
+import { formatNumber } from "../../lib/format";
 import { formatLocalTime, resetTime } from "./time";
 import type { SampleBudget } from "./view";
 import "./budget-meter.css";

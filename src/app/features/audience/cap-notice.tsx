@@ -1,4 +1,4 @@
-import { formatNumber } from "../../ui/format";
+import { formatNumber } from "../../lib/format";
 import { formatCountdown, formatLocalTime, useNow } from "./time";
 import "./cap-notice.css";
 

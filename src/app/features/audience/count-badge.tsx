@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import type { GroupNode } from "../../../contract/filter";
-import { formatNumber } from "../../ui/format";
+import { formatNumber } from "../../lib/format";
 import { readableError } from "../../ui/status";
 import { useLiveCount } from "./count";
 import { Spinner } from "./spinner";

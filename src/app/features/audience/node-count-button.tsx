@@ -2,7 +2,7 @@ import { useQuery } from "@tanstack/react-query";
 import { type ReactNode, useState } from "react";
 import { canonicalKey } from "../../../contract/canonical";
 import type { FilterNode } from "../../../contract/filter";
-import { formatNumber } from "../../ui/format";
+import { formatNumber } from "../../lib/format";
 import { readableError } from "../../ui/status";
 import { nodeAsFilter, nodeCountQueryOptions } from "./count";
 import { Spinner } from "./spinner";

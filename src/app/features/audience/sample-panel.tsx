@@ -1,8 +1,8 @@
 import { type ReactNode, useId } from "react";
 import { Link } from "wouter";
 import { ApiError } from "../../api/api-error";
-import { clearSelection, SELECTION_CAP, type SelectionSnapshot, useSelection } from "../../shared/selection";
-import { formatNumber } from "../../ui/format";
+import { formatNumber } from "../../lib/format";
+import { clearSelection, SELECTION_CAP, type SelectionSnapshot, useSelection } from "../../lib/selection";
 import { readableError } from "../../ui/status";
 import { BudgetMeter } from "./budget-meter";
 import { CapNotice } from "./cap-notice";

@@ -9,8 +9,8 @@ import {
 import { useEffect, useMemo, useRef } from "react";
 import { labelOf } from "../../../contract/columns";
 import type { ViewResponse } from "../../../contract/operations";
-import { addToSelection, removeFromSelection, type SelectionSnapshot } from "../../shared/selection";
-import { formatNumber } from "../../ui/format";
+import { formatNumber } from "../../lib/format";
+import { addToSelection, removeFromSelection, type SelectionSnapshot } from "../../lib/selection";
 import "./sample-table.css";
 
 type SampleRow = ViewResponse["rows"][number];

@@ -1,6 +1,6 @@
 import { useId } from "react";
 import { Link } from "wouter";
-import { formatNumber } from "../../ui/format";
+import { formatNumber } from "../../lib/format";
 
 export interface AudienceSummaryProps {
   /** The audience in plain English. */

@@ -1,14 +1,14 @@
 import { useState } from "react";
 import type { GroupNode } from "../../../contract/filter";
 import { useCredits } from "../../api/credits";
-import { browserStorage } from "../../shared/working-audience";
+import { pendingPurchase } from "../../lib/spend-journal";
+import { browserStorage } from "../../lib/store";
 import { CheckoutTabs } from "./checkout-tabs";
 import { EnrichPanel } from "./enrich-panel";
 import { ExportHistory } from "./export-history";
 import { ExportPanel } from "./export-panel";
 import { PreviewPanel } from "./preview-panel";
 import { DOLLARS_PER_CREDIT } from "./pricing";
-import { pendingPurchase } from "./purchase-journal";
 import { activeExport } from "./saved-results";
 import "./checkout.css";
 

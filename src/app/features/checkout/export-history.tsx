@@ -1,7 +1,7 @@
 import { useId } from "react";
 import type { Plan } from "../../../contract/inferred";
 import type { ExportStatusRecord } from "../../../contract/operations";
-import { formatNumber } from "../../ui/format";
+import { formatNumber } from "../../lib/format";
 import { RecordsTable } from "../../ui/records-table";
 import { readableError } from "../../ui/status";
 import { useExports } from "./api/exports";

@@ -7,7 +7,9 @@ import { canonicalFilter, stableStringify } from "../../../contract/canonical";
 import type { GroupNode } from "../../../contract/filter";
 import { REVEALS, type Reveal } from "../../../contract/inferred";
 import { useCredits } from "../../api/credits";
-import { formatNumber } from "../../ui/format";
+import { formatNumber } from "../../lib/format";
+import type { PendingPurchase } from "../../lib/spend-journal";
+import { useStoredValue } from "../../lib/store";
 import { readableError } from "../../ui/status";
 import { type Estimate, type EstimateBody, useEstimate } from "./api/estimate";
 import { type ExportStartBody, type ExportStarted, startExport } from "./api/export-start";
@@ -23,12 +25,10 @@ import {
   requestColumns,
 } from "./export-settings";
 import { formatAmount, insufficientText, REVEAL_LABELS, revealPhrase } from "./pricing";
-import type { PendingPurchase } from "./purchase-journal";
 import { PurchaseNotice } from "./purchase-notice";
 import { RevealField } from "./reveal-field";
 import { activeExport } from "./saved-results";
 import { selectionFilter } from "./scope";
-import { useStoredValue } from "./stored-value";
 import { usePurchase } from "./use-purchase";
 
 const formSchema = z.object({

@@ -3,7 +3,7 @@ import { useCallback, useEffect, useId, useRef, useState } from "react";
 import type { Plan } from "../../../contract/inferred";
 import { ApiError } from "../../api/api-error";
 import { CREDITS_QUERY_KEY } from "../../api/credits";
-import { formatNumber } from "../../ui/format";
+import { formatNumber } from "../../lib/format";
 import { ProgressBar } from "../../ui/progress-bar";
 import { readableError } from "../../ui/status";
 import { useCancelExport } from "./api/export-cancel";

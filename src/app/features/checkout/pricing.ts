@@ -1,5 +1,5 @@
 import { type Plan, PRICE, type Reveal } from "../../../contract/inferred";
-import { formatCredits } from "../../ui/format";
+import { formatCredits } from "../../lib/format";
 
 /**
  * What things cost, in words. Credits are what the service charges; on PAYG every amount also says

@@ -1,8 +1,8 @@
 import { useId, useState } from "react";
 import type { Plan } from "../../../contract/inferred";
 import { saveTextFile } from "../../api/download";
+import { formatNumber } from "../../lib/format";
 import { toCsv } from "../../ui/csv";
-import { formatNumber } from "../../ui/format";
 import { RecordsTable } from "../../ui/records-table";
 import { fileStamp, formatDateTime } from "./format-time";
 import { formatAmount } from "./pricing";

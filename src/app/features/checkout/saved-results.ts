@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { EXPORT_STATUSES, REVEALS } from "../../../contract/inferred";
-import { storedValue } from "./stored-value";
+import { storedValue } from "../../lib/store";
 
 /**
  * What was paid for, kept on this device: the rows of the last Enrich and the last Preview (so a

@@ -1,6 +1,6 @@
 import { OUTCOME_CODES } from "../../../contract/errors";
 import { ApiError, isAbortError, toApiError } from "../../api/api-error";
-import type { PendingPurchase } from "./purchase-journal";
+import type { PendingPurchase } from "../../lib/spend-journal";
 
 /**
  * Sends a journaled purchase: each call with its own key, in order. Repeats of a call that already

@@ -2,7 +2,6 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { ApiError } from "../../api/api-error";
 import { CREDITS_QUERY_KEY } from "../../api/credits";
-import { browserStorage } from "../../shared/working-audience";
 import {
   beginPurchase,
   finishPurchase,
@@ -10,7 +9,8 @@ import {
   type PendingPurchase,
   type PurchaseKind,
   pendingPurchase,
-} from "./purchase-journal";
+} from "../../lib/spend-journal";
+import { browserStorage } from "../../lib/store";
 import { type SendCall, sendPurchase } from "./send-purchase";
 
 /**

@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
-import type { PendingPurchase } from "./purchase-journal";
+import type { PendingPurchase } from "../../lib/spend-journal";
+import { type StoredValue, useStoredValue } from "../../lib/store";
 import type { RowsResult } from "./saved-results";
-import { type StoredValue, useStoredValue } from "./stored-value";
 import { type Purchase, type UsePurchaseOptions, usePurchase } from "./use-purchase";
 
 export interface RowsPurchaseOptions<T> extends Pick<UsePurchaseOptions<T>, "kind" | "send"> {

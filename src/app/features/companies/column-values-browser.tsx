@@ -1,7 +1,7 @@
 import { useDeferredValue, useId, useState } from "react";
 import { ENUMERABLE_COMPANY_COLUMNS, labelOf } from "../../../contract/columns";
 import { useColumnValues } from "../../api/column-values";
-import { formatNumber } from "../../ui/format";
+import { formatNumber } from "../../lib/format";
 import { ErrorPanel } from "../../ui/status";
 import "./companies.css";
 

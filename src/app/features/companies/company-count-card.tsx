@@ -2,7 +2,7 @@ import type { ReactNode } from "react";
 import { Link } from "wouter";
 import { describe } from "../../../contract/describe";
 import type { GroupNode } from "../../../contract/filter";
-import { formatNumber } from "../../ui/format";
+import { formatNumber } from "../../lib/format";
 import { readableError } from "../../ui/status";
 import { useCompanyCount } from "./api/company-count";
 import "./companies.css";

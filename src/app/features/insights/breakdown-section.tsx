@@ -1,5 +1,5 @@
 import { lazy, type ReactNode, Suspense, useId, useMemo, useState } from "react";
-import { formatNumber } from "../../ui/format";
+import { formatNumber } from "../../lib/format";
 import type { ChartRow } from "./breakdown-chart";
 import {
   type BucketValue,

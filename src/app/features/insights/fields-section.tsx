@@ -1,7 +1,7 @@
 import * as DropdownMenu from "@radix-ui/react-dropdown-menu";
 import { type ReactNode, useId } from "react";
 import { INSIGHTS_MAX_FIELDS } from "../../../contract/inferred";
-import { formatNumber } from "../../ui/format";
+import { formatNumber } from "../../lib/format";
 import {
   type BucketValue,
   columnLabel,

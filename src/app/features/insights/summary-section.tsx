@@ -1,4 +1,4 @@
-import { formatNumber } from "../../ui/format";
+import { formatNumber } from "../../lib/format";
 import { formatShare } from "./buckets";
 import type { InsightsSummary, SectionState } from "./insights";
 import { SectionProblem } from "./section-problem";

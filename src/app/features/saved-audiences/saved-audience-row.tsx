@@ -1,7 +1,7 @@
 import * as DropdownMenu from "@radix-ui/react-dropdown-menu";
 import { memo, useEffect, useMemo, useRef } from "react";
 import { describe } from "../../../contract/describe";
-import { formatNumber } from "../../ui/format";
+import { formatNumber } from "../../lib/format";
 import { formatAbsolute, formatRelative } from "./format-dates";
 import { NameForm, type NameSubmitResult } from "./name-form";
 import type { SavedAudience } from "./saved-audiences-store";

@@ -3,7 +3,7 @@ import { useCallback, useEffect, useId, useMemo, useRef, useState } from "react"
 import { canonicalKey } from "../../../contract/canonical";
 import { describe } from "../../../contract/describe";
 import type { GroupNode } from "../../../contract/filter";
-import { isEmptyTree } from "../../shared/working-audience";
+import { isEmptyTree } from "../../lib/filter/tree";
 import { uniqueName } from "./audience-names";
 import { ImportAudience } from "./import-audience";
 import { NameForm, type NameSubmitResult } from "./name-form";

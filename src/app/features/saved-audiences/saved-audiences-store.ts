@@ -10,7 +10,8 @@
 import { useSyncExternalStore } from "react";
 import { z } from "zod";
 import type { GroupNode } from "../../../contract/filter";
-import { browserStorage, checkFilterTree } from "../../shared/working-audience";
+import { checkFilterTree } from "../../lib/filter/check";
+import { browserStorage } from "../../lib/store";
 import { checkName, uniqueName } from "./audience-names";
 
 export const SAVED_AUDIENCES_KEY = "ab.savedAudiences.v1";

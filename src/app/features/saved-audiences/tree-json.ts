@@ -4,7 +4,8 @@
  * (unfinished rules included): what it returns is always a tree the service accepts.
  */
 import type { GroupNode } from "../../../contract/filter";
-import { checkFilterTree, emptyTree } from "../../shared/working-audience";
+import { checkFilterTree } from "../../lib/filter/check";
+import { emptyTree } from "../../lib/filter/tree";
 import { NAME_MAX } from "./audience-names";
 
 export const EXPORT_FORMAT = "audience-builder/filter";

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { ApiError } from "../../api/api-error";
 import { newIdempotencyKey } from "../../api/client";
 import { useCredits } from "../../api/credits";
-import { formatCredits, formatNumber } from "../../ui/format";
+import { formatCredits, formatNumber } from "../../lib/format";
 import { readableError } from "../../ui/status";
 import {
   type AddressList,

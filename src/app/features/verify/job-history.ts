@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from "react";
 import { z } from "zod";
-import { browserStorage } from "../../shared/working-audience";
+import { browserStorage } from "../../lib/store";
 import { isFinished, JOB_STATUSES, type Job, statusRank } from "./job-model";
 
 /**

@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState } from "react";
-import { formatNumber } from "../../ui/format";
+import { formatNumber } from "../../lib/format";
 import { ProgressBar } from "../../ui/progress-bar";
 import { readableError } from "../../ui/status";
 import { useCancelJob } from "./cancel-job";

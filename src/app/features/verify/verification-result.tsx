@@ -1,4 +1,4 @@
-import { formatCredits } from "../../ui/format";
+import { formatCredits } from "../../lib/format";
 import type { Explanation } from "./explain-result";
 
 /** One address's result: the verdict in a word and a sentence, the facts behind it, its cost. */

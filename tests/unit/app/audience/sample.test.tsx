@@ -7,7 +7,7 @@ import {
   SAMPLE_SETTINGS_STORAGE_KEY,
 } from "../../../../src/app/features/audience/sample-settings";
 import { formatLocalTime, nextUtcMidnight } from "../../../../src/app/features/audience/time";
-import { reloadSelection, SELECTION_STORAGE_KEY } from "../../../../src/app/shared/selection";
+import { reloadSelection, SELECTION_STORAGE_KEY } from "../../../../src/app/lib/selection";
 import { DEFAULT_VIEW_COLUMNS } from "../../../../src/contract/inferred";
 import {
   advance,

@@ -10,7 +10,7 @@ import {
   SELECTION_CAP,
   SELECTION_STORAGE_KEY,
   useSelection,
-} from "../../../../src/app/shared/selection";
+} from "../../../../src/app/lib/selection";
 
 function stored(): unknown {
   return JSON.parse(window.localStorage.getItem(SELECTION_STORAGE_KEY) ?? "null");

@@ -5,7 +5,7 @@ import {
   mergeMessage,
   splitList,
 } from "../../../../src/app/features/builder/editor/value-list";
-import { moveNode, pathOfId } from "../../../../src/app/features/builder/model/tree";
+import { moveNode, pathOfId } from "../../../../src/app/lib/filter/tree";
 import type { FilterNode, GroupNode } from "../../../../src/contract/filter";
 
 const c = (id: string): FilterNode => ({

@@ -8,7 +8,7 @@ import {
   RESUME_WINDOW_MS,
   readJournal,
   resetJournalMemory,
-} from "../../../../src/app/features/checkout/purchase-journal";
+} from "../../../../src/app/lib/spend-journal";
 import { MemoryStorage } from "./memory-storage";
 
 let storage: MemoryStorage;

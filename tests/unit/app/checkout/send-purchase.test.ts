@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "../../../../src/app/api/api-error";
-import type { PendingPurchase } from "../../../../src/app/features/checkout/purchase-journal";
 import { isDefiniteFailure, sendPurchase } from "../../../../src/app/features/checkout/send-purchase";
+import type { PendingPurchase } from "../../../../src/app/lib/spend-journal";
 
 function purchase(calls: number, id = `p-${Math.random()}`): PendingPurchase {
   return {

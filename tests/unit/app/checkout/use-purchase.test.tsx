@@ -4,13 +4,13 @@ import { act, cleanup, renderHook, waitFor } from "@testing-library/react";
 import type { ReactNode } from "react";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ApiError } from "../../../../src/app/api/api-error";
+import { usePurchase } from "../../../../src/app/features/checkout/use-purchase";
 import {
   beginPurchase,
   JOURNAL_KEY,
   RESUME_WINDOW_MS,
   resetJournalMemory,
-} from "../../../../src/app/features/checkout/purchase-journal";
-import { usePurchase } from "../../../../src/app/features/checkout/use-purchase";
+} from "../../../../src/app/lib/spend-journal";
 import { createQueryClient } from "../../../../src/app/query-client";
 
 /**

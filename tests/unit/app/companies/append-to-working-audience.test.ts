@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { memoryStorage as savedAudiencesMemoryStorage } from "../../../../src/app/features/saved-audiences/saved-audiences-store";
+import { andAtTop } from "../../../../src/app/lib/filter/tree";
 import {
-  andNode,
   appendToWorkingAudience,
   encodeTreeForUrl,
   loadInitialTree,
@@ -12,7 +12,7 @@ import {
   URL_PARAM,
   WORKING_TREE_KEY,
   writeWorkingTree,
-} from "../../../../src/app/shared/working-audience";
+} from "../../../../src/app/lib/working-tree";
 import { describe as describeFilter } from "../../../../src/contract/describe";
 import type { FilterNode, GroupNode, LookalikeNode } from "../../../../src/contract/filter";
 import { strictFilterSchemas } from "../../../../src/contract/filter";
@@ -64,14 +64,29 @@ function builderOpens(href: string, storage: Storage | null): GroupNode {
   return loadInitialTree({ search }, storage).tree;
 }
 
-describe("andNode", () => {
+/** `tree AND node` as the other screens add it (andAtTop), which must succeed here. */
+function andTree(tree: GroupNode, node: FilterNode): GroupNode {
+  const added = andAtTop(tree, node);
+  if (!added.ok) throw new Error(added.error);
+  return added.tree;
+}
+/** LIKE_ACME once added: it gets an id. */
+const acme = { ...LIKE_ACME, id: expect.any(String) };
+
+describe("andAtTop from another screen", () => {
   it("appends to a plain AND root", () => {
-    expect(andNode(andRoot, LIKE_ACME)).toEqual({ ...andRoot, children: [germany, directors, LIKE_ACME] });
+    expect(andTree(andRoot, LIKE_ACME)).toEqual({ ...andRoot, children: [germany, directors, acme] });
   });
 
   it("wraps an OR root: AND(root, node), so the rule narrows every branch", () => {
-    const next = andNode(orRoot, LIKE_ACME);
-    expect(next).toEqual({ type: "group", op: "AND", negate: false, children: [orRoot, LIKE_ACME] });
+    const next = andTree(orRoot, LIKE_ACME);
+    expect(next).toEqual({
+      type: "group",
+      op: "AND",
+      negate: false,
+      children: [orRoot, acme],
+      id: expect.any(String),
+    });
     expect(describeFilter(next)).toBe(
       '(Country is "Germany" or Job level is "Director") and works at a company similar to acme.com',
     );
@@ -79,24 +94,24 @@ describe("andNode", () => {
 
   it("wraps an AND root with an OR connector (AND binds tighter) and a negated root", () => {
     const mixed: GroupNode = { ...andRoot, children: [germany, { ...directors, joinWithPrevious: "OR" }] };
-    expect(andNode(mixed, LIKE_ACME).children).toEqual([mixed, LIKE_ACME]);
+    expect(andTree(mixed, LIKE_ACME).children).toEqual([mixed, acme]);
     const negated: GroupNode = { ...andRoot, negate: true };
-    expect(andNode(negated, LIKE_ACME).children).toEqual([negated, LIKE_ACME]);
+    expect(andTree(negated, LIKE_ACME).children).toEqual([negated, acme]);
   });
 
   it("makes the node the only rule of an empty tree (AND, whatever the op was)", () => {
     const empty: GroupNode = { type: "group", op: "OR", negate: false, children: [] };
-    expect(andNode(empty, LIKE_ACME)).toEqual({
+    expect(andTree(empty, LIKE_ACME)).toEqual({
       type: "group",
       op: "AND",
       negate: false,
-      children: [LIKE_ACME],
+      children: [acme],
     });
   });
 
   it("drops a connector the node carried", () => {
-    const next = andNode(andRoot, { ...LIKE_ACME, joinWithPrevious: "OR" });
-    expect(next.children.at(-1)).toEqual(LIKE_ACME);
+    const next = andTree(andRoot, { ...LIKE_ACME, joinWithPrevious: "OR" });
+    expect(next.children.at(-1)).toEqual(acme);
     expect(Object.hasOwn(next.children.at(-1)!, "joinWithPrevious")).toBe(false);
   });
 
@@ -104,7 +119,10 @@ describe("andNode", () => {
     fc.assert(
       fc.property(validFilterArb(), fc.integer(), (raw, seed) => {
         const tree = strictFilterSchemas.root.parse(raw)!;
-        const next = andNode(tree, LIKE_ACME);
+        const added = andAtTop(tree, LIKE_ACME);
+        // A tree already at the depth limit cannot be wrapped: refused, never cut.
+        fc.pre(added.ok);
+        const next = added.tree;
         expect(strictFilterSchemas.root.safeParse(next).success).toBe(true);
         const truth = truthOf(seed);
         expect(evaluate(next, truth)).toBe(evaluate(tree, truth) && truth(LIKE_ACME));
@@ -149,7 +167,7 @@ describe("appendToWorkingAudience", () => {
     const result = appendToWorkingAudience(storage, LIKE_ACME);
     expect(result.ok).toBe(true);
     if (!result.ok) return;
-    expect(result.tree.children).toEqual([germany, directors, LIKE_ACME]);
+    expect(result.tree.children).toEqual([germany, directors, acme]);
     expect(result.href).toBe(`/${searchWithTreeParam("", encodeTreeForUrl(result.tree))}`);
     expect(treeParamOf(result.href.slice(1))).toBe(encodeTreeForUrl(result.tree));
     // Stored with the ?a= it will live at: the Builder opens it from storage, as its own.
@@ -170,7 +188,8 @@ describe("appendToWorkingAudience", () => {
       type: "group",
       op: "AND",
       negate: false,
-      children: [orRoot, LIKE_ACME],
+      children: [orRoot, acme],
+      id: expect.any(String),
     });
     expect(result.ok && builderOpens(result.href, storage)).toEqual(result.ok && result.tree);
   });
@@ -182,9 +201,9 @@ describe("appendToWorkingAudience", () => {
       type: "group",
       op: "AND",
       negate: false,
-      children: [LIKE_ACME],
+      children: [acme],
     });
-    expect(result.ok && builderOpens(result.href, storage).children).toEqual([LIKE_ACME]);
+    expect(result.ok && builderOpens(result.href, storage).children).toEqual([acme]);
   });
 
   it("reads the tree the page's own ?a= carries (a shared link), as the Builder would", () => {
@@ -192,29 +211,29 @@ describe("appendToWorkingAudience", () => {
     writeWorkingTree(storage, orRoot, null);
     const search = `?${URL_PARAM}=${encodeTreeForUrl(andRoot)}`;
     const result = appendToWorkingAudience(storage, LIKE_ACME, { search });
-    expect(result.ok && result.tree.children).toEqual([germany, directors, LIKE_ACME]);
+    expect(result.ok && result.tree.children).toEqual([germany, directors, acme]);
   });
 
   it("replaces an unreadable stored value", () => {
     const storage = memoryStorage();
     storage.setItem(WORKING_TREE_KEY, "{not json");
     const result = appendToWorkingAudience(storage, LIKE_ACME);
-    expect(result.ok && result.tree.children).toEqual([LIKE_ACME]);
-    expect(result.ok && builderOpens("/", storage).children).toEqual([LIKE_ACME]);
+    expect(result.ok && result.tree.children).toEqual([acme]);
+    expect(result.ok && builderOpens("/", storage).children).toEqual([acme]);
   });
 
   it("without storage (null), the link alone carries the tree", () => {
     const result = appendToWorkingAudience(null, LIKE_ACME, { search: `?a=${encodeTreeForUrl(andRoot)}` });
     expect(result.ok).toBe(true);
     if (!result.ok) return;
-    expect(result.tree.children).toEqual([germany, directors, LIKE_ACME]);
+    expect(result.tree.children).toEqual([germany, directors, acme]);
     expect(builderOpens(result.href, null)).toEqual(result.tree);
   });
 
   it("when storage refuses the write, the link still carries the tree", () => {
     const result = appendToWorkingAudience(memoryStorage({ failWrites: true }), LIKE_ACME);
     expect(result.ok).toBe(true);
-    if (result.ok) expect(builderOpens(result.href, null).children).toEqual([LIKE_ACME]);
+    if (result.ok) expect(builderOpens(result.href, null).children).toEqual([acme]);
   });
 
   it("fails readably only when the tree is too long for a link and storage is missing or refuses", () => {

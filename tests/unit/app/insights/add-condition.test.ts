@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { andAtTop, valueCondition } from "../../../../src/app/features/builder/model/tree";
-import { validateTree } from "../../../../src/app/features/builder/model/validate";
+import { andAtTop, valueCondition } from "../../../../src/app/lib/filter/tree";
+import { validateTree } from "../../../../src/app/lib/filter/validate";
 import { canonicalFilter } from "../../../../src/contract/canonical";
 import { type GroupNode, strictFilterSchemas } from "../../../../src/contract/filter";
 import { MAX_FILTER_DEPTH } from "../../../../src/contract/inferred";
-import { cond, deepTree, errorOf, group, okTree, shape } from "../builder-model/helpers";
+import { cond, deepTree, errorOf, group, okTree, shape } from "../filter-model/helpers";
 
 /** The added condition, named `new` so that shapes read plainly. */
 const director = () => ({ ...valueCondition("JOB_LEVEL_PER", "Director"), id: "new" });

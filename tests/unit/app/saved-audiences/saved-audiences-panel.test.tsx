@@ -10,7 +10,7 @@ import {
   type SavedAudiencesStore,
 } from "../../../../src/app/features/saved-audiences/saved-audiences-store";
 import { exportEnvelope } from "../../../../src/app/features/saved-audiences/tree-json";
-import { emptyTree } from "../../../../src/app/shared/working-audience";
+import { emptyTree } from "../../../../src/app/lib/filter/tree";
 import type { GroupNode } from "../../../../src/contract/filter";
 
 // What Radix's menu needs and jsdom lacks.

@@ -8,7 +8,7 @@ import {
   exportTreeJson,
   importTreeJson,
 } from "../../../../src/app/features/saved-audiences/tree-json";
-import { emptyTree } from "../../../../src/app/shared/working-audience";
+import { emptyTree } from "../../../../src/app/lib/filter/tree";
 import type { GroupNode } from "../../../../src/contract/filter";
 import { strictFilterSchemas } from "../../../../src/contract/filter";
 import { invalidFilterArb, validFilterArb } from "../../../support/arbitraries/filter";

@@ -3,11 +3,11 @@ import { act, renderHook } from "@testing-library/react";
 import fc from "fast-check";
 import LZString from "lz-string";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { formatPath } from "../../../../src/app/lib/filter/check";
+import { emptyTree } from "../../../../src/app/lib/filter/tree";
 import {
   decodeTreeFromUrl,
-  emptyTree,
   encodeTreeForUrl,
-  formatPath,
   loadInitialTree,
   MAX_URL_PARAM_LENGTH,
   searchWithTreeParam,
@@ -17,7 +17,7 @@ import {
   useWorkingTreePersistence,
   WORKING_TREE_KEY,
   writeWorkingTree,
-} from "../../../../src/app/shared/working-audience";
+} from "../../../../src/app/lib/working-tree";
 import type { GroupNode } from "../../../../src/contract/filter";
 import { strictFilterSchemas } from "../../../../src/contract/filter";
 import { MAX_FILTER_DEPTH } from "../../../../src/contract/inferred";

@@ -10,8 +10,8 @@ import {
   useSyncExternalStore,
 } from "react";
 import { describeNode } from "../../../../contract/describe";
-import { COMMANDS, commandById, commandForKey, formatKey } from "../model/commands";
-import { nodeAt, pathOfId } from "../model/tree";
+import { COMMANDS, commandById, commandForKey, formatKey } from "../../../lib/filter/commands";
+import { nodeAt, pathOfId } from "../../../lib/filter/tree";
 import {
   AsideContext,
   DispatchContext,

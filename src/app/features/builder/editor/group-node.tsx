@@ -3,7 +3,7 @@ import { SortableContext, type SortingStrategy } from "@dnd-kit/sortable";
 import { memo, useContext } from "react";
 import { describeNode } from "../../../../contract/describe";
 import type { GroupNode, JoinOp } from "../../../../contract/filter";
-import { type CommandId, commandById, formatKey } from "../model/commands";
+import { type CommandId, commandById, formatKey } from "../../../lib/filter/commands";
 import {
   BODY_PREFIX,
   FocusMemoryContext,

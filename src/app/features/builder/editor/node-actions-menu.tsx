@@ -1,7 +1,7 @@
 import * as DropdownMenu from "@radix-ui/react-dropdown-menu";
 import { Fragment, memo, type RefObject, useContext, useId, useRef, useState } from "react";
-import { type CommandId, commandById, type EditorCommand, formatKey } from "../model/commands";
-import { nodeAt, pathOfId } from "../model/tree";
+import { type CommandId, commandById, type EditorCommand, formatKey } from "../../../lib/filter/commands";
+import { nodeAt, pathOfId } from "../../../lib/filter/tree";
 import { FocusMemoryContext, PlatformContext, useDispatch } from "./editor-context";
 
 /** The per-node menu: the model's commands (the same objects as the buttons and shortcuts), by section. */

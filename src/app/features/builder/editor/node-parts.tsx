@@ -1,7 +1,7 @@
 import type { DraggableAttributes, DraggableSyntheticListeners } from "@dnd-kit/core";
 import { memo, useContext } from "react";
 import type { FilterNode, JoinOp } from "../../../../contract/filter";
-import { commandById, formatKey } from "../model/commands";
+import { commandById, formatKey } from "../../../lib/filter/commands";
 import {
   AsideContext,
   GroupOpContext,

@@ -1,6 +1,6 @@
 import type { Column } from "../../../../contract/columns";
 import type { Operator } from "../../../../contract/inferred";
-import { OPERATOR_LABELS } from "../model/validate";
+import { OPERATOR_LABELS } from "../../../lib/filter/validate";
 
 /** Masked columns (email, mobile) only say whether the person has one. */
 const MASKED_WORDS: Partial<Record<Operator, string>> = { isNotNull: "has", isNull: "has not" };

@@ -17,7 +17,7 @@ import { sortableKeyboardCoordinates } from "@dnd-kit/sortable";
 import { useCallback, useMemo, useRef, useState } from "react";
 import { describeNode } from "../../../../contract/describe";
 import type { GroupNode } from "../../../../contract/filter";
-import { nodeAt, type Path, pathOfId, walk } from "../model/tree";
+import { nodeAt, type Path, pathOfId, walk } from "../../../lib/filter/tree";
 import { BODY_PREFIX, type DropSpot } from "./editor-context";
 import { KeyedStore } from "./keyed-store";
 import type { EditorDispatch } from "./use-filter-editor";

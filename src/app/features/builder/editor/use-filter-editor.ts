@@ -1,7 +1,7 @@
 import { useCallback, useLayoutEffect, useMemo, useState, useSyncExternalStore } from "react";
 import type { FilterNode, GroupNode, JoinOp } from "../../../../contract/filter";
-import { type CommandId, runCommand } from "../model/commands";
-import { canRedo, canUndo, commit, createHistory, type History } from "../model/history";
+import { type CommandId, runCommand } from "../../../lib/filter/commands";
+import { canRedo, canUndo, commit, createHistory, type History } from "../../../lib/filter/history";
 import {
   moveNode,
   type OpResult,
@@ -11,8 +11,8 @@ import {
   setJoin,
   updateNode,
   withIds,
-} from "../model/tree";
-import { firstProblem, type Problems, validateTree } from "../model/validate";
+} from "../../../lib/filter/tree";
+import { firstProblem, type Problems, validateTree } from "../../../lib/filter/validate";
 import { KeyedStore } from "./keyed-store";
 
 /**

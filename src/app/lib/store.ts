@@ -1,6 +1,14 @@
 import { useSyncExternalStore } from "react";
 import type { z } from "zod";
-import { browserStorage } from "../../shared/working-audience";
+
+/** localStorage, or null where the browser refuses it (some privacy modes, sandboxed frames). */
+export function browserStorage(): Storage | null {
+  try {
+    return typeof window === "undefined" ? null : window.localStorage;
+  } catch {
+    return null;
+  }
+}
 
 /**
  * A small value kept in localStorage and read with useSyncExternalStore: the last purchase's rows

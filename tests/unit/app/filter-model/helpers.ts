@@ -1,4 +1,4 @@
-import type { OpResult } from "../../../../src/app/features/builder/model/tree";
+import type { OpResult } from "../../../../src/app/lib/filter/tree";
 import type {
   ConditionNode,
   FilterNode,

@@ -3,8 +3,8 @@
  * keyboard shortcuts alike. Every command acts on the tree and the focused path; `enabled` says
  * (cheaply) whether `perform` would succeed there.
  */
-import type { FilterNode, GroupNode } from "../../../../contract/filter";
-import { MAX_FILTER_DEPTH } from "../../../../contract/inferred";
+import type { FilterNode, GroupNode } from "../../../contract/filter";
+import { MAX_FILTER_DEPTH } from "../../../contract/inferred";
 import { canRedo, canUndo, commit, type History, redo, undo } from "./history";
 import {
   addNode,

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { stableStringify } from "../../../contract/canonical";
-import { newIdempotencyKey } from "../../api/client";
+import { stableStringify } from "../../contract/canonical";
+import { newIdempotencyKey } from "../api/client";
 
 /**
  * The purchase journal: what makes a purchase charge once. At Confirm, BEFORE anything is sent, the

@@ -8,8 +8,8 @@ import {
   redo,
   sameTree,
   undo,
-} from "../../../../src/app/features/builder/model/history";
-import { updateNode } from "../../../../src/app/features/builder/model/tree";
+} from "../../../../src/app/lib/filter/history";
+import { updateNode } from "../../../../src/app/lib/filter/tree";
 import type { GroupNode } from "../../../../src/contract/filter";
 import { cond, group, okTree } from "./helpers";
 

@@ -4,12 +4,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import {
-  COMMANDS,
-  type CommandId,
-  commandById,
-  runCommand,
-} from "../../../../src/app/features/builder/model/commands";
+import { COMMANDS, type CommandId, commandById, runCommand } from "../../../../src/app/lib/filter/commands";
 import {
   canRedo,
   canUndo,
@@ -18,7 +13,7 @@ import {
   redo,
   sameTree,
   undo,
-} from "../../../../src/app/features/builder/model/history";
+} from "../../../../src/app/lib/filter/history";
 import {
   depthOf,
   moveNode,
@@ -29,8 +24,8 @@ import {
   updateNode,
   walk,
   withIds,
-} from "../../../../src/app/features/builder/model/tree";
-import { toRequestFilter, validateTree } from "../../../../src/app/features/builder/model/validate";
+} from "../../../../src/app/lib/filter/tree";
+import { toRequestFilter, validateTree } from "../../../../src/app/lib/filter/validate";
 import { canonicalKey } from "../../../../src/contract/canonical";
 import { type FilterNode, type GroupNode, strictFilterSchemas } from "../../../../src/contract/filter";
 import { MAX_FILTER_DEPTH } from "../../../../src/contract/inferred";

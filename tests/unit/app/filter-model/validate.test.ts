@@ -1,10 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { updateNode, withIds } from "../../../../src/app/features/builder/model/tree";
-import {
-  firstProblem,
-  toRequestFilter,
-  validateTree,
-} from "../../../../src/app/features/builder/model/validate";
+import { updateNode, withIds } from "../../../../src/app/lib/filter/tree";
+import { firstProblem, toRequestFilter, validateTree } from "../../../../src/app/lib/filter/validate";
 import { canonicalKey } from "../../../../src/contract/canonical";
 import { type GroupNode, strictFilterSchemas } from "../../../../src/contract/filter";
 import { MAX_FILTER_DEPTH } from "../../../../src/contract/inferred";

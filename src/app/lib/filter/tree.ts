@@ -12,17 +12,25 @@
  * restores the tree exactly; a connector it leaves on a first child is ignored by the service, and
  * `toRequestFilter` (validate.ts) drops it.
  */
-import { getColumn, operatorsFor } from "../../../../contract/columns";
+import { getColumn, operatorsFor } from "../../../contract/columns";
 import type {
   ConditionNode,
   FilterNode,
   GroupNode,
   JoinOp,
   LookalikeNode,
+  NodeType,
   SemanticNode,
-} from "../../../../contract/filter";
-import { andsEverything, withoutJoin } from "../../../../contract/filter";
-import { MATCH_LEVELS, MAX_FILTER_DEPTH, OPERATOR_READS, OPERATORS } from "../../../../contract/inferred";
+} from "../../../contract/filter";
+import {
+  andsEverything,
+  isOptionalField,
+  NODE_FIELDS,
+  nodeDefaults,
+  nodeFieldSchema,
+  withoutJoin,
+} from "../../../contract/filter";
+import { MATCH_LEVELS, MAX_FILTER_DEPTH, OPERATOR_READS, OPERATORS } from "../../../contract/inferred";
 
 export type { ConditionNode, FilterNode, GroupNode, JoinOp, LookalikeNode, SemanticNode };
 
@@ -80,9 +88,8 @@ function assignIds(node: FilterNode, seen: Set<string>): FilterNode {
     seen.add(fresh);
     set("id", fresh);
   }
-  const defaults = Object.hasOwn(REQUIRED_DEFAULTS, node.type) ? REQUIRED_DEFAULTS[node.type] : undefined;
-  if (defaults)
-    for (const [key, value] of Object.entries(defaults))
+  if (isNodeType(node.type))
+    for (const [key, value] of Object.entries(nodeDefaults(node.type)))
       if ((node as unknown as Record<string, unknown>)[key] === undefined) set(key, value);
   if (node.type === "group") {
     const children = (out as GroupNode).children;
@@ -99,16 +106,14 @@ function assignIds(node: FilterNode, seen: Set<string>): FilterNode {
   return out;
 }
 
-/** The schema's defaults for fields the TypeScript types require. */
-const REQUIRED_DEFAULTS: Partial<Record<FilterNode["type"], Record<string, unknown>>> = {
-  group: { op: "AND", negate: false, children: [] },
-  condition: { column: "" },
-  semantic: { text: "", negate: false },
-  lookalike: { rbidOrg: "", domain: "", negate: false },
-};
-
+/** A fresh, empty root: matches everyone. */
 export function emptyTree(): GroupNode {
-  return { type: "group", op: "AND", negate: false, children: [], id: newId() };
+  return { type: "group", op: "AND", negate: false, children: [] };
+}
+
+/** True for a root that filters nothing (no rules, not negated). */
+export function isEmptyTree(tree: GroupNode): boolean {
+  return childrenOf(tree).length === 0 && !tree.negate;
 }
 
 /**
@@ -289,14 +294,16 @@ function capitalise(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-const NODE_TYPES = new Set(["condition", "group", "semantic", "lookalike"]);
+function isNodeType(type: unknown): type is NodeType {
+  return typeof type === "string" && Object.hasOwn(NODE_FIELDS, type);
+}
 
 function isFilterNode(value: unknown): value is FilterNode {
   return (
     value !== null &&
     typeof value === "object" &&
     !Array.isArray(value) &&
-    NODE_TYPES.has((value as { type?: unknown }).type as string)
+    isNodeType((value as { type?: unknown }).type)
   );
 }
 
@@ -387,14 +394,6 @@ export function duplicateNode(tree: GroupNode, path: Path): OpResult {
   return done(withChildren(tree, parentPath, children), [...parentPath, index + 1]);
 }
 
-/** Fields each kind of node has (the strict schema refuses any other). */
-export const NODE_FIELDS: Readonly<Record<FilterNode["type"], readonly string[]>> = {
-  condition: ["type", "column", "operator", "value", "value2", "valueList", "joinWithPrevious", "id"],
-  group: ["type", "op", "children", "joinWithPrevious", "negate", "id"],
-  semantic: ["type", "on", "text", "maxDistance", "match", "joinWithPrevious", "id", "negate"],
-  lookalike: ["type", "rbidOrg", "domain", "maxDistance", "match", "joinWithPrevious", "id", "negate"],
-};
-
 const KIND_NAMES: Record<FilterNode["type"], string> = {
   condition: "A condition",
   group: "A group",
@@ -402,42 +401,27 @@ const KIND_NAMES: Record<FilterNode["type"], string> = {
   lookalike: "A lookalike match",
 };
 
-const isScalar = (v: unknown) =>
-  v === null ||
-  typeof v === "string" ||
-  typeof v === "boolean" ||
-  (typeof v === "number" && !Number.isNaN(v));
+/**
+ * What a field may hold, in words, for a refused update. Whether a value fits is the field's own
+ * schema's answer (`nodeFieldSchema`), so that an update never leaves the tree outside its types.
+ */
 const isJoin = (v: unknown) => v === "AND" || v === "OR";
 
-/** What each field may hold, so that an update never leaves the tree outside its types. */
-const FIELD_CHECKS: Record<string, { ok: (v: unknown) => boolean; expected: string; required?: boolean }> = {
-  column: { ok: (v) => typeof v === "string", expected: "a column name", required: true },
-  operator: {
-    ok: (v) => (OPERATORS as readonly unknown[]).includes(v),
-    expected: "a known comparison",
-    required: true,
-  },
-  value: { ok: isScalar, expected: "a text, a number, true, false or nothing" },
-  value2: { ok: isScalar, expected: "a text, a number, true, false or nothing" },
-  valueList: {
-    ok: (v) => v === null || (Array.isArray(v) && v.every((x) => typeof x === "string")),
-    expected: "a list of texts",
-  },
-  joinWithPrevious: { ok: (v) => v === null || isJoin(v), expected: "AND, OR or nothing" },
-  op: { ok: isJoin, expected: "AND or OR", required: true },
-  negate: { ok: (v) => typeof v === "boolean", expected: "true or false", required: true },
-  on: { ok: (v) => v === "title" || v === "company", expected: "title or company", required: true },
-  text: { ok: (v) => typeof v === "string", expected: "a text", required: true },
-  rbidOrg: { ok: (v) => typeof v === "string", expected: "a text", required: true },
-  domain: { ok: (v) => typeof v === "string", expected: "a text", required: true },
-  maxDistance: {
-    ok: (v) => v === null || (typeof v === "number" && Number.isFinite(v)),
-    expected: "a number or nothing",
-  },
-  match: {
-    ok: (v) => v === null || (MATCH_LEVELS as readonly unknown[]).includes(v),
-    expected: `one of ${MATCH_LEVELS.join(", ")} or nothing`,
-  },
+const EXPECTED: Record<string, string> = {
+  column: "a column name",
+  operator: "a known comparison",
+  value: "a text, a number, true, false or nothing",
+  value2: "a text, a number, true, false or nothing",
+  valueList: "a list of texts",
+  joinWithPrevious: "AND, OR or nothing",
+  op: "AND or OR",
+  negate: "true or false",
+  on: "title or company",
+  text: "a text",
+  rbidOrg: "a text",
+  domain: "a text",
+  maxDistance: "a number from 0 to 2, or nothing",
+  match: `one of ${MATCH_LEVELS.join(", ")} or nothing`,
 };
 
 /**
@@ -452,7 +436,6 @@ export function updateNode(tree: GroupNode, path: Path, patch: Record<string, un
   if (!isFilterNode(node)) return fail(tree, NOTHING_THERE);
   if (patch === null || typeof patch !== "object") return fail(tree, "Nothing to update.");
   const current = node as unknown as Record<string, unknown>;
-  const fields = NODE_FIELDS[node.type];
   let next: Record<string, unknown> | undefined;
   for (const key of Object.keys(patch)) {
     const value = patch[key];
@@ -462,16 +445,17 @@ export function updateNode(tree: GroupNode, path: Path, patch: Record<string, un
       if (key === "id") return fail(tree, "An item's id cannot be changed.");
       return fail(tree, "A group's items change through add, remove and move, not through an update.");
     }
-    if (!fields.includes(key)) return fail(tree, `${KIND_NAMES[node.type]} has no field "${key}".`);
-    const check = FIELD_CHECKS[key];
+    const schema = nodeFieldSchema(node.type, key);
+    if (!schema) return fail(tree, `${KIND_NAMES[node.type]} has no field "${key}".`);
     if (value === undefined) {
-      if (check?.required) return fail(tree, `"${key}" cannot be removed.`);
+      if (!isOptionalField(node.type, key)) return fail(tree, `"${key}" cannot be removed.`);
       if (!Object.hasOwn(current, key)) continue;
       next ??= { ...current };
       delete next[key];
       continue;
     }
-    if (check && !check.ok(value)) return fail(tree, `"${key}" must be ${check.expected}.`);
+    if (!schema.safeParse(value).success)
+      return fail(tree, `"${key}" must be ${EXPECTED[key] ?? "of the right kind"}.`);
     if (Object.is(current[key], value) && Object.hasOwn(current, key)) continue;
     next ??= { ...current };
     next[key] = value;
@@ -755,8 +739,10 @@ function sameCondition(a: FilterNode, b: ConditionNode): boolean {
  * would be negated with the rest. A condition that is already one of the root's ANDed items is not
  * added twice (the same tree comes back, focus on it). Focus: the new node.
  */
-export function andAtTop(tree: GroupNode, node: FilterNode): OpResult {
-  if (!isFilterNode(node)) return fail(tree, "That is not something a filter can hold.");
+export function andAtTop(tree: GroupNode, item: FilterNode): OpResult {
+  if (!isFilterNode(item)) return fail(tree, "That is not something a filter can hold.");
+  // Its own connector would join it by OR, or by an AND binding tighter than the root's OR.
+  const node = withoutJoin(item);
   const children = childrenOf(tree);
   if (children.length === 0 && !tree.negate) {
     const root: GroupNode = tree.op === "AND" ? tree : { ...tree, op: "AND" };
@@ -767,7 +753,9 @@ export function andAtTop(tree: GroupNode, node: FilterNode): OpResult {
       const existing = children.findIndex((child) => sameCondition(child, node));
       if (existing >= 0) return done(tree, [existing]);
     }
-    return addNode(tree, [], node);
+    // An OR root with one item ANDs everything too; `op: "AND"` changes no existing connector and
+    // joins the new item by AND.
+    return addNode(tree.op === "AND" ? tree : { ...tree, op: "AND" }, [], node);
   }
   const tooDeep = depthError(2, heightOf(tree));
   if (tooDeep) return fail(tree, tooDeep);

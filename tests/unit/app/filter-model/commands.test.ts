@@ -7,9 +7,9 @@ import {
   formatKey,
   parseKey,
   runCommand,
-} from "../../../../src/app/features/builder/model/commands";
-import { createHistory } from "../../../../src/app/features/builder/model/history";
-import { nodeAt } from "../../../../src/app/features/builder/model/tree";
+} from "../../../../src/app/lib/filter/commands";
+import { createHistory } from "../../../../src/app/lib/filter/history";
+import { nodeAt } from "../../../../src/app/lib/filter/tree";
 import type { GroupNode } from "../../../../src/contract/filter";
 import { MAX_FILTER_DEPTH } from "../../../../src/contract/inferred";
 import { cond, deepTree, errorOf, group, okTree, sem, shape } from "./helpers";

@@ -3,7 +3,7 @@
  * commits with the same `mergeKey` (typing in one field) becomes one step, as long as each commit
  * comes within the merge window of the previous one.
  */
-import type { GroupNode } from "../../../../contract/filter";
+import type { GroupNode } from "../../../contract/filter";
 
 export interface History {
   past: readonly GroupNode[];

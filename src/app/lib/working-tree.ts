@@ -1,28 +1,16 @@
 /**
- * Keeping work (issue point 8): the audience being built survives a reload, a crash and a shared
- * link. The tree travels in the URL (`?a=...`, lz-string) and is written to localStorage on every
- * change. Everything here except `useWorkingTreePersistence` is plain functions, without React.
- *
- * Validation uses the contract's STRICT schema, and splits what it finds in two:
- * - errors (not JSON, unknown fields, wrong shapes, unknown node types, nesting too deep): the value
- *   is refused, and the caller falls back with a warning;
- * - unfinished rules (a condition without its value yet, an unknown column, an empty semantic text):
- *   the tree is kept as it is, with those lines in `unfinished`, because a person's half-typed rule
- *   is work too, and the builder shows those reasons itself. Import (a file someone hands you) is
- *   stricter and refuses both: see `importTreeJson` in the saved-audiences feature.
+ * Keeping work: the audience being built survives a reload, a crash and a shared link. The tree
+ * travels in the URL (`?a=...`, lz-string) and is written to localStorage on every change. Everything
+ * here except `useWorkingTreePersistence` is plain functions, without React. What is read back is
+ * checked by `checkFilterTree` (filter/check.ts): a half-typed rule is kept, a broken shape refused.
+ * Import (a file someone hands you) is stricter and refuses both: see `importTreeJson`.
  */
 import LZString from "lz-string";
 import { useEffect, useState } from "react";
-import type { z } from "zod";
-import { toValidationRecord, type ValidationIssue } from "../../contract/errors";
-import {
-  andsEverything,
-  type FilterNode,
-  type GroupNode,
-  strictFilterSchemas,
-  withoutJoin,
-} from "../../contract/filter";
-import { readableIssue } from "../api/api-error";
+import type { FilterNode, GroupNode } from "../../contract/filter";
+import { checkFilterTree } from "./filter/check";
+import { andAtTop, emptyTree, isEmptyTree } from "./filter/tree";
+import { browserStorage } from "./store";
 
 /** The URL search parameter that carries the working tree. */
 export const URL_PARAM = "a";
@@ -37,145 +25,6 @@ export const URL_DEBOUNCE_MS = 300;
 export const MAX_URL_PARAM_LENGTH = 8_000;
 /** A pasted link longer than this is refused before it is decompressed. */
 const MAX_DECODE_INPUT = 200_000;
-
-/** A fresh, empty root: matches everyone. */
-export function emptyTree(): GroupNode {
-  return { type: "group", op: "AND", negate: false, children: [] };
-}
-
-/** True for a root that filters nothing (no rules, not negated). */
-export function isEmptyTree(tree: GroupNode): boolean {
-  return tree.children.length === 0 && !tree.negate;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Validation with readable lines
-// ---------------------------------------------------------------------------------------------
-
-export type TreeCheck = { tree: GroupNode; unfinished: string[] } | { errors: string[] };
-
-/**
- * Checks a parsed JSON value as a filter root with the STRICT contract schema. `label` starts every
- * line's path (e.g. "filter › children 2 › value: Enter a whole number").
- */
-export function checkFilterTree(value: unknown, label = "filter"): TreeCheck {
-  if (value === null || typeof value !== "object" || Array.isArray(value))
-    return { errors: [`${label}: Expected a filter group ({ "type": "group", ... })`] };
-  const type = (value as { type?: unknown }).type;
-  if (type !== "group")
-    return {
-      errors: [
-        `${label} › type: The top of a filter must be a group ({ "type": "group", "children": [...] }), not ${JSON.stringify(type) ?? "nothing"}`,
-      ],
-    };
-  const result = strictFilterSchemas.root.safeParse(value);
-  if (result.success) {
-    if (!result.data) return { errors: [`${label}: Expected a filter group`] };
-    return { tree: result.data, unfinished: [] };
-  }
-  const lines = readableIssues(result.error.issues, value, label);
-  if (result.error.issues.every(isUnfinished))
-    return { tree: withDefaults(value as GroupNode), unfinished: lines };
-  return { errors: lines };
-}
-
-/** A node-level check (a missing value, an unknown column...) rather than a broken shape. */
-function isUnfinished(issue: z.core.$ZodIssue): boolean {
-  if (issue.code !== "custom") return false;
-  // The depth limit is the one custom issue that refuses the whole input.
-  return !(issue.params as { omitInput?: boolean } | undefined)?.omitInput;
-}
-
-/**
- * The contract's defaults applied to a tree whose shape the strict schema accepted but whose rules
- * are unfinished (zod gives no output then). A property test keeps this equal to the schema's own
- * output on valid trees.
- */
-function withDefaults<T extends FilterNode>(node: T): T {
-  switch (node.type) {
-    case "group":
-      return {
-        ...node,
-        op: node.op ?? "AND",
-        negate: node.negate ?? false,
-        children: (node.children ?? []).map((child) => withDefaults(child)),
-      };
-    case "condition":
-      return { ...node, column: node.column ?? "" };
-    case "semantic":
-      return { ...node, text: node.text ?? "", negate: node.negate ?? false };
-    case "lookalike":
-      return {
-        ...node,
-        rbidOrg: node.rbidOrg ?? "",
-        domain: node.domain ?? "",
-        negate: node.negate ?? false,
-      };
-  }
-}
-
-/** zod issues as lines a person can act on: "filter › children 2 › value: Enter a whole number". */
-export function readableIssues(
-  issues: readonly z.core.$ZodIssue[],
-  input: unknown,
-  label = "filter",
-): string[] {
-  const record = toValidationRecord(issues, "body", input);
-  return record.detail.map((issue) => {
-    const path = formatPath([label, ...issue.loc.slice(1)]);
-    return `${path}: ${readableMessage(issue)}`;
-  });
-}
-
-/** `["filter", "children", 2, "value"]` -> `filter › children 2 › value`. */
-export function formatPath(loc: readonly (string | number)[]): string {
-  const parts: string[] = [];
-  for (const step of loc) {
-    if (typeof step === "number" && parts.length > 0) parts[parts.length - 1] += ` ${step}`;
-    else parts.push(String(step));
-  }
-  return parts.join(" › ");
-}
-
-const NODE_TYPES = "'condition', 'group', 'semantic' or 'lookalike'";
-
-function readableMessage(issue: ValidationIssue): string {
-  switch (issue.type) {
-    case "int_type":
-      return "Enter a whole number";
-    case "float_type":
-      return "Enter a number";
-    case "string_type":
-      return "Enter text";
-    case "bool_type":
-      return "Use true or false";
-    case "list_type":
-      return "Expected a list";
-    case "dict_type":
-      return "Expected an object";
-    case "missing":
-      return "Required, but missing";
-    case "extra_forbidden":
-      return "Unknown field: remove it";
-    case "union_tag_invalid":
-      return `Unknown node type: use ${NODE_TYPES}`;
-    case "union_tag_not_found":
-      return `Missing node "type": use ${NODE_TYPES}`;
-    case "enum":
-    case "literal_error":
-      return issue.msg.replace(/^Input should be /, "Use ");
-    case "value_error":
-      return capitalise(readableIssue(issue.msg));
-    default:
-      return capitalise(issue.msg);
-  }
-}
-
-/** Upper-cases the first letter, unless the sentence starts with a field name (`valueList must...`). */
-function capitalise(text: string): string {
-  if (/^[a-z]+[A-Z]/.test(text)) return text;
-  return text.charAt(0).toUpperCase() + text.slice(1);
-}
 
 /** The message of anything thrown, for one readable line. */
 function messageOf(error: unknown): string {
@@ -348,30 +197,9 @@ export function loadInitialTree(location: { search: string }, storage: Storage |
   return warning ? { tree: emptyTree(), source: "empty", warning } : { tree: emptyTree(), source: "empty" };
 }
 
-/** localStorage, or null where the browser refuses it (some privacy modes, sandboxed frames). */
-export function browserStorage(): Storage | null {
-  try {
-    return typeof window === "undefined" ? null : window.localStorage;
-  } catch {
-    return null;
-  }
-}
-
 // ---------------------------------------------------------------------------------------------
 // Adding a rule from another screen
 // ---------------------------------------------------------------------------------------------
-
-/**
- * `tree AND node`. Appended to the root when the root is a plain AND; otherwise the root is wrapped,
- * AND(root, node): appended to an OR (or after an OR connector, AND binding tighter) the node would
- * narrow only the last branch, and under a negated root it would be negated too.
- */
-export function andNode(tree: GroupNode, node: FilterNode): GroupNode {
-  const added = withoutJoin(node);
-  // `op: "AND"` changes no existing connector (they are all AND already), and joins the new child by AND.
-  if (andsEverything(tree)) return { ...tree, op: "AND", children: [...tree.children, added] };
-  return { type: "group", op: "AND", negate: false, children: [withoutJoin(tree), added] };
-}
 
 export type AppendResult =
   | {
@@ -383,7 +211,7 @@ export type AppendResult =
   | { ok: false; error: string };
 
 /**
- * Adds `node` to the working audience (ANDed, see `andNode`) from a screen other than the Builder:
+ * Adds `node` to the working audience (ANDed, see `andAtTop`) from a screen other than the Builder:
  * reads the tree the Builder would open (`location`'s `?a=`, else storage), writes the new one to
  * storage with the `?a=` it will live at, and returns the Builder's address carrying it, so that the
  * Builder opens the new tree whether or not storage works (it reports a storage problem itself).
@@ -394,7 +222,9 @@ export function appendToWorkingAudience(
   node: FilterNode,
   location: { search: string } = { search: "" },
 ): AppendResult {
-  const tree = andNode(loadInitialTree(location, storage).tree, node);
+  const added = andAtTop(loadInitialTree(location, storage).tree, node);
+  if (!added.ok) return { ok: false, error: `The audience could not be updated: ${added.error}` };
+  const tree = added.tree;
   const { param } = urlParamFor(tree);
   let storageProblem: string | null = storage ? null : "this browser does not allow saving here";
   if (storage) {

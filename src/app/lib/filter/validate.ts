@@ -4,14 +4,9 @@
  * object), with reasons written for people and keyed by node id.
  */
 import type { z } from "zod";
-import { getColumn, operatorsFor } from "../../../../contract/columns";
-import { type FilterNode, type GroupNode, strictFilterSchemas } from "../../../../contract/filter";
-import {
-  MAX_FILTER_DEPTH,
-  OPERATOR_READS,
-  type Operator,
-  VALUE_LIST_MAX,
-} from "../../../../contract/inferred";
+import { getColumn, operatorsFor } from "../../../contract/columns";
+import { type FilterNode, type GroupNode, strictFilterSchemas } from "../../../contract/filter";
+import { MAX_FILTER_DEPTH, OPERATOR_READS, type Operator, VALUE_LIST_MAX } from "../../../contract/inferred";
 import { depthOf, type Path, walk } from "./tree";
 
 /** Node id -> readable reasons. Nodes without an id are keyed `path:` + their path (e.g. `path:0.2`). */

@@ -1,0 +1,124 @@
+/**
+ * Reading a filter tree someone hands the app (a link, this device's storage, a saved audience, an
+ * imported file) with the contract's STRICT schema, split in two:
+ * - errors (not JSON, unknown fields, wrong shapes, unknown node types, nesting too deep): the value
+ *   is refused, and the caller falls back with a warning;
+ * - unfinished rules (a condition without its value yet, an unknown column, an empty semantic text):
+ *   the tree is kept as it is, with those lines in `unfinished`, because a person's half-typed rule
+ *   is work too, and the builder shows those reasons itself.
+ */
+import type { z } from "zod";
+import { toValidationRecord, type ValidationIssue } from "../../../contract/errors";
+import { type FilterNode, type GroupNode, nodeDefaults, strictFilterSchemas } from "../../../contract/filter";
+import { readableIssue } from "../../api/api-error";
+
+export type TreeCheck = { tree: GroupNode; unfinished: string[] } | { errors: string[] };
+
+/**
+ * Checks a parsed JSON value as a filter root with the STRICT contract schema. `label` starts every
+ * line's path (e.g. "filter › children 2 › value: Enter a whole number").
+ */
+export function checkFilterTree(value: unknown, label = "filter"): TreeCheck {
+  if (value === null || typeof value !== "object" || Array.isArray(value))
+    return { errors: [`${label}: Expected a filter group ({ "type": "group", ... })`] };
+  const type = (value as { type?: unknown }).type;
+  if (type !== "group")
+    return {
+      errors: [
+        `${label} › type: The top of a filter must be a group ({ "type": "group", "children": [...] }), not ${JSON.stringify(type) ?? "nothing"}`,
+      ],
+    };
+  const result = strictFilterSchemas.root.safeParse(value);
+  if (result.success) {
+    if (!result.data) return { errors: [`${label}: Expected a filter group`] };
+    return { tree: result.data, unfinished: [] };
+  }
+  const lines = readableIssues(result.error.issues, value, label);
+  if (result.error.issues.every(isUnfinished))
+    return { tree: withDefaults(value as GroupNode), unfinished: lines };
+  return { errors: lines };
+}
+
+/** A node-level check (a missing value, an unknown column...) rather than a broken shape. */
+function isUnfinished(issue: z.core.$ZodIssue): boolean {
+  if (issue.code !== "custom") return false;
+  // The depth limit is the one custom issue that refuses the whole input.
+  return !(issue.params as { omitInput?: boolean } | undefined)?.omitInput;
+}
+
+/**
+ * The contract's defaults applied to a tree whose shape the strict schema accepted but whose rules
+ * are unfinished (zod gives no output then): the schema's own defaults, read off its fields.
+ */
+function withDefaults<T extends FilterNode>(node: T): T {
+  const filled = { ...nodeDefaults(node.type), ...dropUndefined(node) } as T;
+  if (filled.type !== "group") return filled;
+  return { ...filled, children: filled.children.map((child) => withDefaults(child)) };
+}
+
+function dropUndefined<T extends object>(node: T): Partial<T> {
+  return Object.fromEntries(Object.entries(node).filter(([, value]) => value !== undefined)) as Partial<T>;
+}
+
+/** zod issues as lines a person can act on: "filter › children 2 › value: Enter a whole number". */
+export function readableIssues(
+  issues: readonly z.core.$ZodIssue[],
+  input: unknown,
+  label = "filter",
+): string[] {
+  const record = toValidationRecord(issues, "body", input);
+  return record.detail.map((issue) => {
+    const path = formatPath([label, ...issue.loc.slice(1)]);
+    return `${path}: ${readableMessage(issue)}`;
+  });
+}
+
+/** `["filter", "children", 2, "value"]` -> `filter › children 2 › value`. */
+export function formatPath(loc: readonly (string | number)[]): string {
+  const parts: string[] = [];
+  for (const step of loc) {
+    if (typeof step === "number" && parts.length > 0) parts[parts.length - 1] += ` ${step}`;
+    else parts.push(String(step));
+  }
+  return parts.join(" › ");
+}
+
+const NODE_TYPES = "'condition', 'group', 'semantic' or 'lookalike'";
+
+function readableMessage(issue: ValidationIssue): string {
+  switch (issue.type) {
+    case "int_type":
+      return "Enter a whole number";
+    case "float_type":
+      return "Enter a number";
+    case "string_type":
+      return "Enter text";
+    case "bool_type":
+      return "Use true or false";
+    case "list_type":
+      return "Expected a list";
+    case "dict_type":
+      return "Expected an object";
+    case "missing":
+      return "Required, but missing";
+    case "extra_forbidden":
+      return "Unknown field: remove it";
+    case "union_tag_invalid":
+      return `Unknown node type: use ${NODE_TYPES}`;
+    case "union_tag_not_found":
+      return `Missing node "type": use ${NODE_TYPES}`;
+    case "enum":
+    case "literal_error":
+      return issue.msg.replace(/^Input should be /, "Use ");
+    case "value_error":
+      return capitalise(readableIssue(issue.msg));
+    default:
+      return capitalise(issue.msg);
+  }
+}
+
+/** Upper-cases the first letter, unless the sentence starts with a field name (`valueList must...`). */
+function capitalise(text: string): string {
+  if (/^[a-z]+[A-Z]/.test(text)) return text;
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
