@@ -1,4 +1,6 @@
 import { useSyncExternalStore } from "react";
+import { z } from "zod";
+import { storedValue } from "./store";
 
 /**
  * The contacts a person ticked in the sample, by `RBID_PAO`: a tiny external store, persisted in
@@ -23,69 +25,35 @@ function snapshotOf(ids: readonly string[], refused = 0): SelectionSnapshot {
   return { ids, has: new Set(ids), refused };
 }
 
-function storage(): Storage | null {
-  try {
-    return typeof window === "undefined" ? null : window.localStorage;
-  } catch {
-    // Storage disabled (privacy settings, sandboxed frame): the selection lives for this page only.
-    return null;
-  }
-}
+/** The ids as kept: strings, once each, at most the cap (anything else in storage is ignored). */
+const storedIds = z
+  .array(z.unknown())
+  .transform((ids) =>
+    [...new Set(ids.filter((id): id is string => typeof id === "string" && id !== ""))].slice(
+      0,
+      SELECTION_CAP,
+    ),
+  );
+const idsStore = storedValue(SELECTION_STORAGE_KEY, storedIds);
+const NONE: readonly string[] = [];
 
-function load(): readonly string[] {
-  try {
-    const raw = storage()?.getItem(SELECTION_STORAGE_KEY);
-    if (!raw) return [];
-    const parsed: unknown = JSON.parse(raw);
-    if (!Array.isArray(parsed)) return [];
-    const ids = parsed.filter((id): id is string => typeof id === "string" && id !== "");
-    return [...new Set(ids)].slice(0, SELECTION_CAP);
-  } catch {
-    return [];
-  }
-}
-
-function save(ids: readonly string[]): void {
-  try {
-    const store = storage();
-    if (!store) return;
-    if (ids.length === 0) store.removeItem(SELECTION_STORAGE_KEY);
-    else store.setItem(SELECTION_STORAGE_KEY, JSON.stringify(ids));
-  } catch {
-    // Quota or privacy errors: the selection still works for this page.
-  }
-}
-
-let current: SelectionSnapshot | null = null;
-const listeners = new Set<() => void>();
+/** Ids the last add could not take; this page's note, not kept. */
+let refused = 0;
+let snapshot: SelectionSnapshot = snapshotOf(NONE);
 
 function read(): SelectionSnapshot {
-  current ??= snapshotOf(load());
-  return current;
+  const ids = idsStore.get() ?? NONE;
+  if (snapshot.ids !== ids || snapshot.refused !== refused) snapshot = snapshotOf(ids, refused);
+  return snapshot;
 }
 
-function write(next: SelectionSnapshot): void {
-  current = next;
-  save(next.ids);
-  for (const listener of listeners) listener();
+function write(ids: readonly string[], refusedNow = 0): void {
+  refused = refusedNow;
+  idsStore.set(ids.length === 0 ? null : [...ids]);
 }
 
-function onStorage(event: StorageEvent): void {
-  if (event.key !== SELECTION_STORAGE_KEY && event.key !== null) return;
-  current = snapshotOf(load());
-  for (const listener of listeners) listener();
-}
-
-/** Subscribes to changes (this tab's and, through the `storage` event, other tabs'). */
-export function subscribeSelection(listener: () => void): () => void {
-  if (listeners.size === 0 && typeof window !== "undefined") window.addEventListener("storage", onStorage);
-  listeners.add(listener);
-  return () => {
-    listeners.delete(listener);
-    if (listeners.size === 0 && typeof window !== "undefined")
-      window.removeEventListener("storage", onStorage);
-  };
-}
+/** Subscribes to changes (this tab's and other tabs'). */
+export const subscribeSelection = idsStore.subscribe;
 
 /** The current selection (the same object until it changes). */
 export function getSelection(): SelectionSnapshot {
@@ -108,7 +76,7 @@ export function addToSelection(ids: Iterable<string>): number {
     has.add(id);
   }
   if (next.length === before.ids.length && refused === before.refused) return refused;
-  write(snapshotOf(next, refused));
+  write(next, refused);
   return refused;
 }
 
@@ -118,20 +86,19 @@ export function removeFromSelection(ids: Iterable<string>): void {
   const drop = new Set(ids);
   const next = before.ids.filter((id) => !drop.has(id));
   if (next.length === before.ids.length && before.refused === 0) return;
-  write(snapshotOf(next));
+  write(next);
 }
 
 /** Empties the selection. */
 export function clearSelection(): void {
   const before = read();
   if (before.ids.length === 0 && before.refused === 0) return;
-  write(snapshotOf([]));
+  write([]);
 }
 
-/** Re-reads the persisted selection (for tests, and after storage was changed behind our back). */
+/** Forgets this page's note of refused ids (tests: the stored ids are re-read on every call). */
 export function reloadSelection(): void {
-  current = snapshotOf(load());
-  for (const listener of listeners) listener();
+  refused = 0;
 }
 
 /** The selection, kept current. */

@@ -1,6 +1,16 @@
 import { useSyncExternalStore } from "react";
 import type { z } from "zod";
 
+/**
+ * The app's one way to keep something on this device: a value in localStorage, shared live with
+ * the other tabs (the `storage` event), read with useSyncExternalStore. Two levels:
+ * - `storedRaw`: the string itself, for a store that reads its own format (saved audiences keep
+ *   what they cannot read instead of dropping it);
+ * - `storedValue`: the value read with a zod schema; one that no longer reads is absent.
+ * Where the browser refuses storage (privacy modes, a full quota) the value lives in memory for
+ * the page's lifetime, and `set` answers false so the caller can say so.
+ */
+
 /** localStorage, or null where the browser refuses it (some privacy modes, sandboxed frames). */
 export function browserStorage(): Storage | null {
   try {
@@ -10,21 +20,82 @@ export function browserStorage(): Storage | null {
   }
 }
 
-/**
- * A small value kept in localStorage and read with useSyncExternalStore: the last purchase's rows
- * (so a reload or a failed download never means paying again) and the export being followed.
- * Values that no longer read with their schema are treated as absent.
- */
-export interface StoredValue<T> {
-  get(): T | null;
-  /** False when the browser refused to keep it (it is still kept for this page). */
-  set(value: T | null): boolean;
+export interface Subscribable<T> {
+  /** The same object until the stored value changes. */
+  get(): T;
   subscribe(listener: () => void): () => void;
 }
 
-/** The stored value, kept current (this tab's changes and other tabs'). */
-export function useStoredValue<T>(store: StoredValue<T>): T | null {
-  return useSyncExternalStore(store.subscribe, store.get, store.get);
+export interface StoredRaw extends Subscribable<string | null> {
+  /** Stores the string (null removes it); false when the browser refused it (kept for this page). */
+  set(raw: string | null): boolean;
+}
+
+export function storedRaw(key: string, storage: () => Storage | null = browserStorage): StoredRaw {
+  /** The value when storage refused it. */
+  let memory: { raw: string | null } | null = null;
+  const listeners = new Set<() => void>();
+
+  const notify = () => {
+    for (const listener of listeners) listener();
+  };
+  const onStorage = (event: StorageEvent) => {
+    if (event.key === key || event.key === null) notify();
+  };
+
+  return {
+    get() {
+      if (memory) return memory.raw;
+      try {
+        return storage()?.getItem(key) ?? null;
+      } catch {
+        return null;
+      }
+    },
+    set(raw) {
+      let kept = true;
+      try {
+        const store = storage();
+        if (!store) throw new Error("no storage");
+        if (raw === null) store.removeItem(key);
+        else store.setItem(key, raw);
+        memory = null;
+      } catch {
+        memory = { raw };
+        kept = false;
+      }
+      notify();
+      return kept;
+    },
+    subscribe(listener) {
+      if (listeners.size === 0 && typeof window !== "undefined")
+        window.addEventListener("storage", onStorage);
+      listeners.add(listener);
+      return () => {
+        listeners.delete(listener);
+        if (listeners.size === 0 && typeof window !== "undefined")
+          window.removeEventListener("storage", onStorage);
+      };
+    },
+  };
+}
+
+/** Reads a raw string once per distinct string, so that snapshots stay the same object. */
+export function cachedReader<T>(read: (raw: string | null) => T): (raw: string | null) => T {
+  let cachedRaw: string | null | undefined;
+  let cached: T;
+  return (raw) => {
+    if (raw !== cachedRaw || cachedRaw === undefined) {
+      cached = read(raw);
+      cachedRaw = raw;
+    }
+    return cached;
+  };
+}
+
+export interface StoredValue<T> extends Subscribable<T | null> {
+  /** False when the browser refused to keep it (it is still kept for this page). */
+  set(value: T | null): boolean;
 }
 
 export function storedValue<S extends z.ZodType>(
@@ -32,70 +103,24 @@ export function storedValue<S extends z.ZodType>(
   schema: S,
   storage: () => Storage | null = browserStorage,
 ): StoredValue<z.output<S>> {
-  type T = z.output<S>;
-  let cachedRaw: string | null | undefined;
-  let cached: T | null = null;
-  /** The value when storage refused it. */
-  let memory: { value: T | null } | null = null;
-  const listeners = new Set<() => void>();
-
-  const read = (): T | null => {
-    if (memory) return memory.value;
-    let raw: string | null = null;
+  const raw = storedRaw(key, storage);
+  const read = cachedReader((text): z.output<S> | null => {
+    if (text === null) return null;
     try {
-      raw = storage()?.getItem(key) ?? null;
+      const parsed = schema.safeParse(JSON.parse(text));
+      return parsed.success ? parsed.data : null;
     } catch {
-      raw = null;
+      return null;
     }
-    if (raw === cachedRaw) return cached;
-    cachedRaw = raw;
-    cached = null;
-    if (raw !== null) {
-      try {
-        const parsed = schema.safeParse(JSON.parse(raw));
-        cached = parsed.success ? parsed.data : null;
-      } catch {
-        cached = null;
-      }
-    }
-    return cached;
-  };
-
-  const notify = () => {
-    for (const listener of listeners) listener();
-  };
-
-  const onStorage = (event: StorageEvent) => {
-    if (event.key === key || event.key === null) notify();
-  };
-
-  const subscribe = (listener: () => void) => {
-    if (listeners.size === 0 && typeof window !== "undefined") window.addEventListener("storage", onStorage);
-    listeners.add(listener);
-    return () => {
-      listeners.delete(listener);
-      if (listeners.size === 0 && typeof window !== "undefined")
-        window.removeEventListener("storage", onStorage);
-    };
-  };
-
+  });
   return {
-    get: read,
-    subscribe,
-    set(value) {
-      let kept = true;
-      try {
-        const store = storage();
-        if (!store) throw new Error("no storage");
-        if (value === null) store.removeItem(key);
-        else store.setItem(key, JSON.stringify(value));
-        memory = null;
-      } catch {
-        memory = { value };
-        kept = false;
-      }
-      notify();
-      return kept;
-    },
+    get: () => read(raw.get()),
+    set: (value) => raw.set(value === null ? null : JSON.stringify(value)),
+    subscribe: raw.subscribe,
   };
+}
+
+/** The stored value, kept current (this tab's changes and other tabs'). */
+export function useStoredValue<T>(store: Subscribable<T>): T {
+  return useSyncExternalStore(store.subscribe, store.get, store.get);
 }

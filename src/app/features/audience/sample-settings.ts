@@ -1,7 +1,8 @@
-import { useCallback, useState } from "react";
+import { useCallback } from "react";
 import { z } from "zod";
 import { COLUMNS, getColumn, labelOf } from "../../../contract/columns";
 import { DEFAULT_VIEW_COLUMNS } from "../../../contract/inferred";
+import { storedValue, useStoredValue } from "../../lib/store";
 
 /** Sample sizes a person may choose; each row of a sample spends one row of the daily budget. */
 export const SAMPLE_SIZES = [10, 25, 50, 100] as const;
@@ -73,38 +74,24 @@ const storedSchema = z.object({
   includeScores: z.boolean().catch(false),
 });
 
+const sampleSettingsStore = storedValue(
+  SAMPLE_SETTINGS_STORAGE_KEY,
+  storedSchema.transform(
+    (stored): SampleSettings => ({ ...stored, columns: normaliseColumns(stored.columns) }),
+  ),
+);
+
 /** The person's last choice of size, columns and scores, or the defaults. */
 export function loadSampleSettings(): SampleSettings {
-  try {
-    const raw = window.localStorage.getItem(SAMPLE_SETTINGS_STORAGE_KEY);
-    if (!raw) return DEFAULT_SAMPLE_SETTINGS;
-    const parsed = storedSchema.safeParse(JSON.parse(raw));
-    if (!parsed.success) return DEFAULT_SAMPLE_SETTINGS;
-    const columns = normaliseColumns(parsed.data.columns);
-    return { ...parsed.data, columns };
-  } catch {
-    return DEFAULT_SAMPLE_SETTINGS;
-  }
+  return sampleSettingsStore.get() ?? DEFAULT_SAMPLE_SETTINGS;
 }
 
-export function saveSampleSettings(settings: SampleSettings): void {
-  try {
-    window.localStorage.setItem(
-      SAMPLE_SETTINGS_STORAGE_KEY,
-      JSON.stringify({ ...settings, columns: normaliseColumns(settings.columns) }),
-    );
-  } catch {
-    // Storage unavailable: the choice lasts for this page.
-  }
-}
-
-/** The chosen sample settings, persisted in localStorage. */
+/** The chosen sample settings, kept on this device (and in step across tabs). */
 export function useSampleSettings(): [SampleSettings, (next: SampleSettings) => void] {
-  const [settings, setSettings] = useState(loadSampleSettings);
+  const settings = useStoredValue(sampleSettingsStore) ?? DEFAULT_SAMPLE_SETTINGS;
   const update = useCallback((next: SampleSettings) => {
-    const normalised = { ...next, columns: normaliseColumns(next.columns) };
-    saveSampleSettings(normalised);
-    setSettings(normalised);
+    // Storage refused: the store keeps the choice for this page.
+    sampleSettingsStore.set({ ...next, columns: normaliseColumns(next.columns) });
   }, []);
   return [settings, update];
 }

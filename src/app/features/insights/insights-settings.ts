@@ -1,4 +1,6 @@
-import { useCallback, useState } from "react";
+import { useCallback } from "react";
+import { z } from "zod";
+import { browserStorage, storedValue, useStoredValue } from "../../lib/store";
 import { DEFAULT_FIELDS, DEFAULT_GROUP_FIELD, isGroupable, normaliseFields } from "./buckets";
 
 /** What a person chose to see; kept on this device, shared by the Builder's panel and the page. */
@@ -19,49 +21,33 @@ export const DEFAULT_INSIGHTS_SETTINGS: InsightsSettings = {
   fields: DEFAULT_FIELDS,
 };
 
-function storage(): Storage | null {
-  try {
-    return typeof window === "undefined" ? null : window.localStorage;
-  } catch {
-    return null;
-  }
-}
+/** Each part checked on its own: an unknown column falls back to the default. */
+const settingsSchema = z.object({
+  open: z.boolean().catch(DEFAULT_INSIGHTS_SETTINGS.open),
+  groupField: z.string().refine(isGroupable).catch(DEFAULT_GROUP_FIELD),
+  fields: z
+    .array(z.unknown())
+    .transform((fields): readonly string[] =>
+      normaliseFields(fields.filter((f): f is string => typeof f === "string")),
+    )
+    .catch(() => DEFAULT_FIELDS),
+});
 
-/** The stored settings, each part checked on its own (an unknown column falls back to the default). */
-export function readInsightsSettings(store: Storage | null = storage()): InsightsSettings {
-  let value: unknown = null;
-  try {
-    const raw = store?.getItem(INSIGHTS_SETTINGS_KEY);
-    value = raw ? JSON.parse(raw) : null;
-  } catch {
-    value = null;
-  }
-  const record = value !== null && typeof value === "object" ? (value as Record<string, unknown>) : {};
-  return {
-    open: typeof record.open === "boolean" ? record.open : DEFAULT_INSIGHTS_SETTINGS.open,
-    groupField:
-      typeof record.groupField === "string" && isGroupable(record.groupField)
-        ? record.groupField
-        : DEFAULT_GROUP_FIELD,
-    fields: Array.isArray(record.fields)
-      ? normaliseFields(record.fields.filter((f): f is string => typeof f === "string"))
-      : DEFAULT_FIELDS,
-  };
+export function insightsSettingsStore(storage: () => Storage | null = browserStorage) {
+  return storedValue(INSIGHTS_SETTINGS_KEY, settingsSchema, storage);
+}
+const settingsStore = insightsSettingsStore();
+
+/** The stored settings, or the defaults. */
+export function readInsightsSettings(store: Storage | null = browserStorage()): InsightsSettings {
+  return insightsSettingsStore(() => store).get() ?? DEFAULT_INSIGHTS_SETTINGS;
 }
 
 /** The settings with a setter that keeps them; a storage that refuses only loses them at reload. */
 export function useInsightsSettings(): [InsightsSettings, (patch: Partial<InsightsSettings>) => void] {
-  const [settings, setSettings] = useState(readInsightsSettings);
+  const settings = useStoredValue(settingsStore) ?? DEFAULT_INSIGHTS_SETTINGS;
   const update = useCallback((patch: Partial<InsightsSettings>) => {
-    setSettings((current) => {
-      const next = { ...current, ...patch };
-      try {
-        storage()?.setItem(INSIGHTS_SETTINGS_KEY, JSON.stringify(next));
-      } catch {
-        // Private mode or a full storage: the choice still holds for this visit.
-      }
-      return next;
-    });
+    settingsStore.set({ ...(settingsStore.get() ?? DEFAULT_INSIGHTS_SETTINGS), ...patch });
   }, []);
   return [settings, update];
 }

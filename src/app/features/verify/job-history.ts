@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from "react";
 import { z } from "zod";
-import { browserStorage } from "../../lib/store";
+import { browserStorage, cachedReader, storedRaw } from "../../lib/store";
 import { isFinished, JOB_STATUSES, type Job, statusRank } from "./job-model";
 
 /**
@@ -92,51 +92,14 @@ export interface JobHistoryStore {
 }
 
 export function createJobHistoryStore(storage: Storage | null = browserStorage()): JobHistoryStore {
-  const listeners = new Set<() => void>();
-  let lastRaw: string | null = null;
-  let snapshot: readonly KnownJob[] = [];
-  // Where storage is refused, the list lives in memory for the page's lifetime.
-  let memoryRaw: string | null = null;
-
-  const readRaw = (): string | null => {
-    if (!storage) return memoryRaw;
-    try {
-      return storage.getItem(JOB_HISTORY_KEY);
-    } catch {
-      return memoryRaw;
-    }
-  };
-  const read = (): readonly KnownJob[] => {
-    const raw = readRaw();
-    if (raw !== lastRaw || (raw === null && snapshot.length > 0)) {
-      lastRaw = raw;
-      snapshot = parse(raw);
-    }
-    return snapshot;
-  };
-  const write = (jobs: readonly KnownJob[]) => {
-    const raw = JSON.stringify(capHistory(jobs));
-    memoryRaw = raw;
-    try {
-      storage?.setItem(JOB_HISTORY_KEY, raw);
-    } catch {
-      // Full or refused: the in-memory copy still serves this page.
-    }
-    for (const listener of listeners) listener();
-  };
+  const raw = storedRaw(JOB_HISTORY_KEY, () => storage);
+  const parsed = cachedReader(parse);
+  const read = (): readonly KnownJob[] => parsed(raw.get());
+  // Full or refused storage: the store keeps the list in memory for this page.
+  const write = (jobs: readonly KnownJob[]) => raw.set(JSON.stringify(capHistory(jobs)));
 
   return {
-    subscribe(listener) {
-      listeners.add(listener);
-      const onStorage = (event: StorageEvent) => {
-        if (event.key === JOB_HISTORY_KEY) listener();
-      };
-      if (typeof window !== "undefined") window.addEventListener("storage", onStorage);
-      return () => {
-        listeners.delete(listener);
-        if (typeof window !== "undefined") window.removeEventListener("storage", onStorage);
-      };
-    },
+    subscribe: raw.subscribe,
     getSnapshot: read,
     add(job, addresses) {
       const now = new Date().toISOString();
