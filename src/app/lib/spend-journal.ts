@@ -23,7 +23,7 @@ export const JOURNAL_KEY = "ab.checkout.pending.v1";
  */
 export const RESUME_WINDOW_MS = 20 * 60 * 60 * 1000;
 
-export const PURCHASE_KINDS = ["enrich", "preview", "export"] as const;
+export const PURCHASE_KINDS = ["enrich", "preview", "export", "verify", "verifyBatch", "rotateKey"] as const;
 export type PurchaseKind = (typeof PURCHASE_KINDS)[number];
 
 const callSchema = z.object({ key: z.string().min(8).max(128), body: z.unknown() });

@@ -8,6 +8,7 @@ import type { GroupNode } from "../../../contract/filter";
 import { REVEALS, type Reveal } from "../../../contract/inferred";
 import { useCredits } from "../../api/credits";
 import { formatNumber } from "../../lib/format";
+import { usePurchase } from "../../lib/spend";
 import type { PendingPurchase } from "../../lib/spend-journal";
 import { useStoredValue } from "../../lib/store";
 import { readableError } from "../../ui/status";
@@ -29,7 +30,6 @@ import { PurchaseNotice } from "./purchase-notice";
 import { RevealField } from "./reveal-field";
 import { activeExport } from "./saved-results";
 import { selectionFilter } from "./scope";
-import { usePurchase } from "./use-purchase";
 
 const formSchema = z.object({
   scope: z.enum(["audience", "selection"]),
@@ -118,6 +118,7 @@ export function ExportPanel({ filter, valid, description, count, selection }: Ex
   const purchase = usePurchase<ExportStarted>({
     kind: "export",
     send: (body, key) => startExport(body as ExportStartBody, key),
+    resume: "automatic",
     onSettled: ([started], bought: PendingPurchase) => {
       if (!started) return;
       const body = bought.calls[0]?.body as ExportStartBody;

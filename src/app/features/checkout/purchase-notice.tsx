@@ -1,10 +1,10 @@
 import { OUTCOME_CODES } from "../../../contract/errors";
 import type { Plan } from "../../../contract/inferred";
 import type { ApiError } from "../../api/api-error";
+import type { PurchaseState } from "../../lib/spend";
 import { readableError } from "../../ui/status";
 import { formatDateTime, formatTime } from "./format-time";
 import { insufficientText } from "./pricing";
-import type { PurchaseState } from "./use-purchase";
 
 /** A refusal in words: a 402 with both numbers, anything else as the API layer says it. */
 export function refusalText(error: ApiError, plan: Plan | null | undefined): string {

@@ -1,8 +1,8 @@
 import { useEffect, useState } from "react";
+import { type Purchase, type UsePurchaseOptions, usePurchase } from "../../lib/spend";
 import type { PendingPurchase } from "../../lib/spend-journal";
 import { type StoredValue, useStoredValue } from "../../lib/store";
 import type { RowsResult } from "./saved-results";
-import { type Purchase, type UsePurchaseOptions, usePurchase } from "./use-purchase";
 
 export interface RowsPurchaseOptions<T> extends Pick<UsePurchaseOptions<T>, "kind" | "send"> {
   /** Where the rows paid for are kept on the device (a CSV can be saved again without paying). */
@@ -31,6 +31,7 @@ export function useRowsPurchase<T, R>({
     kind,
     send,
     onSettled: (results, bought) => store.set(toResult(results, bought)),
+    resume: "automatic",
   });
   const { state, reset } = purchase;
   useEffect(() => {

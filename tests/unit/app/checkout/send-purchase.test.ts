@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "../../../../src/app/api/api-error";
-import { isDefiniteFailure, sendPurchase } from "../../../../src/app/features/checkout/send-purchase";
+import { isDefiniteFailure, sendPurchase } from "../../../../src/app/lib/spend";
 import type { PendingPurchase } from "../../../../src/app/lib/spend-journal";
 
 function purchase(calls: number, id = `p-${Math.random()}`): PendingPurchase {

@@ -4,7 +4,7 @@ import { act, cleanup, renderHook, waitFor } from "@testing-library/react";
 import type { ReactNode } from "react";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ApiError } from "../../../../src/app/api/api-error";
-import { usePurchase } from "../../../../src/app/features/checkout/use-purchase";
+import { usePurchase } from "../../../../src/app/lib/spend";
 import {
   beginPurchase,
   JOURNAL_KEY,
@@ -84,7 +84,13 @@ describe("usePurchase", () => {
     const proxy = fakeProxy();
     const settled: string[][] = [];
     const { result } = renderHook(
-      () => usePurchase({ kind: "enrich", send: proxy.send, onSettled: (r) => settled.push(r) }),
+      () =>
+        usePurchase({
+          kind: "enrich",
+          send: proxy.send,
+          resume: "automatic",
+          onSettled: (r) => settled.push(r),
+        }),
       { wrapper },
     );
     let journalAtSend: string | null = null;
@@ -101,7 +107,10 @@ describe("usePurchase", () => {
 
   it("two confirms in one go send one purchase", async () => {
     const proxy = fakeProxy();
-    const { result } = renderHook(() => usePurchase({ kind: "enrich", send: proxy.send }), { wrapper });
+    const { result } = renderHook(
+      () => usePurchase({ kind: "enrich", send: proxy.send, resume: "automatic" }),
+      { wrapper },
+    );
     act(() => {
       result.current.confirm([BODY], "x");
       result.current.confirm([BODY], "x");
@@ -113,7 +122,10 @@ describe("usePurchase", () => {
 
   it("a connection dropped after the charge: interrupted, kept; Try again sends the same key; charged once", async () => {
     const proxy = fakeProxy();
-    const { result } = renderHook(() => usePurchase({ kind: "enrich", send: proxy.send }), { wrapper });
+    const { result } = renderHook(
+      () => usePurchase({ kind: "enrich", send: proxy.send, resume: "automatic" }),
+      { wrapper },
+    );
     proxy.dropOnce();
     act(() => result.current.confirm([BODY], "x"));
     await waitFor(() => expect(result.current.state.phase).toBe("interrupted"));
@@ -138,13 +150,32 @@ describe("usePurchase", () => {
     proxy.alreadyCharged(key);
     resetJournalMemory();
 
-    const { result } = renderHook(() => usePurchase({ kind: "export", send: proxy.send }), { wrapper });
+    const { result } = renderHook(
+      () => usePurchase({ kind: "export", send: proxy.send, resume: "automatic" }),
+      { wrapper },
+    );
     await waitFor(() => expect(result.current.state.phase).toBe("done"));
     expect(proxy.sent).toEqual([{ key, body: { maxRows: 5 } }]);
     expect(proxy.charges).toBe(1);
     const state = result.current.state;
     expect(state.phase === "done" && state.results).toEqual(["answer-1"]);
     expect(window.localStorage.getItem(JOURNAL_KEY)).toBeNull();
+  });
+
+  it("by default a reload's unfinished spend waits for a click, then goes with the same key; charged once", async () => {
+    const proxy = fakeProxy();
+    const begun = beginPurchase(window.localStorage, { kind: "rotateKey", bodies: [{}], summary: "rotate" });
+    const key = begun.purchase.calls[0]!.key;
+    proxy.alreadyCharged(key);
+    resetJournalMemory();
+
+    const { result } = renderHook(() => usePurchase({ kind: "rotateKey", send: proxy.send }), { wrapper });
+    await waitFor(() => expect(result.current.state.phase).toBe("stale"));
+    expect(proxy.sent).toHaveLength(0);
+    act(() => result.current.retry());
+    await waitFor(() => expect(result.current.state.phase).toBe("done"));
+    expect(proxy.sent).toEqual([{ key, body: {} }]);
+    expect(proxy.charges).toBe(1);
   });
 
   it("an unfinished purchase too old to resume by itself waits for the person", async () => {
@@ -154,7 +185,10 @@ describe("usePurchase", () => {
       { kind: "enrich", bodies: [BODY], summary: "x" },
       { now: new Date(Date.now() - 2 * RESUME_WINDOW_MS) },
     );
-    const { result } = renderHook(() => usePurchase({ kind: "enrich", send: proxy.send }), { wrapper });
+    const { result } = renderHook(
+      () => usePurchase({ kind: "enrich", send: proxy.send, resume: "automatic" }),
+      { wrapper },
+    );
     await waitFor(() => expect(result.current.state.phase).toBe("stale"));
     expect(proxy.sent).toHaveLength(0);
     act(() => result.current.retry());
@@ -173,7 +207,10 @@ describe("usePurchase", () => {
         balance: 10_000,
       }),
     );
-    const { result } = renderHook(() => usePurchase({ kind: "export", send: proxy.send }), { wrapper });
+    const { result } = renderHook(
+      () => usePurchase({ kind: "export", send: proxy.send, resume: "automatic" }),
+      { wrapper },
+    );
     act(() => result.current.confirm([{ maxRows: 50_000 }], "x"));
     await waitFor(() => expect(result.current.state.phase).toBe("failed"));
     const state = result.current.state;
@@ -184,7 +221,10 @@ describe("usePurchase", () => {
   it("forgetting an interrupted purchase clears it; the next confirm is a new purchase", async () => {
     const proxy = fakeProxy();
     proxy.failOnce(new TypeError("Failed to fetch"));
-    const { result } = renderHook(() => usePurchase({ kind: "preview", send: proxy.send }), { wrapper });
+    const { result } = renderHook(
+      () => usePurchase({ kind: "preview", send: proxy.send, resume: "automatic" }),
+      { wrapper },
+    );
     act(() => result.current.confirm([{ limit: 5 }], "x"));
     await waitFor(() => expect(result.current.state.phase).toBe("interrupted"));
     act(() => result.current.forget());
