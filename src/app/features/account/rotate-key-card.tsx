@@ -1,7 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { ApiError } from "../../api/api-error";
-import { newIdempotencyKey } from "../../api/client";
-import { type Rotated, rotationError, useRotateKey } from "./rotate-key";
+import { type Rotated, rotationError, useRotateKeySpend } from "./rotate-key";
 
 /**
  * Rotating the key is a second, explicit step: the button opens a modal dialog (native `<dialog>`,
@@ -11,10 +10,15 @@ export function RotateKeyCard() {
   const dialog = useRef<HTMLDialogElement>(null);
   const opener = useRef<HTMLButtonElement>(null);
   const cancel = useRef<HTMLButtonElement>(null);
-  const rotate = useRotateKey();
   const [result, setResult] = useState<Rotated | null>(null);
-  // One Idempotency-Key per confirmed rotation: trying again after a lost answer replays it.
-  const requestKey = useRef<string | null>(null);
+  // The request and its Idempotency-Key are journalled before sending: trying again after a lost
+  // answer, even after a reload, replays the first rotation instead of rotating twice.
+  const rotate = useRotateKeySpend((answer) => {
+    setResult(answer);
+    dialog.current?.close();
+  });
+  const { state } = rotate;
+  const error = state.phase === "failed" || state.phase === "interrupted" ? state.error : null;
 
   const open = () => {
     rotate.reset();
@@ -22,18 +26,12 @@ export function RotateKeyCard() {
     cancel.current?.focus();
   };
   const confirm = () => {
-    requestKey.current ??= newIdempotencyKey();
-    rotate.mutate(requestKey.current, {
-      onSuccess: (answer) => {
-        requestKey.current = null;
-        setResult(answer);
-        dialog.current?.close();
-      },
-    });
+    if (state.phase === "interrupted" || state.phase === "stale") rotate.retry();
+    else rotate.confirm([{}], "Rotate the API key");
   };
-  const pending = rotate.isPending;
+  const pending = rotate.busy;
   // A key that may not rotate will not be allowed on a second try either.
-  const refused = rotate.error instanceof ApiError && rotate.error.kind === "forbidden";
+  const refused = error instanceof ApiError && error.kind === "forbidden";
   useEffect(() => {
     // The confirm button is gone: focus the one way out rather than losing focus to the page.
     if (refused) cancel.current?.focus();
@@ -53,6 +51,23 @@ export function RotateKeyCard() {
           Rotate API key…
         </button>
       </div>
+      {state.phase === "stale" ? (
+        <div className="alert" role="alert">
+          <p>
+            <strong>A key rotation got no clear answer</strong> (the page was closed or reloaded while it was
+            on its way): the key may or may not have been rotated. Check its last four characters under
+            Connection. Trying again sends the same request, so it cannot rotate twice.
+          </p>
+          <div className="alert-actions">
+            <button type="button" className="button button-secondary" onClick={rotate.retry}>
+              Try the rotation again
+            </button>
+            <button type="button" className="button button-secondary" onClick={rotate.forget}>
+              Forget it
+            </button>
+          </div>
+        </div>
+      ) : null}
       <p className="account-result" role="status">
         {result ? (
           <>
@@ -87,9 +102,9 @@ export function RotateKeyCard() {
             </li>
           </ul>
         </div>
-        {rotate.isError ? (
+        {error ? (
           <div className="alert" role="alert">
-            <p>{rotationError(rotate.error)}</p>
+            <p>{rotationError(error)}</p>
           </div>
         ) : null}
         <p className="muted account-small" aria-live="polite">
@@ -112,7 +127,7 @@ export function RotateKeyCard() {
               disabled={pending}
               onClick={confirm}
             >
-              {pending ? "Rotating…" : rotate.isError ? "Try again" : "Rotate the key"}
+              {pending ? "Rotating…" : state.phase === "interrupted" ? "Try again" : "Rotate the key"}
             </button>
           )}
         </div>

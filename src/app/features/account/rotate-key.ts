@@ -1,17 +1,18 @@
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
 import { z } from "zod";
 import { ApiError } from "../../api/api-error";
 import { api, requestJson, spendOptions } from "../../api/client";
 import { CREDITS_QUERY_KEY } from "../../api/credits";
 import { SESSION_QUERY_KEY } from "../../api/session";
+import { usePurchase } from "../../lib/spend";
 import { readableError } from "../../ui/status";
 
 /**
  * Key rotation: `POST /api/v2/account/api-keys/rotate`, or v1's `GET /api/v1/new-api-key` when v2
  * does not have it (404/405). The proxy stores the new key and answers only `{ rotated, last4 }`:
  * the key itself never reaches the browser. Both count as spends, so each carries an
- * Idempotency-Key; the caller keeps one key per confirmed rotation, so that trying again after a
- * lost answer replays the first rotation instead of rotating twice.
+ * Idempotency-Key, kept in the spend journal, so that trying again after a lost answer replays the
+ * first rotation instead of rotating twice.
  */
 export const rotatedSchema = z.object({ rotated: z.literal(true), last4: z.string().max(4) });
 export type Rotated = z.infer<typeof rotatedSchema>;
@@ -36,16 +37,17 @@ export function rotationError(error: unknown): string {
   return `The key was not rotated: ${readableError(error)}`;
 }
 
-export function useRotateKey() {
+/** Key rotation as a journalled spend (lib/spend.ts); `onRotated` runs once the answer is in. */
+export function useRotateKeySpend(onRotated: (answer: Rotated) => void) {
   const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: rotateKey,
-    onSettled: async () => {
+  return usePurchase<Rotated>({
+    kind: "rotateKey",
+    send: (_body, key) => rotateKey(key),
+    onSettled: ([answer]) => {
       // The session shows the key's last four characters; the balance is asked with the new key.
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: SESSION_QUERY_KEY }),
-        queryClient.invalidateQueries({ queryKey: CREDITS_QUERY_KEY }),
-      ]);
+      void queryClient.invalidateQueries({ queryKey: SESSION_QUERY_KEY });
+      void queryClient.invalidateQueries({ queryKey: CREDITS_QUERY_KEY });
+      if (answer) onRotated(answer);
     },
   });
 }

@@ -2,8 +2,6 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { type ChangeEvent, useEffect, useId, useRef, useState } from "react";
 import { useForm } from "react-hook-form";
 import { z } from "zod";
-import { ApiError } from "../../api/api-error";
-import { newIdempotencyKey } from "../../api/client";
 import { useCredits } from "../../api/credits";
 import { formatCredits, formatNumber } from "../../lib/format";
 import { readableError } from "../../ui/status";
@@ -17,7 +15,7 @@ import {
   UPLOAD_MAX_BYTES,
 } from "./address-list";
 import { jobLabel } from "./job-model";
-import { type BatchSource, type StartedJob, useStartBatch } from "./start-batch";
+import { type BatchSource, type BatchSpend, type StartedJob, useStartBatchSpend } from "./start-batch";
 import "./verify.css";
 
 /** Text moved here from the single-address box; `nonce` makes a repeat of the same text count. */
@@ -54,14 +52,12 @@ interface Review {
   addresses: number;
   from: string;
   notes: string[];
-  /** One key per review: "Try again" after a dropped answer cannot start a second job. */
-  key: string;
 }
 
 type FileState =
   | { state: "none" }
   | { state: "reading"; name: string }
-  | { state: "read"; file: File; result: ListFileResult };
+  | { state: "read"; file: File; text: string; result: ListFileResult };
 
 const plural = (n: number, one: string, many: string) => `${formatNumber(n)} ${n === 1 ? one : many}`;
 
@@ -115,7 +111,14 @@ export function BatchForm({
   const [fileState, setFileState] = useState<FileState>({ state: "none" });
   const [review, setReview] = useState<Review | null>(null);
   const [started, setStarted] = useState<StartedJob | null>(null);
-  const start = useStartBatch();
+  const start = useStartBatchSpend((job) => {
+    onStarted(job);
+    setStarted(job);
+    setReview(null);
+    reset({ list: "" });
+    setFileState({ state: "none" });
+    if (fileInput.current) fileInput.current.value = "";
+  });
   const credits = useCredits();
   const textarea = useRef<HTMLTextAreaElement | null>(null);
   const fileInput = useRef<HTMLInputElement | null>(null);
@@ -159,6 +162,7 @@ export function BatchForm({
       setFileState({
         state: "read",
         file,
+        text: "",
         result: {
           ok: false,
           error: `The file is ${formatNumber(Math.ceil(file.size / 1024))} KB; the most one upload takes is 1 MB. Split it into smaller files.`,
@@ -169,20 +173,23 @@ export function BatchForm({
     setFileState({ state: "reading", name: file.name });
     try {
       const text = await file.text();
-      setFileState({ state: "read", file, result: parseListFile(file.name, text) });
+      setFileState({ state: "read", file, text, result: parseListFile(file.name, text) });
     } catch {
       setFileState({
         state: "read",
         file,
+        text: "",
         result: { ok: false, error: "The file could not be read. Choose it again." },
       });
     }
   };
 
-  const openReview = (next: Omit<Review, "key">) => {
-    start.reset();
+  const openReview = (next: Review) => {
+    // A new list: an unfinished start of another one is left (the jobs below show it if it began).
+    if (start.state.phase === "interrupted" || start.state.phase === "stale") start.forget();
+    else start.reset();
     setStarted(null);
-    setReview({ ...next, key: newIdempotencyKey() });
+    setReview(next);
   };
 
   const reviewPaste = handleSubmit(({ list: text }) => {
@@ -207,7 +214,7 @@ export function BatchForm({
       fileInput.current?.focus();
       return;
     }
-    const { file, result } = fileState;
+    const { file, text, result } = fileState;
     const notes: string[] = [];
     if (result.kind === "txt") {
       notes.push("A .txt file is sent as a one-column CSV of its distinct addresses.");
@@ -223,28 +230,25 @@ export function BatchForm({
       notes.push(
         "The file is sent as it is: every line is checked, repeats and entries that are not addresses included. To leave them out, paste the addresses instead.",
       );
-    openReview({ source: { kind: "file", file }, addresses: result.entries.length, from: file.name, notes });
+    openReview({
+      source: { kind: "file", name: file.name, type: file.type, text },
+      addresses: result.entries.length,
+      from: file.name,
+      notes,
+    });
   };
 
   const startJob = () => {
     if (!review) return;
-    start.mutate(
-      { source: review.source, addresses: review.addresses, idempotencyKey: review.key },
-      {
-        onSuccess: (job) => {
-          onStarted(job);
-          setStarted(job);
-          setReview(null);
-          reset({ list: "" });
-          setFileState({ state: "none" });
-          if (fileInput.current) fileInput.current.value = "";
-        },
-      },
-    );
+    if (start.state.phase === "interrupted") return start.retry();
+    const spend: BatchSpend = { source: review.source, addresses: review.addresses };
+    start.confirm([spend], `A batch job of ${review.addresses} addresses from ${review.from}`);
   };
 
   const balance = credits.data?.credits ?? null;
-  const transient = start.error instanceof ApiError && start.error.transient;
+  const { state } = start;
+  const failure = state.phase === "failed" || state.phase === "interrupted" ? state.error : null;
+  const transient = state.phase === "interrupted";
 
   return (
     <section className="card verify-card" aria-labelledby={`${id}-title`} ref={section}>
@@ -255,6 +259,23 @@ export function BatchForm({
         For 10 addresses or more. The job runs on the service; follow it below, cancel it, and download the
         results as CSV. Up to {formatNumber(BATCH_MAX)} addresses per job.
       </p>
+      {state.phase === "stale" ? (
+        <div className="alert verify-alert" role="alert">
+          <p>
+            <strong>A job got no clear answer when it was started</strong> (the page was closed or reloaded
+            while it was on its way): {state.purchase.summary}. If it started, it is in the list of jobs.
+            Trying again sends the same request: it cannot start a second job.
+          </p>
+          <div className="alert-actions">
+            <button type="button" className="button button-secondary" onClick={start.retry}>
+              Try again
+            </button>
+            <button type="button" className="button button-secondary" onClick={start.forget}>
+              Forget it
+            </button>
+          </div>
+        </div>
+      ) : null}
 
       {review ? (
         <section className="verify-review" aria-labelledby={`${id}-review`}>
@@ -285,32 +306,23 @@ export function BatchForm({
               cannot be downloaded. Consider a shorter list.
             </p>
           ) : null}
-          {start.isError ? (
+          {failure ? (
             <div className="alert verify-alert" role="alert">
               <p>
-                <strong>The job did not start.</strong> {readableError(start.error)}
+                <strong>The job did not start.</strong> {readableError(failure)}
               </p>
               {transient ? <p>Trying again is safe: it cannot start the job twice.</p> : null}
             </div>
           ) : null}
           <div className="verify-actions">
-            <button
-              type="button"
-              className="button button-primary"
-              onClick={startJob}
-              disabled={start.isPending}
-            >
-              {start.isPending
-                ? "Starting…"
-                : start.isError && transient
-                  ? "Try again"
-                  : "Start verification job"}
+            <button type="button" className="button button-primary" onClick={startJob} disabled={start.busy}>
+              {start.busy ? "Starting…" : transient ? "Try again" : "Start verification job"}
             </button>
             <button
               type="button"
               className="button button-secondary"
               onClick={() => setReview(null)}
-              disabled={start.isPending}
+              disabled={start.busy}
             >
               Back
             </button>

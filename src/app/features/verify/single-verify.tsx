@@ -1,14 +1,12 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { type ClipboardEvent, useId, useRef } from "react";
+import { type ClipboardEvent, useId } from "react";
 import { useForm } from "react-hook-form";
 import { z } from "zod";
-import { ApiError } from "../../api/api-error";
-import { newIdempotencyKey } from "../../api/client";
 import { readableError } from "../../ui/status";
 import { BATCH_ADVISED_FROM, looksLikeEmail, parseAddressList } from "./address-list";
 import { explainVerification } from "./explain-result";
 import { VerificationResult } from "./verification-result";
-import { useVerifyEmail } from "./verify-email";
+import { useVerifyEmailSpend } from "./verify-email";
 import "./verify.css";
 
 const formSchema = z.object({
@@ -43,10 +41,14 @@ type FormValues = z.input<typeof formSchema>;
  */
 export function SingleVerify({ onMoveToBatch }: { onMoveToBatch(text: string): void }) {
   const id = useId();
-  const verify = useVerifyEmail();
-  // The key of the last attempt: a retry of the same address after a dropped answer reuses it,
-  // so it is charged once; any other attempt gets a fresh one.
-  const attempt = useRef<{ email: string; key: string } | null>(null);
+  // Journalled with its Idempotency-Key before it is sent: a retry of the same address after a
+  // dropped answer (even after a reload) reuses the key, so it is charged once.
+  const verify = useVerifyEmailSpend();
+  const { state } = verify;
+  const pendingEmail =
+    state.phase === "idle" ? null : (state.purchase.calls[0]?.body as { email?: string } | undefined)?.email;
+  const failure = state.phase === "failed" || state.phase === "interrupted" ? state.error : null;
+  const answer = state.phase === "done" ? state.results[0] : undefined;
   const {
     register,
     handleSubmit,
@@ -62,19 +64,12 @@ export function SingleVerify({ onMoveToBatch }: { onMoveToBatch(text: string): v
   const error = errors.email?.message;
 
   const submit = handleSubmit(({ email }) => {
-    const key = attempt.current?.email === email ? attempt.current.key : newIdempotencyKey();
-    attempt.current = { email, key };
-    verify.mutate(
-      { email, idempotencyKey: key },
-      {
-        onSuccess: () => {
-          attempt.current = null;
-        },
-        onError: (failure) => {
-          if (!(failure instanceof ApiError && failure.transient)) attempt.current = null;
-        },
-      },
-    );
+    const unfinished = state.phase === "interrupted" || state.phase === "stale";
+    if (unfinished && pendingEmail === email) return verify.retry();
+    // Another address: the unfinished one is left (its outcome is said above until now).
+    if (unfinished) verify.forget();
+    else verify.reset();
+    verify.confirm([{ email }], `Verify ${email}`);
   });
 
   // A text box drops line breaks: a pasted column of addresses would run together. Keep them
@@ -102,7 +97,7 @@ export function SingleVerify({ onMoveToBatch }: { onMoveToBatch(text: string): v
     clearErrors();
   };
 
-  const explanation = verify.data ? explainVerification(verify.data) : null;
+  const explanation = answer ? explainVerification(answer) : null;
   const describedBy = [`${id}-hint`, isList ? `${id}-suggest` : "", error ? `${id}-error` : ""]
     .filter(Boolean)
     .join(" ");
@@ -131,8 +126,8 @@ export function SingleVerify({ onMoveToBatch }: { onMoveToBatch(text: string): v
               aria-invalid={error ? true : undefined}
               aria-describedby={describedBy}
             />
-            <button type="submit" className="button button-primary" disabled={verify.isPending}>
-              {verify.isPending ? "Verifying…" : "Verify"}
+            <button type="submit" className="button button-primary" disabled={verify.busy}>
+              {verify.busy ? "Verifying…" : "Verify"}
             </button>
           </div>
           <p className="verify-hint muted" id={`${id}-hint`}>
@@ -167,24 +162,39 @@ export function SingleVerify({ onMoveToBatch }: { onMoveToBatch(text: string): v
         ) : null}
       </form>
       <div className="verify-single-outcome" aria-live="polite">
-        {verify.isPending ? <p className="muted">Checking {verify.variables?.email}…</p> : null}
-        {verify.isError ? (
+        {verify.busy ? <p className="muted">Checking {pendingEmail}…</p> : null}
+        {failure ? (
           <div className="alert verify-alert" role="alert">
             <p>
-              <strong>The address could not be verified.</strong> {readableError(verify.error)}
+              <strong>The address could not be verified.</strong> {readableError(failure)}
             </p>
-            {verify.error instanceof ApiError && verify.error.transient ? (
+            {state.phase === "interrupted" ? (
               <div className="alert-actions">
-                <button type="button" className="button button-secondary" onClick={() => submit()}>
+                <button type="button" className="button button-secondary" onClick={verify.retry}>
                   Try again
                 </button>
               </div>
             ) : null}
           </div>
         ) : null}
-        {explanation && !verify.isPending && !verify.isError ? (
-          <VerificationResult explanation={explanation} />
+        {state.phase === "stale" ? (
+          <div className="alert verify-alert" role="alert">
+            <p>
+              <strong>The check of {pendingEmail} got no clear answer</strong> (the page was closed or
+              reloaded while it was on its way). Trying again sends the same request: it is charged once at
+              most.
+            </p>
+            <div className="alert-actions">
+              <button type="button" className="button button-secondary" onClick={verify.retry}>
+                Try again
+              </button>
+              <button type="button" className="button button-secondary" onClick={verify.forget}>
+                Forget it
+              </button>
+            </div>
+          </div>
         ) : null}
+        {explanation ? <VerificationResult explanation={explanation} /> : null}
       </div>
     </section>
   );

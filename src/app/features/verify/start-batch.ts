@@ -1,7 +1,7 @@
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
 import { responses } from "../../../contract/operations";
 import { api, postJson, requestJson, spendOptions } from "../../api/client";
-import { CREDITS_QUERY_KEY } from "../../api/credits";
+import { usePurchase } from "../../lib/spend";
 import { ACTIVE_JOBS_QUERY_KEY } from "./active-jobs";
 import { addressesCsv } from "./address-list";
 import type { Job } from "./job-model";
@@ -15,8 +15,8 @@ import { preferV2 } from "./versions";
  * as the job runs, so the call carries an Idempotency-Key: a retry never starts a second job.
  */
 export type BatchSource =
-  /** A .csv or .json file, sent as it is. */
-  | { kind: "file"; file: File }
+  /** A .csv or .json file, sent as it is (its text, so that the spend journal can keep it). */
+  | { kind: "file"; name: string; type: string; text: string }
   /** Addresses from a paste or a .txt file, and the name the job gets. */
   | { kind: "list"; addresses: readonly string[]; filename: string };
 
@@ -32,7 +32,7 @@ function uploadForm(file: File): FormData {
 }
 
 function sourceFile(source: BatchSource): File {
-  if (source.kind === "file") return source.file;
+  if (source.kind === "file") return new File([source.text], source.name, { type: source.type });
   const name = source.filename.replace(/\.[^.]*$/, "") || "addresses";
   return new File([addressesCsv(source.addresses)], `${name}.csv`, { type: "text/csv" });
 }
@@ -95,15 +95,24 @@ export async function startBatch(
   return value;
 }
 
-export function useStartBatch() {
+/** Starting a job as a journalled spend (lib/spend.ts); `onStarted` runs once the job is known. */
+export function useStartBatchSpend(onStarted: (job: StartedJob) => void) {
   const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (input: { source: BatchSource; addresses: number; idempotencyKey: string }) =>
-      startBatch(input.source, input.addresses, input.idempotencyKey),
-    onSettled: () =>
-      Promise.all([
-        queryClient.invalidateQueries({ queryKey: ACTIVE_JOBS_QUERY_KEY }),
-        queryClient.invalidateQueries({ queryKey: CREDITS_QUERY_KEY }),
-      ]),
+  return usePurchase<StartedJob>({
+    kind: "verifyBatch",
+    send: (body, key) => {
+      const { source, addresses } = body as BatchSpend;
+      return startBatch(source, addresses, key);
+    },
+    onSettled: ([job]) => {
+      void queryClient.invalidateQueries({ queryKey: ACTIVE_JOBS_QUERY_KEY });
+      if (job) onStarted(job);
+    },
   });
+}
+
+/** What the journal keeps of a batch: the list or file, and how many addresses it holds. */
+export interface BatchSpend {
+  source: BatchSource;
+  addresses: number;
 }

@@ -1,8 +1,7 @@
-import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { z } from "zod";
 import { responses } from "../../../contract/operations";
 import { postJson, spendOptions } from "../../api/client";
-import { CREDITS_QUERY_KEY } from "../../api/credits";
+import { usePurchase } from "../../lib/spend";
 import { type Answered, preferV2 } from "./versions";
 
 /**
@@ -37,12 +36,11 @@ export async function verifyEmail(email: string, idempotencyKey: string): Promis
   return answered.value;
 }
 
-export function useVerifyEmail() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: ({ email, idempotencyKey }: { email: string; idempotencyKey: string }) =>
-      verifyEmail(email, idempotencyKey),
-    // Charged or not, the balance may have moved (a 402 also says something about it).
-    onSettled: () => queryClient.invalidateQueries({ queryKey: CREDITS_QUERY_KEY }),
+/** One address's check as a journalled spend (lib/spend.ts). */
+export function useVerifyEmailSpend() {
+  // usePurchase asks for the balance again after every answer (a 402 says something about it too).
+  return usePurchase<Verification>({
+    kind: "verify",
+    send: (body, key) => verifyEmail((body as { email: string }).email, key),
   });
 }

@@ -184,7 +184,11 @@ describe("start a batch", () => {
     expect(fromList).toMatchObject({ id: "42", generation: "v1", filename: "p.csv" });
     expect(sent[1]!.json).toEqual({ emails: ["a@x.com"] });
     const file = new File(['["a@x.com"]'], "mine.json", { type: "application/json" });
-    const fromFile = await startBatch({ kind: "file", file }, 1, "key-batch-0003");
+    const fromFile = await startBatch(
+      { kind: "file", name: file.name, type: file.type, text: await file.text() },
+      1,
+      "key-batch-0003",
+    );
     expect(fromFile).toMatchObject({ id: "43", generation: "v1", filename: "mine.json" });
     expect((sent.at(-1)!.form!.get("requested_file") as File).name).toBe("mine.json");
   });
