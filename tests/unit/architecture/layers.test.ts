@@ -1,0 +1,119 @@
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+/**
+ * The shape of src/ (src/README.md), enforced: a test that fails names the file and the import.
+ * - `contract` imports only zod (and itself);
+ * - `app`, `server`, `sandbox` import `contract` and never each other (only src/launcher.ts
+ *   composes server and sandbox);
+ * - in the app, the core (`lib`, `api`, `ui`) imports no feature, page or layout; a feature imports
+ *   no other feature; pages and the shell compose features.
+ * Every relative import and every package import is read; a dynamic `import("...")` counts too.
+ */
+
+const SRC = fileURLToPath(new URL("../../../src", import.meta.url));
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(full);
+    return /\.(ts|tsx)$/.test(entry.name) ? [full] : [];
+  });
+}
+
+const IMPORT = /(?:import|export)\s[^'"]*?from\s*["']([^"']+)["']|import\s*\(\s*["']([^"']+)["']\s*\)|import\s+["']([^"']+)["']/g;
+
+export interface Import {
+  /** The importing file, relative to src/. */
+  from: string;
+  /** What it names: a package, or a file relative to src/ (without extension). */
+  target: string;
+  isPackage: boolean;
+}
+
+export function importsOf(file: string, text: string): Import[] {
+  const from = path.relative(SRC, file);
+  return [...text.matchAll(IMPORT)].map((m) => {
+    const spec = (m[1] ?? m[2] ?? m[3])!;
+    if (!spec.startsWith(".")) return { from, target: spec, isPackage: true };
+    return { from, target: path.relative(SRC, path.resolve(path.dirname(file), spec)), isPackage: false };
+  });
+}
+
+/** The part of src/ a path lies in: contract, server, sandbox, launcher, or app/<zone>. */
+function partOf(relative: string): string {
+  const [top, second, third] = relative.split(path.sep);
+  if (top !== "app") return top === "launcher.ts" ? "launcher" : top!;
+  if (second === "features") return `app/features/${third}`;
+  if (second === "lib" || second === "api" || second === "ui" || second === "pages" || second === "layout")
+    return `app/${second}`;
+  return "app/root";
+}
+
+/** Why `imp` breaks a layer rule, or null when it is allowed. */
+export function violation(imp: Import): string | null {
+  const from = partOf(imp.from);
+  if (imp.isPackage) {
+    if (from === "contract" && imp.target !== "zod") return "contract imports only zod";
+    return null;
+  }
+  const to = partOf(imp.target);
+  if (from === to) return null;
+  if (to === "contract") return null;
+  if (from === "contract") return "contract imports only zod";
+  const topFrom = from.split("/")[0];
+  const topTo = to.split("/")[0];
+  if (topFrom !== topTo) {
+    if (from === "launcher" && (to === "server" || to === "sandbox")) return null;
+    return `${topFrom} must not import ${topTo}`;
+  }
+  // Inside the app.
+  const core = ["app/lib", "app/api", "app/ui"];
+  if (core.includes(from) && !core.includes(to)) return `the core (${from}) must not import ${to}`;
+  if (from.startsWith("app/features/") && to.startsWith("app/features/"))
+    return `a feature must not import another feature (${to})`;
+  if (from.startsWith("app/features/") && (to === "app/pages" || to === "app/layout" || to === "app/root"))
+    return `a feature must not import ${to}`;
+  return null;
+}
+
+describe("the layers of src/", () => {
+  const files = sourceFiles(SRC);
+
+  it("reads every source file and finds its imports", () => {
+    expect(files.length).toBeGreaterThan(200);
+    expect(files.some((f) => f.endsWith(path.join("app", "lib", "filter", "tree.ts")))).toBe(true);
+  });
+
+  it("no import crosses a layer the wrong way", () => {
+    const broken = files.flatMap((file) =>
+      importsOf(file, readFileSync(file, "utf8")).flatMap((imp) => {
+        const why = violation(imp);
+        return why ? [`${imp.from} imports ${imp.target}: ${why}`] : [];
+      }),
+    );
+    expect(broken).toEqual([]);
+  });
+
+  it("refuses each kind of bad import (the rule itself)", () => {
+    const bad = (from: string, target: string, isPackage = false) =>
+      violation({ from: from.split("/").join(path.sep), target: target.split("/").join(path.sep), isPackage });
+    expect(bad("contract/filter.ts", "react", true)).toMatch(/only zod/);
+    expect(bad("contract/filter.ts", "server/config")).toMatch(/only zod/);
+    expect(bad("app/api/client.ts", "server/config")).toMatch(/app must not import server/);
+    expect(bad("server/app.ts", "sandbox/app")).toMatch(/server must not import sandbox/);
+    expect(bad("sandbox/app.ts", "app/lib/store")).toMatch(/sandbox must not import app/);
+    expect(bad("app/features/checkout/x.tsx", "app/features/builder/editor/y")).toMatch(/another feature/);
+    expect(bad("app/lib/store.ts", "app/features/checkout/x")).toMatch(/core/);
+    expect(bad("app/ui/page.tsx", "app/pages/builder-page")).toMatch(/core/);
+    expect(bad("app/features/verify/x.tsx", "app/pages/verify-page")).toMatch(/feature must not/);
+    // Allowed.
+    expect(bad("launcher.ts", "server/serve")).toBeNull();
+    expect(bad("app/features/checkout/x.tsx", "app/lib/spend")).toBeNull();
+    expect(bad("app/pages/builder-page.tsx", "app/features/builder/editor/filter-editor")).toBeNull();
+    expect(bad("server/app.ts", "contract/routes")).toBeNull();
+    expect(bad("contract/filter.ts", "zod", true)).toBeNull();
+  });
+});
