@@ -3,6 +3,10 @@ import { defineConfig } from "vitest/config";
 
 // One config for the SPA build and for Vitest. The app lives in src/app; the server and sandbox
 // are Node code run by tsx and never bundled for the browser.
+// The app writes numbers and dates in the browser's locale (src/app/lib/format.ts); the test
+// processes, forked from this one, read theirs from the environment at start: pin it.
+if (process.env.VITEST) process.env.LC_ALL = "en_US.UTF-8";
+
 export default defineConfig({
   plugins: [react()],
   build: { outDir: "dist/app", emptyOutDir: true, sourcemap: true },

@@ -283,6 +283,8 @@ export async function openPage(
 ): Promise<OpenedPage> {
   const context = await browser.newContext({
     viewport: { width: options.width ?? 1280, height: options.height ?? 800 },
+    // The app writes numbers and dates in the browser's locale (src/app/lib/format.ts): pinned here.
+    locale: "en-US",
   });
   context.setDefaultTimeout(10_000);
   const page = await context.newPage();

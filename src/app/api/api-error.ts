@@ -8,6 +8,7 @@ import {
   validationRecordSchema,
 } from "../../contract/errors";
 import { ERROR_CODES } from "../../contract/inferred";
+import { formatDateTime, formatNumber } from "../lib/format";
 
 /**
  * The one error the app's API layer throws. Every failure (an HTTP answer that is not 2xx, a
@@ -84,8 +85,6 @@ export class ApiError extends Error {
   }
 }
 
-const numberFormat = new Intl.NumberFormat("en-US");
-
 /** Where an issue points, for people: `["body", "filter", "children", 0, "value"]` -> `filter › children › 0 › value`. */
 export function describeLocation(loc: readonly (string | number)[]): string {
   const [head, ...rest] = loc;
@@ -126,13 +125,7 @@ function resetPhrase(resetAt: string | null): string {
   if (!resetAt) return "It resets at midnight UTC.";
   const at = new Date(resetAt);
   if (Number.isNaN(at.getTime())) return "It resets at midnight UTC.";
-  const time = at.toLocaleString("en-GB", {
-    timeZone: "UTC",
-    hour: "2-digit",
-    minute: "2-digit",
-    day: "numeric",
-    month: "short",
-  });
+  const time = formatDateTime(at, { timeZone: "UTC" });
   return `It resets at ${time} UTC.`;
 }
 
@@ -205,7 +198,7 @@ export function apiErrorFromAnswer(
     const balance = parsed.success ? parsed.data.balance : null;
     const message =
       required !== null && balance !== null
-        ? `Not enough credits: this needs ${numberFormat.format(required)} and the balance is ${numberFormat.format(balance)}.`
+        ? `Not enough credits: this needs ${formatNumber(required)} and the balance is ${formatNumber(balance)}.`
         : (text ?? defaultMessage("insufficient-credits"));
     return new ApiError({ ...base, kind: "insufficient-credits", required, balance, message });
   }

@@ -9,6 +9,7 @@ import {
   toApiError,
 } from "../../../src/app/api/api-error";
 import { newIdempotencyKey, spendOptions } from "../../../src/app/api/client";
+import { formatDateTime } from "../../../src/app/lib/format";
 import { ERROR_CODES } from "../../../src/contract/inferred";
 
 function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
@@ -101,7 +102,9 @@ describe("ApiError from an HTTP answer", () => {
     expect(error.resetAt).toBe("2026-03-02T00:00:00.000Z");
     expect(error.code).toBe("FREE_PREVIEW_CAP_REACHED");
     expect(error.requestId).toBe("req-1");
-    expect(error.message).toBe("Today's free sample budget is used up. It resets at 2 Mar, 00:00 UTC.");
+    expect(error.message).toBe(
+      `Today's free sample budget is used up. It resets at ${formatDateTime("2026-03-02T00:00:00Z", { timeZone: "UTC" })} UTC.`,
+    );
     expect(error.transient).toBe(false);
   });
 

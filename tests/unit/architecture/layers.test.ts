@@ -23,9 +23,10 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-const IMPORT = /(?:import|export)\s[^'"]*?from\s*["']([^"']+)["']|import\s*\(\s*["']([^"']+)["']\s*\)|import\s+["']([^"']+)["']/g;
+const IMPORT =
+  /(?:import|export)\s[^'"]*?from\s*["']([^"']+)["']|import\s*\(\s*["']([^"']+)["']\s*\)|import\s+["']([^"']+)["']/g;
 
-export interface Import {
+interface Import {
   /** The importing file, relative to src/. */
   from: string;
   /** What it names: a package, or a file relative to src/ (without extension). */
@@ -33,7 +34,7 @@ export interface Import {
   isPackage: boolean;
 }
 
-export function importsOf(file: string, text: string): Import[] {
+function importsOf(file: string, text: string): Import[] {
   const from = path.relative(SRC, file);
   return [...text.matchAll(IMPORT)].map((m) => {
     const spec = (m[1] ?? m[2] ?? m[3])!;
@@ -53,7 +54,7 @@ function partOf(relative: string): string {
 }
 
 /** Why `imp` breaks a layer rule, or null when it is allowed. */
-export function violation(imp: Import): string | null {
+function violation(imp: Import): string | null {
   const from = partOf(imp.from);
   if (imp.isPackage) {
     if (from === "contract" && imp.target !== "zod") return "contract imports only zod";
@@ -99,7 +100,11 @@ describe("the layers of src/", () => {
 
   it("refuses each kind of bad import (the rule itself)", () => {
     const bad = (from: string, target: string, isPackage = false) =>
-      violation({ from: from.split("/").join(path.sep), target: target.split("/").join(path.sep), isPackage });
+      violation({
+        from: from.split("/").join(path.sep),
+        target: target.split("/").join(path.sep),
+        isPackage,
+      });
     expect(bad("contract/filter.ts", "react", true)).toMatch(/only zod/);
     expect(bad("contract/filter.ts", "server/config")).toMatch(/only zod/);
     expect(bad("app/api/client.ts", "server/config")).toMatch(/app must not import server/);

@@ -1,11 +1,10 @@
 import { useId } from "react";
 import { useCredits } from "../../api/credits";
-import { formatNumber } from "../../lib/format";
+import { formatNumber, formatTime } from "../../lib/format";
 import { readableError } from "../../ui/status";
 import { useLimits, type ViewBudget } from "./limits";
 import {
   budgetTotal,
-  formatClock,
   nextUtcMidnight,
   rateLimitText,
   rateResetText,
@@ -50,7 +49,7 @@ function ViewBudgetPart({ budget }: { budget: ViewBudget | null }) {
       />
       <p id={textId}>{viewBudgetText(budget.remaining)}</p>
       <p className="muted account-small">
-        As the latest sample said at {formatClock(new Date(budget.seenAt))}. {viewResetText(budget.resetAt)}
+        As the latest sample said at {formatTime(new Date(budget.seenAt))}. {viewResetText(budget.resetAt)}
       </p>
     </div>
   );

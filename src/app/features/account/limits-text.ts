@@ -1,6 +1,6 @@
 import { VIEW_BUDGET_DEFAULT } from "../../../contract/inferred";
 import type { RateLimitSeen } from "../../api/credits";
-import { formatNumber } from "../../lib/format";
+import { type FormatOptions, formatNumber, formatTime } from "../../lib/format";
 
 /** The public price of a credit (PUBLIC-FACTS.md); a contract may differ. */
 export const DOLLARS_PER_CREDIT = 0.0027;
@@ -10,22 +10,6 @@ const dollars = new Intl.NumberFormat("en-US", { style: "currency", currency: "U
 /** `10000` -> `$27.00`: what a PAYG balance is worth at the public price. */
 export function dollarValue(credits: number): string {
   return dollars.format(credits * DOLLARS_PER_CREDIT);
-}
-
-/** Where and how times are shown; the person's own locale and time zone unless a test says otherwise. */
-export interface ClockOptions {
-  locale?: string;
-  timeZone?: string;
-}
-
-/** A time of day in the person's own locale and time zone, e.g. `14:02` or `2:02:11 PM`. */
-export function formatClock(at: number | Date, options: ClockOptions & { seconds?: boolean } = {}): string {
-  return new Date(at).toLocaleTimeString(options.locale, {
-    hour: "2-digit",
-    minute: "2-digit",
-    ...(options.seconds ? { second: "2-digit" } : {}),
-    ...(options.timeZone ? { timeZone: options.timeZone } : {}),
-  });
 }
 
 /** The day's budget size: the service's 100,000, or more if a larger remainder was seen. */
@@ -39,8 +23,8 @@ export function viewBudgetText(remaining: number): string {
 }
 
 /** `Resets at 01:00 your time (midnight UTC).` */
-export function viewResetText(resetAt: string | number | Date, clock: ClockOptions = {}): string {
-  return `Resets at ${formatClock(new Date(resetAt), clock)} your time (midnight UTC).`;
+export function viewResetText(resetAt: string | number | Date, clock: FormatOptions = {}): string {
+  return `Resets at ${formatTime(new Date(resetAt), clock)} your time (midnight UTC).`;
 }
 
 /** The next midnight UTC after `now`, when the View budget resets. */
@@ -61,11 +45,11 @@ export function rateLimitText(rate: RateLimitSeen): string {
 export function rateResetText(
   rate: RateLimitSeen,
   now: number = Date.now(),
-  clock: ClockOptions = {},
+  clock: FormatOptions = {},
 ): string {
-  const checked = `checked at ${formatClock(rate.seenAt, { ...clock, seconds: true })}`;
+  const checked = `checked at ${formatTime(rate.seenAt, { ...clock, seconds: true })}`;
   if (rate.remaining >= rate.limit) return `None used in the last minute (${checked}).`;
   if (now < rate.resetAt)
-    return `More free up at ${formatClock(rate.resetAt, { ...clock, seconds: true })} (${checked}).`;
+    return `More free up at ${formatTime(rate.resetAt, { ...clock, seconds: true })} (${checked}).`;
   return `More have freed up since (${checked}).`;
 }

@@ -1,6 +1,6 @@
 import { useId } from "react";
-import { formatNumber } from "../../lib/format";
-import { formatLocalTime, resetTime } from "./time";
+import { formatNumber, formatTime } from "../../lib/format";
+import { resetTime } from "./time";
 import type { SampleBudget } from "./view";
 import "./budget-meter.css";
 
@@ -12,7 +12,7 @@ export function budgetText(budget: SampleBudget): string {
 /** `resets at 01:00, your time` (the next midnight UTC, in the person's own time zone). */
 export function resetText(budget: SampleBudget | null, now: number = Date.now()): string {
   const at = budget ? resetTime(budget.resetAt, budget.observedAt) : resetTime(null, now);
-  return `resets at ${formatLocalTime(at)}, your time`;
+  return `resets at ${formatTime(at)}, your time`;
 }
 
 /**

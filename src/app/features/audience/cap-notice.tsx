@@ -1,5 +1,5 @@
-import { formatNumber } from "../../lib/format";
-import { formatCountdown, formatLocalTime, useNow } from "./time";
+import { formatNumber, formatTime } from "../../lib/format";
+import { formatCountdown, useNow } from "./time";
 import "./cap-notice.css";
 
 /**
@@ -39,7 +39,7 @@ export function CapNotice({
       <p>
         Samples cost no credits, but each key may look at
         {dailyRows ? ` ${formatNumber(dailyRows)}` : " a limited number of"} sample rows a day. It resets at
-        midnight UTC: {formatLocalTime(resetAt)}, your time.
+        midnight UTC: {formatTime(resetAt)}, your time.
       </p>
       <p className="cap-notice-countdown">
         Back in{" "}

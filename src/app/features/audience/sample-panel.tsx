@@ -1,7 +1,7 @@
 import { type ReactNode, useId } from "react";
 import { Link } from "wouter";
 import { ApiError } from "../../api/api-error";
-import { formatNumber } from "../../lib/format";
+import { formatNumber, formatTime } from "../../lib/format";
 import { clearSelection, SELECTION_CAP, type SelectionSnapshot, useSelection } from "../../lib/selection";
 import { readableError } from "../../ui/status";
 import { BudgetMeter } from "./budget-meter";
@@ -11,7 +11,6 @@ import type { AudienceProps } from "./count-badge";
 import { SAMPLE_SIZES, type SampleSize, sameSettings, useSampleSettings } from "./sample-settings";
 import { SampleTable } from "./sample-table";
 import { Spinner } from "./spinner";
-import { formatLocalTime } from "./time";
 import { type SettledSample, useSettledSample } from "./view";
 import "./sample-panel.css";
 
@@ -82,9 +81,8 @@ function statusLine(sample: SettledSample, valid: boolean, blockedBy: string | u
     return "The audience changed: a new sample is taken when you pause editing.";
   if (sample.data) {
     const { rowCount } = sample.data.body;
-    if (rowCount === 0)
-      return `Sampled at ${formatLocalTime(new Date(sample.data.sampledAt))}: no one matched.`;
-    return `A random sample of ${formatNumber(rowCount)} ${rowCount === 1 ? "person" : "people"}, taken at ${formatLocalTime(new Date(sample.data.sampledAt))}.`;
+    if (rowCount === 0) return `Sampled at ${formatTime(new Date(sample.data.sampledAt))}: no one matched.`;
+    return `A random sample of ${formatNumber(rowCount)} ${rowCount === 1 ? "person" : "people"}, taken at ${formatTime(new Date(sample.data.sampledAt))}.`;
   }
   return "";
 }

@@ -15,11 +15,6 @@ export function resetTime(resetAt: string | null | undefined, now: number = Date
   return nextUtcMidnight(now);
 }
 
-/** A time of day in the person's own locale and time zone, e.g. `01:00` (or `1:00 AM`). */
-export function formatLocalTime(at: Date): string {
-  return at.toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" });
-}
-
 /** `3 h 05 min 09 s`, `4 min 10 s`, `12 s`: a countdown that reads well and is exact. */
 export function formatCountdown(ms: number): string {
   const total = Math.max(0, Math.ceil(ms / 1000));

@@ -1,12 +1,11 @@
 import { useId } from "react";
 import type { Plan } from "../../../contract/inferred";
 import type { ExportStatusRecord } from "../../../contract/operations";
-import { formatNumber } from "../../lib/format";
+import { formatBytes, formatDateTime, formatNumber } from "../../lib/format";
 import { RecordsTable } from "../../ui/records-table";
 import { readableError } from "../../ui/status";
 import { useExports } from "./api/exports";
 import { useExportDownload } from "./export-progress";
-import { formatBytes, formatDateTime } from "./format-time";
 import { formatAmount } from "./pricing";
 
 const STATUS_LABELS: Record<ExportStatusRecord["status"], string> = {

@@ -3,14 +3,13 @@ import { useCallback, useEffect, useId, useRef, useState } from "react";
 import type { Plan } from "../../../contract/inferred";
 import { ApiError } from "../../api/api-error";
 import { CREDITS_QUERY_KEY } from "../../api/credits";
-import { formatNumber } from "../../lib/format";
+import { formatBytes, formatNumber } from "../../lib/format";
 import { ProgressBar } from "../../ui/progress-bar";
 import { readableError } from "../../ui/status";
 import { useCancelExport } from "./api/export-cancel";
 import { downloadExport } from "./api/export-download";
 import { isFinished, useExportStatus } from "./api/export-status";
 import { EXPORTS_QUERY_KEY } from "./api/exports";
-import { formatBytes } from "./format-time";
 import { formatAmount } from "./pricing";
 import { activeExport, type FollowedExport } from "./saved-results";
 

@@ -1,9 +1,9 @@
 import { OUTCOME_CODES } from "../../../contract/errors";
 import type { Plan } from "../../../contract/inferred";
 import type { ApiError } from "../../api/api-error";
+import { formatDateTime, formatTime } from "../../lib/format";
 import type { PurchaseState } from "../../lib/spend";
 import { readableError } from "../../ui/status";
-import { formatDateTime, formatTime } from "./format-time";
 import { insufficientText } from "./pricing";
 
 /** A refusal in words: a 402 with both numbers, anything else as the API layer says it. */

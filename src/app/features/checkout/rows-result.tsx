@@ -1,10 +1,9 @@
 import { useId, useState } from "react";
 import type { Plan } from "../../../contract/inferred";
 import { saveTextFile } from "../../api/download";
-import { formatNumber } from "../../lib/format";
+import { fileStamp, formatDateTime, formatNumber } from "../../lib/format";
 import { toCsv } from "../../ui/csv";
 import { RecordsTable } from "../../ui/records-table";
-import { fileStamp, formatDateTime } from "./format-time";
 import { formatAmount } from "./pricing";
 import type { RowsResult } from "./saved-results";
 

@@ -1,8 +1,7 @@
 import * as DropdownMenu from "@radix-ui/react-dropdown-menu";
 import { memo, useEffect, useMemo, useRef } from "react";
 import { describe } from "../../../contract/describe";
-import { formatNumber } from "../../lib/format";
-import { formatAbsolute, formatRelative } from "./format-dates";
+import { formatDateTime, formatNumber, formatRelative } from "../../lib/format";
 import { NameForm, type NameSubmitResult } from "./name-form";
 import type { SavedAudience } from "./saved-audiences-store";
 
@@ -166,7 +165,7 @@ export const SavedAudienceRow = memo(function SavedAudienceRow({
 });
 
 function DateText({ iso, now }: { iso: string; now: Date }) {
-  const absolute = formatAbsolute(iso);
+  const absolute = Number.isNaN(Date.parse(iso)) ? "Unknown date" : formatDateTime(iso);
   return (
     <time dateTime={iso} title={absolute}>
       {formatRelative(iso, now)}

@@ -1,5 +1,6 @@
 import Papa from "papaparse";
 import { VERIFY_BATCH_MAX } from "../../../contract/inferred";
+import { formatNumber } from "../../lib/format";
 
 /**
  * Lists of addresses as people bring them: pasted (one per line, or separated by commas,
@@ -140,7 +141,7 @@ function finish(kind: ListFileKind, entries: string[], list: AddressList): ListF
   if (entries.length > BATCH_MAX)
     return {
       ok: false,
-      error: `The file holds ${entries.length.toLocaleString("en-US")} addresses; one job takes at most ${BATCH_MAX.toLocaleString("en-US")}. Split it into smaller files.`,
+      error: `The file holds ${formatNumber(entries.length)} addresses; one job takes at most ${formatNumber(BATCH_MAX)}. Split it into smaller files.`,
     };
   return { ok: true, kind, entries, list };
 }

@@ -1,4 +1,5 @@
 import { PRICE } from "../../../contract/inferred";
+import { formatDateTime } from "../../lib/format";
 import type { Verification } from "./verify-email";
 
 /**
@@ -90,12 +91,6 @@ function yesNo(value: unknown, yes: string, no: string): string | null {
   return null;
 }
 
-function formatTime(iso: string): string {
-  const at = new Date(iso);
-  if (Number.isNaN(at.getTime())) return iso;
-  return at.toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "medium" });
-}
-
 function explainV2(result: Record<string, unknown> & { email: string; status: string }): Explanation {
   const status = V2_STATUS[result.status] ?? V2_STATUS.Unknown!;
   const facts: Fact[] = [];
@@ -137,7 +132,7 @@ function explainV2(result: Record<string, unknown> & { email: string; status: st
   );
   if (role) facts.push({ label: "Role address", value: role });
   const checkedAt = text(result.timestamp);
-  if (checkedAt) facts.push({ label: "Checked", value: formatTime(checkedAt) });
+  if (checkedAt) facts.push({ label: "Checked", value: formatDateTime(checkedAt, { seconds: true }) });
   return {
     email: result.email,
     verdict: status.verdict,

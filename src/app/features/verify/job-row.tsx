@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState } from "react";
-import { formatNumber } from "../../lib/format";
+import { formatBytes, formatNumber, formatWhen } from "../../lib/format";
 import { ProgressBar } from "../../ui/progress-bar";
 import { readableError } from "../../ui/status";
 import { useCancelJob } from "./cancel-job";
@@ -16,21 +16,6 @@ import {
   STATUS_WORDS,
 } from "./job-model";
 import { useJobStatus } from "./job-status";
-
-function formatWhen(iso: string | null): string | null {
-  if (!iso) return null;
-  const at = new Date(iso);
-  if (Number.isNaN(at.getTime())) return null;
-  const sameDay = at.toDateString() === new Date().toDateString();
-  return sameDay
-    ? at.toLocaleTimeString("en-GB", { hour: "2-digit", minute: "2-digit", second: "2-digit" })
-    : at.toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short" });
-}
-
-function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${formatNumber(bytes)} bytes`;
-  return `${formatNumber(Math.round(bytes / 102.4) / 10)} KB`;
-}
 
 /**
  * One batch job: its status in words, progress when the message carries it, when it last changed,
@@ -58,7 +43,8 @@ export function JobRow({ job, listed }: { job: KnownJob; listed: boolean | null 
   }, [status.data, status.dataUpdatedAt]);
 
   const progress = progressOf(job);
-  const when = formatWhen(job.lastUpdated);
+  const when =
+    job.lastUpdated && !Number.isNaN(Date.parse(job.lastUpdated)) ? formatWhen(job.lastUpdated) : null;
   const tone = STATUS_TONE[job.status];
 
   const doCancel = () => {

@@ -7,6 +7,7 @@ import type { z } from "zod";
 import { getColumn, operatorsFor } from "../../../contract/columns";
 import { type FilterNode, type GroupNode, strictFilterSchemas } from "../../../contract/filter";
 import { MAX_FILTER_DEPTH, OPERATOR_READS, type Operator, VALUE_LIST_MAX } from "../../../contract/inferred";
+import { formatNumber } from "../format";
 import { depthOf, type Path, walk } from "./tree";
 
 /** Node id -> readable reasons. Nodes without an id are keyed `path:` + their path (e.g. `path:0.2`). */
@@ -240,7 +241,7 @@ function conditionIssue(
     case "valueList": {
       const list = node.valueList;
       if (Array.isArray(list) && list.length > VALUE_LIST_MAX)
-        return `Enter at most ${VALUE_LIST_MAX.toLocaleString("en-US")} values.`;
+        return `Enter at most ${formatNumber(VALUE_LIST_MAX)} values.`;
       if (Array.isArray(list) && list.some((v) => typeof v !== "string")) return "Enter the values as text.";
       return "Enter at least one value.";
     }

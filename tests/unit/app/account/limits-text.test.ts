@@ -3,13 +3,13 @@ import type { RateLimitSeen } from "../../../../src/app/api/credits";
 import {
   budgetTotal,
   dollarValue,
-  formatClock,
   nextUtcMidnight,
   rateLimitText,
   rateResetText,
   viewBudgetText,
   viewResetText,
 } from "../../../../src/app/features/account/limits-text";
+import { formatTime } from "../../../../src/app/lib/format";
 
 const UTC = { locale: "en-GB", timeZone: "UTC" };
 const NOW = Date.UTC(2026, 2, 14, 13, 2, 11);
@@ -44,9 +44,9 @@ describe("the View budget", () => {
   });
 
   it("formats a time of day with or without seconds", () => {
-    expect(formatClock(NOW, UTC)).toBe("13:02");
-    expect(formatClock(NOW, { ...UTC, seconds: true })).toBe("13:02:11");
-    expect(formatClock(NOW, { locale: "en-US", timeZone: "UTC" })).toBe("01:02 PM");
+    expect(formatTime(NOW, UTC)).toBe("13:02");
+    expect(formatTime(NOW, { ...UTC, seconds: true })).toBe("13:02:11");
+    expect(formatTime(NOW, { locale: "en-US", timeZone: "UTC" })).toBe("01:02 PM");
   });
 });
 

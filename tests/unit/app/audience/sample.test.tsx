@@ -6,7 +6,8 @@ import {
   DEFAULT_SAMPLE_SETTINGS,
   SAMPLE_SETTINGS_STORAGE_KEY,
 } from "../../../../src/app/features/audience/sample-settings";
-import { formatLocalTime, nextUtcMidnight } from "../../../../src/app/features/audience/time";
+import { nextUtcMidnight } from "../../../../src/app/features/audience/time";
+import { formatTime } from "../../../../src/app/lib/format";
 import { reloadSelection, SELECTION_STORAGE_KEY } from "../../../../src/app/lib/selection";
 import { DEFAULT_VIEW_COLUMNS } from "../../../../src/contract/inferred";
 import {
@@ -195,7 +196,7 @@ describe("SamplePanel: what it shows", () => {
     renderWithClient(<SamplePanel filter={levelIs("Director")} valid />);
     await advance(0);
     expect(screen.getByText(/93,450 of 100,000 sample rows left today/)).toBeTruthy();
-    const local = formatLocalTime(nextUtcMidnight(Date.parse(DAY)));
+    const local = formatTime(nextUtcMidnight(Date.parse(DAY)));
     expect(screen.getByText(new RegExp(`resets at ${local}, your time`))).toBeTruthy();
     const meter = screen.getByRole("meter", { name: "Free sample budget" }) as HTMLMeterElement;
     expect(meter.value).toBe(93_450);

@@ -1,4 +1,5 @@
 import { VALUE_LIST_MAX } from "../../../../contract/inferred";
+import { formatNumber } from "../../../lib/format";
 
 /** Splits typed or pasted text into list entries: commas, semicolons, newlines and tabs separate. */
 export function splitList(text: string): string[] {
@@ -45,21 +46,17 @@ export function mergeIntoList(
   return { list, duplicates, dropped };
 }
 
-const numberFormat = new Intl.NumberFormat("en-US");
-
 /** A sentence about what a merge left out, or null when it kept everything. */
 export function mergeMessage(result: MergeResult, max: number = VALUE_LIST_MAX): string | null {
   const parts: string[] = [];
   if (result.dropped > 0)
     parts.push(
-      `A list holds at most ${numberFormat.format(max)} values: ${numberFormat.format(result.dropped)} ${
+      `A list holds at most ${formatNumber(max)} values: ${formatNumber(result.dropped)} ${
         result.dropped === 1 ? "was" : "were"
       } left out.`,
     );
   if (result.duplicates > 0)
-    parts.push(
-      `${numberFormat.format(result.duplicates)} duplicate${result.duplicates === 1 ? "" : "s"} skipped.`,
-    );
+    parts.push(`${formatNumber(result.duplicates)} duplicate${result.duplicates === 1 ? "" : "s"} skipped.`);
   return parts.length > 0 ? parts.join(" ") : null;
 }
 
