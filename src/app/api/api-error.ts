@@ -85,11 +85,21 @@ export class ApiError extends Error {
   }
 }
 
-/** Where an issue points, for people: `["body", "filter", "children", 0, "value"]` -> `filter › children › 0 › value`. */
+/** `["filter", "children", 2, "value"]` -> `filter › children 2 › value`. */
+export function formatPath(loc: readonly (string | number)[]): string {
+  const parts: string[] = [];
+  for (const step of loc) {
+    if (typeof step === "number" && parts.length > 0) parts[parts.length - 1] += ` ${step}`;
+    else parts.push(String(step));
+  }
+  return parts.join(" › ");
+}
+
+/** Where an issue points, for people: `["body", "filter", "children", 0, "value"]` -> `filter › children 0 › value`. */
 export function describeLocation(loc: readonly (string | number)[]): string {
   const [head, ...rest] = loc;
   const path = head === "body" || head === "query" || head === "path" ? rest : loc;
-  return path.length === 0 ? "the request" : path.join(" › ");
+  return path.length === 0 ? "the request" : formatPath(path);
 }
 
 function validationMessage(issues: readonly ValidationIssue[]): string {

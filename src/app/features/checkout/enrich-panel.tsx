@@ -1,19 +1,17 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useId, useMemo } from "react";
-import { Controller, useForm, useWatch } from "react-hook-form";
+import { useForm, useWatch } from "react-hook-form";
 import { z } from "zod";
 import { ENRICH_MAX_ENTRIES, type Plan, REVEALS, type Reveal } from "../../../contract/inferred";
 import { useCredits } from "../../api/credits";
 import { formatNumber } from "../../lib/format";
 import type { PendingPurchase } from "../../lib/spend-journal";
 import { type EnrichBody, type EnrichResult, mergeEnrichResults, postEnrich } from "./api/enrich";
-import { ColumnsField } from "./columns-field";
 import { ConfirmStep } from "./confirm-step";
 import { callsFor, chunkEntries, type ParsedEntries, parseEntries } from "./entries";
 import { DEFAULT_PICKED_COLUMNS, deliveredColumns, requestColumns } from "./export-settings";
 import { formatAmount, maxContactCost, REVEAL_LABELS, revealPhrase } from "./pricing";
-import { PurchaseNotice } from "./purchase-notice";
-import { RevealField } from "./reveal-field";
+import { PurchaseFormEnd, PurchaseStatus } from "./purchase-form-parts";
 import { RowsResultView } from "./rows-result";
 import { lastEnrich, type RowsResult } from "./saved-results";
 import { useRowsPurchase } from "./use-rows-purchase";
@@ -117,7 +115,7 @@ export function EnrichPanel({ selection }: { selection: readonly string[] }) {
     store: lastEnrich,
     toResult: toRowsResult,
   });
-  const { state, reset } = purchase;
+  const { state } = purchase;
 
   const form = useForm<EnrichForm>({
     resolver: zodResolver(formSchema),
@@ -167,35 +165,18 @@ export function EnrichPanel({ selection }: { selection: readonly string[] }) {
   });
 
   const busy = purchase.busy;
-  const showNotice = state.phase !== "idle" && state.phase !== "done";
   const blocking = state.phase === "sending" || state.phase === "interrupted" || state.phase === "stale";
   const maxCost = review && plan ? maxContactCost(review.entries, review.reveal, plan) : 0;
   const balance = credits.data?.credits ?? null;
 
   return (
     <div className="checkout-panel-body">
-      {showNotice ? (
-        <PurchaseNotice state={state} plan={plan} onRetry={purchase.retry} onForget={purchase.forget} />
-      ) : null}
-      {state.phase === "failed" ? (
-        <div className="checkout-actions">
-          <button
-            type="button"
-            className="button button-secondary"
-            onClick={() => {
-              reset();
-              setReview(null);
-            }}
-          >
-            Change the purchase
-          </button>
-        </div>
-      ) : null}
-      {purchase.notPersisted ? (
-        <p className="checkout-problem">
-          This browser would not keep the purchase in its storage: keep this page open until it is done.
-        </p>
-      ) : null}
+      <PurchaseStatus
+        purchase={purchase}
+        plan={plan}
+        changeLabel="Change the purchase"
+        onChange={() => setReview(null)}
+      />
 
       {review && !blocking && state.phase !== "failed" ? (
         <ConfirmStep
@@ -291,19 +272,12 @@ export function EnrichPanel({ selection }: { selection: readonly string[] }) {
             </div>
           ) : null}
 
-          <RevealField registration={form.register("reveal")} plan={plan} />
-          <Controller
-            control={form.control}
-            name="columns"
-            render={({ field }) => <ColumnsField value={field.value} onChange={field.onChange} />}
+          <PurchaseFormEnd
+            form={form}
+            plan={plan}
+            submitLabel="Review the purchase"
+            hint="Nothing is charged until you confirm on the next step."
           />
-
-          <div className="checkout-actions">
-            <button type="submit" className="button button-primary">
-              Review the purchase
-            </button>
-            <span className="checkout-hint">Nothing is charged until you confirm on the next step.</span>
-          </div>
         </form>
       ) : null}
 

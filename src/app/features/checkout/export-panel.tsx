@@ -1,7 +1,7 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useId, useMemo, useState } from "react";
-import { Controller, useForm, useWatch } from "react-hook-form";
+import { useForm, useWatch } from "react-hook-form";
 import { z } from "zod";
 import { canonicalFilter, stableStringify } from "../../../contract/canonical";
 import type { GroupNode } from "../../../contract/filter";
@@ -15,7 +15,6 @@ import { readableError } from "../../ui/status";
 import { type Estimate, type EstimateBody, useEstimate } from "./api/estimate";
 import { type ExportStartBody, type ExportStarted, startExport } from "./api/export-start";
 import { EXPORTS_QUERY_KEY } from "./api/exports";
-import { ColumnsField } from "./columns-field";
 import { ConfirmStep } from "./confirm-step";
 import { ExportProgress } from "./export-progress";
 import {
@@ -26,8 +25,7 @@ import {
   requestColumns,
 } from "./export-settings";
 import { formatAmount, insufficientText, REVEAL_LABELS, revealPhrase } from "./pricing";
-import { PurchaseNotice } from "./purchase-notice";
-import { RevealField } from "./reveal-field";
+import { PurchaseFormEnd, PurchaseStatus } from "./purchase-form-parts";
 import { activeExport } from "./saved-results";
 import { selectionFilter } from "./scope";
 
@@ -193,10 +191,14 @@ export function ExportPanel({ filter, valid, description, count, selection }: Ex
   });
 
   const blocking = state.phase === "sending" || state.phase === "interrupted" || state.phase === "stale";
-  const notice =
-    state.phase !== "idle" && state.phase !== "done" ? (
-      <PurchaseNotice state={state} plan={plan} onRetry={purchase.retry} onForget={purchase.forget} />
-    ) : null;
+  const notice = (
+    <PurchaseStatus
+      purchase={purchase}
+      plan={plan}
+      changeLabel="Dismiss and estimate again"
+      onChange={() => setAsked(null)}
+    />
+  );
 
   if (followed && !blocking)
     return (
@@ -224,20 +226,6 @@ export function ExportPanel({ filter, valid, description, count, selection }: Ex
   return (
     <div className="checkout-panel-body">
       {notice}
-      {state.phase === "failed" ? (
-        <div className="checkout-actions">
-          <button
-            type="button"
-            className="button button-secondary"
-            onClick={() => {
-              reset();
-              setAsked(null);
-            }}
-          >
-            Dismiss and estimate again
-          </button>
-        </div>
-      ) : null}
       {!blocking ? (
         <form className="form checkout-form" onSubmit={submit} noValidate>
           {!valid ? (
@@ -321,18 +309,15 @@ export function ExportPanel({ filter, valid, description, count, selection }: Ex
             </p>
           ) : null}
 
-          <RevealField registration={form.register("reveal")} plan={plan} />
-          <Controller
-            control={form.control}
-            name="columns"
-            render={({ field }) => <ColumnsField value={field.value} onChange={field.onChange} />}
+          <PurchaseFormEnd
+            form={form}
+            plan={plan}
+            submitLabel={
+              estimate.isFetching ? "Estimating…" : asked && !outdated ? "Estimate again" : "Estimate"
+            }
+            submitDisabled={!valid || estimate.isFetching}
+            hint="Estimating is free. Nothing is charged until you confirm."
           />
-          <div className="checkout-actions">
-            <button type="submit" className="button button-primary" disabled={!valid || estimate.isFetching}>
-              {estimate.isFetching ? "Estimating…" : asked && !outdated ? "Estimate again" : "Estimate"}
-            </button>
-            <span className="checkout-hint">Estimating is free. Nothing is charged until you confirm.</span>
-          </div>
         </form>
       ) : null}
 

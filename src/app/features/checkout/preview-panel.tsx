@@ -1,6 +1,6 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useId } from "react";
-import { Controller, useForm } from "react-hook-form";
+import { useForm } from "react-hook-form";
 import { z } from "zod";
 import { canonicalFilter } from "../../../contract/canonical";
 import type { GroupNode } from "../../../contract/filter";
@@ -9,12 +9,10 @@ import { useCredits } from "../../api/credits";
 import { formatNumber } from "../../lib/format";
 import type { PendingPurchase } from "../../lib/spend-journal";
 import { type PreviewBody, type PreviewResult, postPreview } from "./api/preview";
-import { ColumnsField } from "./columns-field";
 import { ConfirmStep } from "./confirm-step";
 import { DEFAULT_PICKED_COLUMNS, requestColumns } from "./export-settings";
 import { maxContactCost, REVEAL_LABELS, revealPhrase } from "./pricing";
-import { PurchaseNotice } from "./purchase-notice";
-import { RevealField } from "./reveal-field";
+import { PurchaseFormEnd, PurchaseStatus } from "./purchase-form-parts";
 import { RowsResultView } from "./rows-result";
 import { lastPreview, type RowsResult } from "./saved-results";
 import { useRowsPurchase } from "./use-rows-purchase";
@@ -80,7 +78,7 @@ export function PreviewPanel({ filter, valid, description, count }: PreviewPanel
     store: lastPreview,
     toResult: toRowsResult,
   });
-  const { state, reset } = purchase;
+  const { state } = purchase;
 
   const form = useForm<PreviewForm>({
     resolver: zodResolver(formSchema),
@@ -109,23 +107,12 @@ export function PreviewPanel({ filter, valid, description, count }: PreviewPanel
 
   return (
     <div className="checkout-panel-body">
-      {state.phase !== "idle" && state.phase !== "done" ? (
-        <PurchaseNotice state={state} plan={plan} onRetry={purchase.retry} onForget={purchase.forget} />
-      ) : null}
-      {state.phase === "failed" ? (
-        <div className="checkout-actions">
-          <button
-            type="button"
-            className="button button-secondary"
-            onClick={() => {
-              reset();
-              setReview(null);
-            }}
-          >
-            Change the preview
-          </button>
-        </div>
-      ) : null}
+      <PurchaseStatus
+        purchase={purchase}
+        plan={plan}
+        changeLabel="Change the preview"
+        onChange={() => setReview(null)}
+      />
 
       {review && !blocking && state.phase !== "failed" ? (
         <ConfirmStep
@@ -181,18 +168,13 @@ export function PreviewPanel({ filter, valid, description, count }: PreviewPanel
               </p>
             ) : null}
           </div>
-          <RevealField registration={form.register("reveal")} plan={plan} />
-          <Controller
-            control={form.control}
-            name="columns"
-            render={({ field }) => <ColumnsField value={field.value} onChange={field.onChange} />}
+          <PurchaseFormEnd
+            form={form}
+            plan={plan}
+            submitLabel="Review the preview"
+            submitDisabled={!valid}
+            hint="Nothing is charged until you confirm on the next step."
           />
-          <div className="checkout-actions">
-            <button type="submit" className="button button-primary" disabled={!valid}>
-              Review the preview
-            </button>
-            <span className="checkout-hint">Nothing is charged until you confirm on the next step.</span>
-          </div>
         </form>
       ) : null}
 

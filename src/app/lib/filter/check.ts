@@ -10,7 +10,7 @@
 import type { z } from "zod";
 import { toValidationRecord, type ValidationIssue } from "../../../contract/errors";
 import { type FilterNode, type GroupNode, nodeDefaults, strictFilterSchemas } from "../../../contract/filter";
-import { readableIssue } from "../../api/api-error";
+import { formatPath, readableIssue } from "../../api/api-error";
 
 export type TreeCheck = { tree: GroupNode; unfinished: string[] } | { errors: string[] };
 
@@ -71,16 +71,6 @@ export function readableIssues(
     const path = formatPath([label, ...issue.loc.slice(1)]);
     return `${path}: ${readableMessage(issue)}`;
   });
-}
-
-/** `["filter", "children", 2, "value"]` -> `filter › children 2 › value`. */
-export function formatPath(loc: readonly (string | number)[]): string {
-  const parts: string[] = [];
-  for (const step of loc) {
-    if (typeof step === "number" && parts.length > 0) parts[parts.length - 1] += ` ${step}`;
-    else parts.push(String(step));
-  }
-  return parts.join(" › ");
 }
 
 const NODE_TYPES = "'condition', 'group', 'semantic' or 'lookalike'";

@@ -3,7 +3,7 @@ import { act, renderHook } from "@testing-library/react";
 import fc from "fast-check";
 import LZString from "lz-string";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { formatPath } from "../../../../src/app/lib/filter/check";
+import { formatPath } from "../../../../src/app/api/api-error";
 import { emptyTree } from "../../../../src/app/lib/filter/tree";
 import {
   decodeTreeFromUrl,

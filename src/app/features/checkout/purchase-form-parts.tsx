@@ -1,0 +1,90 @@
+import { Controller, type FieldValues, type Path, type UseFormReturn } from "react-hook-form";
+import type { Plan, Reveal } from "../../../contract/inferred";
+import type { Purchase } from "../../lib/spend";
+import { ColumnsField } from "./columns-field";
+import { PurchaseNotice } from "./purchase-notice";
+import { RevealField } from "./reveal-field";
+
+/**
+ * Above every purchase's form: what the purchase is doing (sending, interrupted, unfinished,
+ * refused), a way back from a refusal, and a warning when the browser would not keep the journal.
+ */
+export function PurchaseStatus<T>({
+  purchase,
+  plan,
+  changeLabel,
+  onChange,
+}: {
+  purchase: Purchase<T>;
+  plan: Plan | null;
+  /** The button that leaves a refused purchase behind, e.g. "Change the purchase". */
+  changeLabel: string;
+  onChange(): void;
+}) {
+  const { state } = purchase;
+  return (
+    <>
+      {state.phase !== "idle" && state.phase !== "done" ? (
+        <PurchaseNotice state={state} plan={plan} onRetry={purchase.retry} onForget={purchase.forget} />
+      ) : null}
+      {state.phase === "failed" ? (
+        <div className="checkout-actions">
+          <button
+            type="button"
+            className="button button-secondary"
+            onClick={() => {
+              purchase.reset();
+              onChange();
+            }}
+          >
+            {changeLabel}
+          </button>
+        </div>
+      ) : null}
+      {purchase.notPersisted ? (
+        <p className="checkout-problem">
+          This browser would not keep the purchase in its storage: keep this page open until it is done.
+        </p>
+      ) : null}
+    </>
+  );
+}
+
+/** The fields every purchase form ends with. */
+interface PurchaseFields extends FieldValues {
+  reveal: Reveal;
+  columns: string[];
+}
+
+/** The end of every purchase form: what to reveal, which columns, and the submit with its promise. */
+export function PurchaseFormEnd<F extends PurchaseFields>({
+  form,
+  plan,
+  submitLabel,
+  submitDisabled = false,
+  hint,
+}: {
+  form: UseFormReturn<F>;
+  plan: Plan | null;
+  submitLabel: string;
+  submitDisabled?: boolean;
+  /** What submitting costs (nothing yet, until the confirm step). */
+  hint: string;
+}) {
+  return (
+    <>
+      <RevealField registration={form.register("reveal" as Path<F>)} plan={plan} />
+      <Controller
+        control={form.control}
+        name={"columns" as Path<F>}
+        render={({ field }) => <ColumnsField value={field.value} onChange={field.onChange} />}
+      />
+      <div className="checkout-actions">
+        <button type="submit" className="button button-primary" disabled={submitDisabled}>
+          {submitLabel}
+        </button>
+        <span className="checkout-hint">{hint}</span>
+      </div>
+    </>
+  );
+}
