@@ -3,6 +3,7 @@ import { z } from "zod";
 import { PLANS, type Plan } from "../../contract/inferred";
 import { ApiError } from "./api-error";
 import { api, requestJson } from "./client";
+import { firstAnswering, generationMemory, NO_GENERATION } from "./generations";
 
 /**
  * The balance and plan of the proxy's key, with the rate limit its answer reported. Asked of v2
@@ -67,57 +68,37 @@ async function askBalance(path: BalancePath, signal?: AbortSignal): Promise<Cred
   return { credits: body.credits, plan: body.plan ?? null, rateLimit: parseRateLimit(headers), source: path };
 }
 
-const isAbsent = (error: unknown) =>
-  error instanceof ApiError && (error.status === 404 || error.status === 405);
-const isRetired = (error: unknown) => error instanceof ApiError && error.status === 410;
-
 /** The code of the error when no balance operation answered at all. */
 export const NO_BALANCE_OPERATION = "NO_BALANCE_OPERATION";
 
-/** Index into BALANCE_PATHS of the operation that answered last. */
-let known = 0;
-
-/** Forget which operation answered (tests; a change of upstream). */
+/** Forget which operations answered (tests; a change of upstream). */
 export function forgetBalancePath() {
-  known = 0;
+  generationMemory.absent.clear();
+  generationMemory.v1Retired = false;
 }
 
-/** Asks each operation from `from` on, moving on only while the operation is absent. */
-async function walk(from: number, signal?: AbortSignal): Promise<Credits> {
-  let absent: ApiError | null = null;
-  for (let at = from; at < BALANCE_PATHS.length; at++) {
-    try {
-      const answer = await askBalance(BALANCE_PATHS[at]!, signal);
-      known = at;
-      return answer;
-    } catch (error) {
-      if (isAbsent(error)) {
-        absent ??= error as ApiError;
-        continue;
-      }
-      if (isRetired(error)) break;
-      throw error;
-    }
-  }
-  throw new ApiError({
-    kind: "not-found",
-    status: absent?.status ?? 410,
-    code: NO_BALANCE_OPERATION,
-    requestId: absent?.requestId ?? null,
-    message:
-      "The data service has no balance operation this app knows: v2 answered that it has none, and v1 is retired or missing. Tell whoever runs this app.",
-  });
-}
-
+/** Each operation in turn, moving on only while it is absent; the one that answered is remembered. */
 export async function getCredits({ signal }: { signal?: AbortSignal } = {}): Promise<Credits> {
-  if (known === 0) return walk(0, signal);
   try {
-    return await walk(known, signal);
+    const answered = await firstAnswering(
+      "balance",
+      BALANCE_PATHS.map((path) => ({
+        name: path,
+        generation: path.startsWith("v1/") ? ("v1" as const) : ("v2" as const),
+        run: () => askBalance(path, signal),
+      })),
+    );
+    return answered.value;
   } catch (error) {
-    // What answered last time is gone now (v1 retired, say): start again from v2.
-    if (!(error instanceof ApiError && error.code === NO_BALANCE_OPERATION)) throw error;
-    known = 0;
-    return walk(0, signal);
+    if (!(error instanceof ApiError && error.code === NO_GENERATION)) throw error;
+    throw new ApiError({
+      kind: "not-found",
+      status: error.status,
+      code: NO_BALANCE_OPERATION,
+      requestId: error.requestId,
+      message:
+        "The data service has no balance operation this app knows: v2 answered that it has none, and v1 is retired or missing. Tell whoever runs this app.",
+    });
   }
 }
 

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { ApiError } from "../../api/api-error";
 import { api, requestJson, spendOptions } from "../../api/client";
 import { CREDITS_QUERY_KEY } from "../../api/credits";
+import { preferV2 } from "../../api/generations";
 import { SESSION_QUERY_KEY } from "../../api/session";
 import { usePurchase } from "../../lib/spend";
 import { readableError } from "../../ui/status";
@@ -18,14 +19,12 @@ export const rotatedSchema = z.object({ rotated: z.literal(true), last4: z.strin
 export type Rotated = z.infer<typeof rotatedSchema>;
 
 export async function rotateKey(idempotencyKey: string): Promise<Rotated> {
-  try {
-    return await requestJson(rotatedSchema, () =>
-      api.post("v2/account/api-keys/rotate", spendOptions(idempotencyKey)),
-    );
-  } catch (error) {
-    if (!(error instanceof ApiError && (error.status === 404 || error.status === 405))) throw error;
-    return requestJson(rotatedSchema, () => api.get("v1/new-api-key", spendOptions(idempotencyKey)));
-  }
+  const answered = await preferV2("rotateKey", {
+    v2: () =>
+      requestJson(rotatedSchema, () => api.post("v2/account/api-keys/rotate", spendOptions(idempotencyKey))),
+    v1: () => requestJson(rotatedSchema, () => api.get("v1/new-api-key", spendOptions(idempotencyKey))),
+  });
+  return answered.value;
 }
 
 /** Words for a failed rotation: what happened, and whether the old key still works. */

@@ -1,10 +1,10 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { responses } from "../../../contract/operations";
 import { api, postJson, requestJson } from "../../api/client";
+import { preferV2 } from "../../api/generations";
 import { ACTIVE_JOBS_QUERY_KEY } from "./active-jobs";
 import type { Job } from "./job-model";
 import { jobStatusQueryKey } from "./job-status";
-import { preferV2 } from "./versions";
 
 /**
  * Cancel a queued or running job: `POST /api/v2/jobs/{id}/cancel`, or the seed's `POST

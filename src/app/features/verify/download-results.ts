@@ -2,8 +2,8 @@ import { useMutation } from "@tanstack/react-query";
 import { responses } from "../../../contract/operations";
 import { postJson } from "../../api/client";
 import { downloadFile, saveTextFile } from "../../api/download";
+import { preferV2 } from "../../api/generations";
 import { toCsv } from "../../ui/csv";
-import { preferV2 } from "./versions";
 
 /**
  * A job's results as a CSV file. v2: `GET /api/v2/jobs/{id}/download` streams the service's CSV

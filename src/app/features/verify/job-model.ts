@@ -1,4 +1,4 @@
-import type { Generation } from "./versions";
+import type { Generation } from "../../api/generations";
 
 /**
  * A batch verification job as the screen knows it, whichever generation reported it, and what

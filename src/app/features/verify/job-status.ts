@@ -2,9 +2,9 @@ import { queryOptions, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { responses } from "../../../contract/operations";
 import { getJson } from "../../api/client";
+import { preferV2 } from "../../api/generations";
 import { isActive, type Job } from "./job-model";
 import { ChangeTracker, pollInterval } from "./polling";
-import { preferV2 } from "./versions";
 
 /**
  * One job's status: `GET /api/v2/jobs/{id}`, or the seed's `GET

@@ -1,11 +1,11 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { responses } from "../../../contract/operations";
 import { api, postJson, requestJson, spendOptions } from "../../api/client";
+import { preferV2 } from "../../api/generations";
 import { usePurchase } from "../../lib/spend";
 import { ACTIVE_JOBS_QUERY_KEY } from "./active-jobs";
 import { addressesCsv } from "./address-list";
 import type { Job } from "./job-model";
-import { preferV2 } from "./versions";
 
 /**
  * Starts a batch job. v2 has one way in, the upload (`POST /api/v2/email/verify/batch`, multipart,

@@ -1,8 +1,8 @@
 import type { z } from "zod";
 import { responses } from "../../../contract/operations";
 import { postJson, spendOptions } from "../../api/client";
+import { type Answered, preferV2 } from "../../api/generations";
 import { usePurchase } from "../../lib/spend";
-import { type Answered, preferV2 } from "./versions";
 
 /**
  * Verify one address in real time: `POST /api/v2/email/verify?metadata=true` (status plus the

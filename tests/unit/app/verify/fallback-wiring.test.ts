@@ -1,12 +1,12 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { generationMemory } from "../../../../src/app/api/generations";
 import { fetchActiveJobs } from "../../../../src/app/features/verify/active-jobs";
 import { cancelJob } from "../../../../src/app/features/verify/cancel-job";
 import { downloadResults } from "../../../../src/app/features/verify/download-results";
 import { fetchJobStatus } from "../../../../src/app/features/verify/job-status";
 import { startBatch } from "../../../../src/app/features/verify/start-batch";
 import { verifyEmail } from "../../../../src/app/features/verify/verify-email";
-import { generationMemory } from "../../../../src/app/features/verify/versions";
 
 /**
  * The endpoint files over a fake fetch: each asks v2 first, falls back to v1 on a 404/405, goes
@@ -64,7 +64,7 @@ function install(routes: Record<string, Route>) {
 }
 
 beforeEach(() => {
-  generationMemory.v2Absent.clear();
+  generationMemory.absent.clear();
   generationMemory.v1Retired = false;
 });
 afterEach(() => {
@@ -203,13 +203,13 @@ describe("status, cancel, download", () => {
       "GET /api/v1/batch-process-email-status": () =>
         json({ ...status, process_id: "7", status: "CANCELLED", current_status: "CANCELLED" }),
     });
-    generationMemory.v2Absent.clear();
+    generationMemory.absent.clear();
     expect(await fetchJobStatus("7")).toMatchObject({ status: "CANCELLED", generation: "v1" });
     expect(sent.at(-1)!.search).toBe("?process_id=7");
   });
 
   it("a v1 410 sends the next call to v2, even when v2 was thought absent", async () => {
-    generationMemory.v2Absent.add("jobStatus");
+    generationMemory.absent.add("jobStatus:v2");
     install({
       "GET /api/v1/batch-process-email-status": gone,
       "GET /api/v2/jobs/7": () =>
@@ -258,7 +258,7 @@ describe("status, cancel, download", () => {
       "POST /api/v1/batch-download": () =>
         json([{ email: "a@x.com", deliverability: "DELIVERABLE", role: false, risk: "LOW" }]),
     });
-    generationMemory.v2Absent.clear();
+    generationMemory.absent.clear();
     const v1 = await downloadResults("7", "list.csv");
     expect(v1.filename).toBe("list-results.csv");
     expect(v1.bytes).toBe(

@@ -1,11 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
-import { ApiError } from "../../../../src/app/api/api-error";
-import {
-  createGenerationMemory,
-  isAbsent,
-  isRetired,
-  preferV2,
-} from "../../../../src/app/features/verify/versions";
+import { ApiError } from "../../../src/app/api/api-error";
+import { createGenerationMemory, isAbsent, isRetired, preferV2 } from "../../../src/app/api/generations";
 
 const answer = (status: number) => new ApiError({ kind: "other", status, message: `status ${status}` });
 const fail = (status: number) => vi.fn(async () => Promise.reject(answer(status)));
@@ -25,7 +20,11 @@ describe("preferV2", () => {
   it("uses v2 when it answers, and never calls v1", async () => {
     const memory = createGenerationMemory();
     const v1 = ok("v1");
-    expect(await preferV2("op", { v2: ok("v2"), v1 }, memory)).toEqual({ value: "v2", generation: "v2" });
+    expect(await preferV2("op", { v2: ok("v2"), v1 }, memory)).toEqual({
+      value: "v2",
+      generation: "v2",
+      name: "v2",
+    });
     expect(v1).not.toHaveBeenCalled();
   });
 
@@ -35,8 +34,8 @@ describe("preferV2", () => {
       const memory = createGenerationMemory();
       const v2 = fail(status);
       const v1 = ok("v1");
-      expect(await preferV2("op", { v2, v1 }, memory)).toEqual({ value: "v1", generation: "v1" });
-      expect(memory.v2Absent.has("op")).toBe(true);
+      expect(await preferV2("op", { v2, v1 }, memory)).toEqual({ value: "v1", generation: "v1", name: "v1" });
+      expect(memory.absent.has("op:v2")).toBe(true);
       // The next call goes straight to v1 ...
       await preferV2("op", { v2, v1 }, memory);
       expect(v2).toHaveBeenCalledTimes(1);
@@ -59,9 +58,13 @@ describe("preferV2", () => {
 
   it("a v1 410 means v2: when the memory skipped v2, it is tried again", async () => {
     const memory = createGenerationMemory();
-    memory.v2Absent.add("op");
+    memory.absent.add("op:v2");
     const v2 = ok("v2");
-    expect(await preferV2("op", { v2, v1: fail(410) }, memory)).toEqual({ value: "v2", generation: "v2" });
+    expect(await preferV2("op", { v2, v1: fail(410) }, memory)).toEqual({
+      value: "v2",
+      generation: "v2",
+      name: "v2",
+    });
     expect(memory.v1Retired).toBe(true);
     expect(v2).toHaveBeenCalledTimes(1);
   });
@@ -78,7 +81,11 @@ describe("preferV2", () => {
 
   it("an operation only v1 has runs on v1; its 410 is thrown as it is", async () => {
     const memory = createGenerationMemory();
-    expect(await preferV2("v1only", { v1: ok(1) }, memory)).toEqual({ value: 1, generation: "v1" });
+    expect(await preferV2("v1only", { v1: ok(1) }, memory)).toEqual({
+      value: 1,
+      generation: "v1",
+      name: "v1",
+    });
     await expect(preferV2("v1only", { v1: fail(410) }, memory)).rejects.toMatchObject({ status: 410 });
   });
 
@@ -95,17 +102,18 @@ describe("preferV2", () => {
       message: expect.stringMatching(/\(jobs\).*v2.*v1, which is retired/),
     });
     expect(memory).toMatchObject({ v1Retired: true });
-    expect(memory.v2Absent.has("jobs")).toBe(true);
+    expect(memory.absent.has("jobs:v2")).toBe(true);
   });
 
   it("when the memory rules out both, v2 is tried again (the service may have changed)", async () => {
     const memory = createGenerationMemory();
-    memory.v2Absent.add("op");
+    memory.absent.add("op:v2");
     memory.v1Retired = true;
     const v2 = ok("back");
     expect(await preferV2("op", { v2, v1: ok("never") }, memory)).toEqual({
       value: "back",
       generation: "v2",
+      name: "v2",
     });
   });
 
