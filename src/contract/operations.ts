@@ -2,6 +2,7 @@ import { z } from "zod";
 import { COMPANY_COLUMNS, ENUMERABLE_COMPANY_COLUMNS, getColumn, MASK_FLAGS } from "./columns";
 import { detailErrorSchema, INT_MESSAGE } from "./errors";
 import { makeFilterSchemas } from "./filter";
+import type { OperationId } from "./routes";
 import {
   COUNT_MODES,
   ENRICH_MAX_ENTRIES,
@@ -334,7 +335,60 @@ export const responses = {
     ),
   }),
   detail: detailErrorSchema,
+  /** A balance, lenient on `plan`: the published v2 balance answers `{ credits }` only. */
+  balance: z.object({ credits: z.number(), plan: z.enum(PLANS).nullish() }),
+  /** The proxy's answer to a rotation: the new key itself never leaves the server. */
+  rotated: z.object({ rotated: z.literal(true), last4: z.string().max(4) }),
 };
+
+/**
+ * What each operation answers through the proxy, by operation id: the schema the app's client reads
+ * the answer with. Operations that answer a file (downloads) have none.
+ */
+export const ANSWERS = {
+  count: responses.count,
+  view: responses.view,
+  preview: responses.preview,
+  estimate: responses.estimate,
+  exportStart: responses.exportStarted,
+  exportStatus: responses.exportStatus,
+  exportCancel: responses.exportStatus,
+  exports: responses.exports,
+  enrich: responses.enrich,
+  insights: z.discriminatedUnion("section", [
+    responses.insightsSummary,
+    responses.insightsBreakdown,
+    responses.insightsFields,
+  ]),
+  companyCount: responses.companyCount,
+  lookalike: responses.lookalike,
+  columnValues: responses.columnValues,
+  creditsV1: responses.balance,
+  creditsV2: responses.balance,
+  balanceV2: responses.balance,
+  rotateV1: responses.rotated,
+  rotateV2: responses.rotated,
+  verifyV1: responses.verifyV1,
+  batchV1: responses.batchStartedV1,
+  batchStatusV1Get: responses.jobStatusV1,
+  batchStatusV1Post: responses.jobStatusV1,
+  batchDownloadV1: responses.verifyV1Batch,
+  batchUploadV1: responses.batchUploadedV1,
+  queuedV1: responses.processesV1,
+  cancelV1: responses.jobStatusV1,
+  verifyV2: responses.verifyV2,
+  batchV2: responses.batchUploadedV2,
+  jobsV2: responses.processesV2,
+  jobStatusV2: responses.jobStatusV2,
+  jobCancelV2: responses.jobStatusV2,
+  organizationResolve: responses.organizations,
+  organizationDiscover: responses.organizations,
+} as const satisfies Partial<Record<OperationId, z.ZodType>>;
+
+/** What an operation answers (unknown for one that answers a file). */
+export type OperationAnswer<Id extends OperationId> = Id extends keyof typeof ANSWERS
+  ? z.output<(typeof ANSWERS)[Id]>
+  : unknown;
 
 export type CountResponse = z.infer<typeof responses.count>;
 export type ViewResponse = z.infer<typeof responses.view>;

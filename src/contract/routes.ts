@@ -1,3 +1,4 @@
+import type { z } from "zod";
 import type { Requests } from "./operations";
 
 /**
@@ -30,7 +31,8 @@ export interface OperationSpec {
 type OperationInput = Pick<OperationSpec, "id" | "method" | "path"> &
   Partial<Omit<OperationSpec, "id" | "method" | "path">>;
 
-function op(spec: OperationInput): OperationSpec {
+/** An operation with its defaults; `const` keeps its id and schema names as literal types. */
+function op<const S extends OperationInput>(spec: S): Omit<OperationSpec, keyof S> & S {
   return {
     bodyKind: spec.method === "POST" ? "json" : "none",
     answer: "json",
@@ -43,7 +45,7 @@ function op(spec: OperationInput): OperationSpec {
   };
 }
 
-export const OPERATIONS: readonly OperationSpec[] = [
+export const OPERATIONS = [
   // Contacts (v2).
   op({ id: "count", method: "POST", path: "/v2/contact/count", body: "count", cacheable: true }),
   op({ id: "view", method: "POST", path: "/v2/contact/view", body: "view" }),
@@ -254,10 +256,32 @@ export const OPERATIONS: readonly OperationSpec[] = [
     access: "paid",
     spends: true,
   }),
-];
+] as const satisfies readonly OperationSpec[];
 
-export function operationById(id: string): OperationSpec {
-  const found = OPERATIONS.find((o) => o.id === id);
+/** Every operation's id, as a union of literals: a misspelt id does not compile. */
+export type OperationId = (typeof OPERATIONS)[number]["id"];
+/** The table's entry of one operation, with its own literal types. */
+export type OperationOf<Id extends OperationId> = Extract<(typeof OPERATIONS)[number], { id: Id }>;
+
+type InputOf<Name> = Name extends keyof Requests ? z.input<Requests[Name]> : undefined;
+/** What an operation takes in its JSON body, its path parameters and its query (undefined: nothing). */
+export type OperationBody<Id extends OperationId> = InputOf<OperationOf<Id> extends { body: infer B } ? B : undefined>;
+export type OperationParams<Id extends OperationId> = InputOf<
+  OperationOf<Id> extends { params: infer P } ? P : undefined
+>;
+export type OperationQuery<Id extends OperationId> = InputOf<
+  OperationOf<Id> extends { query: infer Q } ? Q : undefined
+>;
+
+const byId = new Map<string, OperationSpec>(OPERATIONS.map((o) => [o.id, o]));
+
+export function operationById(id: OperationId): OperationSpec {
+  const found = byId.get(id);
   if (!found) throw new Error(`no operation ${id}`);
   return found;
+}
+
+/** For ids that come from outside (configuration, a table keyed by string): undefined when unknown. */
+export function findOperation(id: string): OperationSpec | undefined {
+  return byId.get(id);
 }

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
-import { OPERATIONS } from "../contract/routes";
+import { findOperation } from "../contract/routes";
 import { isLoopbackHost } from "./hosts";
 
 /**
@@ -232,12 +232,11 @@ function checkHostName(host: string): string {
 
 function parseTimeouts(raw: string | undefined): Record<string, number> {
   if (!raw) return {};
-  const known = new Set(OPERATIONS.map((o) => o.id));
   const out: Record<string, number> = {};
   for (const part of raw.split(",")) {
     const [id, ms] = part.split("=").map((s) => s.trim());
     const value = Number(ms);
-    if (!id || !known.has(id) || !Number.isInteger(value) || value <= 0)
+    if (!id || !findOperation(id) || !Number.isInteger(value) || value <= 0)
       throw new ConfigError(`UPSTREAM_TIMEOUTS entry '${part}' must be <operation id>=<milliseconds>`);
     out[id] = value;
   }

@@ -35,7 +35,7 @@ export class PlanProbe {
    */
   private async ask() {
     let result = { plan: null as string | null, up: false };
-    for (const id of ["creditsV2", "creditsV1"]) {
+    for (const id of ["creditsV2", "creditsV1"] as const) {
       const op = operationById(id);
       const outcome = await this.client.send({ op, target: op.path, body: { kind: "none" }, stream: false });
       if (outcome.kind !== "answer") break;

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import type { z } from "zod";
-import { responses } from "../../contract/operations";
-import { getJson } from "./client";
+import type { responses } from "../../contract/operations";
+import { call } from "./operations";
 
 /** `GET /api/v2/contact/company/columns/{column}/values`: the distinct values of an enumerable company column. */
 export type ColumnValues = z.infer<typeof responses.columnValues>;
@@ -15,9 +15,7 @@ export function getColumnValues(
   column: string,
   { signal }: { signal?: AbortSignal } = {},
 ): Promise<ColumnValues> {
-  return getJson(`v2/contact/company/columns/${encodeURIComponent(column)}/values`, responses.columnValues, {
-    signal,
-  });
+  return call("columnValues", { params: { column }, ...(signal ? { signal } : {}) });
 }
 
 export const columnValuesQueryOptions = (column: string) =>

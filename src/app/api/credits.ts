@@ -1,9 +1,8 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { z } from "zod";
-import { PLANS, type Plan } from "../../contract/inferred";
+import type { Plan } from "../../contract/inferred";
 import { ApiError } from "./api-error";
-import { api, requestJson } from "./client";
 import { firstAnswering, generationMemory, NO_GENERATION } from "./generations";
+import { callWithHeaders } from "./operations";
 
 /**
  * The balance and plan of the proxy's key, with the rate limit its answer reported. Asked of v2
@@ -16,9 +15,6 @@ import { firstAnswering, generationMemory, NO_GENERATION } from "./generations";
  */
 export const BALANCE_PATHS = ["v2/credits", "v2/account/balance", "v1/credits"] as const;
 export type BalancePath = (typeof BALANCE_PATHS)[number];
-
-/** Lenient on `plan`: the published v2 balance answers `{ credits }` only. */
-const balanceSchema = z.object({ credits: z.number(), plan: z.enum(PLANS).nullish() });
 
 /** `X-RateLimit-*` of one answer: the service's per-key limit over a rolling minute. */
 export interface RateLimitSeen {
@@ -58,13 +54,15 @@ export function parseRateLimit(headers: Headers, now: number = Date.now()): Rate
   return { limit, remaining: Math.min(remaining, limit), resetAt, seenAt: now };
 }
 
+/** The operation behind each path. */
+const BALANCE_OPERATIONS = {
+  "v2/credits": "creditsV2",
+  "v2/account/balance": "balanceV2",
+  "v1/credits": "creditsV1",
+} as const;
+
 async function askBalance(path: BalancePath, signal?: AbortSignal): Promise<Credits> {
-  let headers = new Headers();
-  const body = await requestJson(balanceSchema, async () => {
-    const response = await api.get(path, { signal });
-    headers = response.headers;
-    return response;
-  });
+  const { answer: body, headers } = await callWithHeaders(BALANCE_OPERATIONS[path], signal ? { signal } : {});
   return { credits: body.credits, plan: body.plan ?? null, rateLimit: parseRateLimit(headers), source: path };
 }
 

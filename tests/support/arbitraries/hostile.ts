@@ -146,7 +146,7 @@ export function routeArb(options: { own?: boolean; only?: readonly string[] } = 
     const values = names.map((name) => fc.constantFrom(...(GOOD_PARAMS[name] ?? ["1"])));
     return fc.tuple(...values).map((filled): Route => {
       const fillIn = (first?: string) => {
-        let target = op.path;
+        let target: string = op.path;
         names.forEach((name, i) => {
           target = target.replace(`:${name}`, i === 0 && first !== undefined ? first : filled[i]!);
         });

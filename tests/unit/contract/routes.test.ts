@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { requests } from "../../../src/contract/operations";
-import { OPERATIONS, operationById } from "../../../src/contract/routes";
+import { OPERATIONS, findOperation, operationById } from "../../../src/contract/routes";
 import { BODY_KEYS } from "../../support/arbitraries/filter";
 
 const requestKeys = new Set(Object.keys(requests));
@@ -63,9 +63,9 @@ describe("operation table", () => {
       "rotateV2",
     ])
       expect(access[id], id).toBe("paid");
-    for (const id of ["preview", "exportStart", "enrich", "verifyV1", "rotateV1"])
+    for (const id of ["preview", "exportStart", "enrich", "verifyV1", "rotateV1"] as const)
       expect(operationById(id).spends, id).toBe(true);
-    for (const id of ["count", "view", "estimate", "insights"])
+    for (const id of ["count", "view", "estimate", "insights"] as const)
       expect(operationById(id).spends, id).toBe(false);
   });
 
@@ -125,7 +125,9 @@ describe("operation table", () => {
 
   it("finds operations by id and refuses unknown ids", () => {
     expect(operationById("view").path).toBe("/v2/contact/view");
+    // @ts-expect-error: an id the table does not have does not compile.
     expect(() => operationById("nope")).toThrow(/nope/);
+    expect(findOperation("nope")).toBeUndefined();
   });
 
   it("lists in the test arbitraries exactly the body schemas the table uses", () => {

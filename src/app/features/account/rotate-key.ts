@@ -1,9 +1,10 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { z } from "zod";
+import type { z } from "zod";
+import type { responses } from "../../../contract/operations";
 import { ApiError } from "../../api/api-error";
-import { api, requestJson, spendOptions } from "../../api/client";
 import { CREDITS_QUERY_KEY } from "../../api/credits";
 import { preferV2 } from "../../api/generations";
+import { call } from "../../api/operations";
 import { SESSION_QUERY_KEY } from "../../api/session";
 import { usePurchase } from "../../lib/spend";
 import { readableError } from "../../ui/status";
@@ -15,14 +16,12 @@ import { readableError } from "../../ui/status";
  * Idempotency-Key, kept in the spend journal, so that trying again after a lost answer replays the
  * first rotation instead of rotating twice.
  */
-export const rotatedSchema = z.object({ rotated: z.literal(true), last4: z.string().max(4) });
-export type Rotated = z.infer<typeof rotatedSchema>;
+export type Rotated = z.infer<typeof responses.rotated>;
 
 export async function rotateKey(idempotencyKey: string): Promise<Rotated> {
   const answered = await preferV2("rotateKey", {
-    v2: () =>
-      requestJson(rotatedSchema, () => api.post("v2/account/api-keys/rotate", spendOptions(idempotencyKey))),
-    v1: () => requestJson(rotatedSchema, () => api.get("v1/new-api-key", spendOptions(idempotencyKey))),
+    v2: () => call("rotateV2", { idempotencyKey }),
+    v1: () => call("rotateV1", { idempotencyKey }),
   });
   return answered.value;
 }

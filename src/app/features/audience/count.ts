@@ -3,8 +3,7 @@ import { useEffect, useState } from "react";
 import { canonicalFilter, canonicalKey } from "../../../contract/canonical";
 import type { FilterNode, GroupNode } from "../../../contract/filter";
 import type { CountResponse } from "../../../contract/operations";
-import { responses } from "../../../contract/operations";
-import { postJson } from "../../api/client";
+import { call } from "../../api/operations";
 
 /** `POST /api/v2/contact/count`: how many people a filter keeps. Free on every plan. */
 export type CountResult = CountResponse;
@@ -19,7 +18,7 @@ export const COUNT_DEBOUNCE_MS = 300;
  * so that two trees with one cache key are always the same request.
  */
 export function fetchCount(filter: GroupNode, signal?: AbortSignal): Promise<CountResult> {
-  return postJson("v2/contact/count", { filter: canonicalFilter(filter) }, responses.count, { signal });
+  return call("count", { body: { filter: canonicalFilter(filter) }, ...(signal ? { signal } : {}) });
 }
 
 /**

@@ -6,14 +6,13 @@ import {
   useQuery,
   useQueryClient,
 } from "@tanstack/react-query";
-import { HTTPError } from "ky";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { canonicalFilter, canonicalKey } from "../../../contract/canonical";
 import type { GroupNode } from "../../../contract/filter";
 import { VIEW_BUDGET_DEFAULT } from "../../../contract/inferred";
-import { responses, type ViewResponse } from "../../../contract/operations";
+import type { ViewResponse } from "../../../contract/operations";
 import { ApiError } from "../../api/api-error";
-import { api, requestJson } from "../../api/client";
+import { callWithHeaders } from "../../api/operations";
 import { normaliseColumns, type SampleSettings } from "./sample-settings";
 import { nextUtcMidnight, resetTime } from "./time";
 
@@ -53,25 +52,16 @@ export function parseRemaining(value: string | null | undefined): number | null 
 
 /** Takes one sample. Every call spends budget: there is no next page, each answer is a new draw. */
 export async function fetchSample(request: SampleRequest, signal?: AbortSignal): Promise<SampleAnswer> {
-  let response: Response | undefined;
-  const body = await requestJson(responses.view, async () => {
-    try {
-      response = await api.post("v2/contact/view", {
-        json: {
-          filter: canonicalFilter(request.filter),
-          limit: request.limit,
-          ...(request.columns ? { columns: [...request.columns] } : {}),
-          includeScores: request.includeScores,
-        },
-        signal,
-      });
-    } catch (error) {
-      if (error instanceof HTTPError) response = error.response;
-      throw error;
-    }
-    return response;
+  const { answer, headers } = await callWithHeaders("view", {
+    body: {
+      filter: canonicalFilter(request.filter),
+      limit: request.limit,
+      ...(request.columns ? { columns: [...request.columns] } : {}),
+      includeScores: request.includeScores,
+    },
+    ...(signal ? { signal } : {}),
   });
-  return { body, remaining: parseRemaining(response?.headers.get(REMAINING_HEADER)) };
+  return { body: answer, remaining: parseRemaining(headers.get(REMAINING_HEADER)) };
 }
 
 /** What one sample was taken for. */

@@ -3,8 +3,8 @@ import { useEffect, useState } from "react";
 import type { z } from "zod";
 import { canonicalFilter, canonicalKey } from "../../../contract/canonical";
 import type { GroupNode } from "../../../contract/filter";
-import { responses } from "../../../contract/operations";
-import { postJson } from "../../api/client";
+import type { responses } from "../../../contract/operations";
+import { call } from "../../api/operations";
 
 /**
  * `POST /api/v2/contact/insights`: who is in an audience. Free on every plan; the proxy caches it
@@ -30,24 +30,20 @@ export const INSIGHTS_QUERY_KEY = ["insights"] as const;
 /** Longer than the count's 300 ms: the count answers first, insights follow once editing pauses. */
 export const INSIGHTS_DEBOUNCE_MS = 600;
 
-const SCHEMAS = {
-  summary: responses.insightsSummary,
-  breakdown: responses.insightsBreakdown,
-  fields: responses.insightsFields,
-} as const;
-
 /** The canonical filter is sent (ids dropped), so one cache key is always one request. */
 export function fetchInsights<R extends InsightsRequest>(
   filter: GroupNode,
   request: R,
   signal?: AbortSignal,
 ): Promise<AnswerOf<R>> {
-  return postJson(
-    "v2/contact/insights",
-    { ...request, filter: canonicalFilter(filter) },
-    SCHEMAS[request.section],
-    signal ? { signal } : {},
-  ) as Promise<AnswerOf<R>>;
+  return call("insights", {
+    body: {
+      ...request,
+      fields: "fields" in request ? [...request.fields] : undefined,
+      filter: canonicalFilter(filter),
+    },
+    ...(signal ? { signal } : {}),
+  }) as Promise<AnswerOf<R>>;
 }
 
 /** What else, besides the filter, tells two requests of a section apart. */

@@ -1,8 +1,7 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { responses } from "../../../contract/operations";
-import { getJson } from "../../api/client";
 import { preferV2 } from "../../api/generations";
+import { call } from "../../api/operations";
 import type { Job } from "./job-model";
 import { ChangeTracker, pollInterval } from "./polling";
 
@@ -16,7 +15,7 @@ export const ACTIVE_JOBS_QUERY_KEY = ["verify", "jobs"] as const;
 export async function fetchActiveJobs(signal?: AbortSignal): Promise<Job[]> {
   const { value } = await preferV2<Job[]>("jobs", {
     v2: async () =>
-      (await getJson("v2/jobs", responses.processesV2, { signal })).processes.map((p) => ({
+      (await call("jobsV2", { ...(signal ? { signal } : {}) })).processes.map((p) => ({
         id: String(p.process_id),
         filename: p.filename,
         status: p.status,
@@ -25,7 +24,7 @@ export async function fetchActiveJobs(signal?: AbortSignal): Promise<Job[]> {
         generation: "v2" as const,
       })),
     v1: async () =>
-      (await getJson("v1/queued-process", responses.processesV1, { signal })).processes.map((p) => ({
+      (await call("queuedV1", { ...(signal ? { signal } : {}) })).processes.map((p) => ({
         id: p.process_id,
         filename: p.filename,
         status: p.status,

@@ -1,7 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { responses } from "../../../contract/operations";
-import { api, postJson, requestJson } from "../../api/client";
 import { preferV2 } from "../../api/generations";
+import { call } from "../../api/operations";
 import { ACTIVE_JOBS_QUERY_KEY } from "./active-jobs";
 import type { Job } from "./job-model";
 import { jobStatusQueryKey } from "./job-status";
@@ -16,7 +15,7 @@ export async function cancelJob(id: string): Promise<Job> {
     ...(/^\d{1,15}$/.test(id)
       ? {
           v2: async () => {
-            const s = await requestJson(responses.jobStatusV2, () => api.post(`v2/jobs/${id}/cancel`));
+            const s = await call("jobCancelV2", { params: { process_id: id } });
             return {
               id: String(s.process_id),
               filename: s.filename,
@@ -29,7 +28,7 @@ export async function cancelJob(id: string): Promise<Job> {
         }
       : {}),
     v1: async () => {
-      const s = await postJson("v1/cancel-process", { process_id: id }, responses.jobStatusV1);
+      const s = await call("cancelV1", { body: { process_id: id } });
       return {
         id: s.process_id,
         filename: s.filename,

@@ -1,8 +1,7 @@
 import { useMutation } from "@tanstack/react-query";
-import { responses } from "../../../contract/operations";
-import { postJson } from "../../api/client";
 import { downloadFile, saveTextFile } from "../../api/download";
 import { preferV2 } from "../../api/generations";
+import { call, operationPath } from "../../api/operations";
 import { toCsv } from "../../ui/csv";
 
 /**
@@ -43,9 +42,11 @@ export async function downloadResults(
 ): Promise<{ filename: string; bytes: number }> {
   const fallbackName = resultsFilename(filename);
   const { value } = await preferV2("jobDownload", {
-    ...(/^\d{1,15}$/.test(id) ? { v2: () => downloadFile(`v2/jobs/${id}/download`, { fallbackName }) } : {}),
+    ...(/^\d{1,15}$/.test(id)
+      ? { v2: () => downloadFile(operationPath("jobDownloadV2", { process_id: id }), { fallbackName }) }
+      : {}),
     v1: async () => {
-      const results = await postJson("v1/batch-download", { process_id: id }, responses.verifyV1Batch);
+      const results = await call("batchDownloadV1", { body: { process_id: id } });
       const text = v1ResultsCsv(results);
       saveTextFile(text, fallbackName);
       return { filename: fallbackName, bytes: new Blob([text]).size };

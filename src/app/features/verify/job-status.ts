@@ -1,8 +1,7 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { responses } from "../../../contract/operations";
-import { getJson } from "../../api/client";
 import { preferV2 } from "../../api/generations";
+import { call } from "../../api/operations";
 import { isActive, type Job } from "./job-model";
 import { ChangeTracker, pollInterval } from "./polling";
 
@@ -21,7 +20,10 @@ export async function fetchJobStatus(id: string, signal?: AbortSignal): Promise<
     ...(isV2Id(id)
       ? {
           v2: async () => {
-            const s = await getJson(`v2/jobs/${id}`, responses.jobStatusV2, { signal });
+            const s = await call("jobStatusV2", {
+              params: { process_id: id },
+              ...(signal ? { signal } : {}),
+            });
             return {
               id: String(s.process_id),
               filename: s.filename,
@@ -34,10 +36,7 @@ export async function fetchJobStatus(id: string, signal?: AbortSignal): Promise<
         }
       : {}),
     v1: async () => {
-      const s = await getJson("v1/batch-process-email-status", responses.jobStatusV1, {
-        signal,
-        searchParams: { process_id: id },
-      });
+      const s = await call("batchStatusV1Get", { query: { process_id: id }, ...(signal ? { signal } : {}) });
       return {
         id: s.process_id,
         filename: s.filename,

@@ -1,7 +1,6 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { responses } from "../../../contract/operations";
-import { api, postJson, requestJson, spendOptions } from "../../api/client";
 import { preferV2 } from "../../api/generations";
+import { call } from "../../api/operations";
 import { usePurchase } from "../../lib/spend";
 import { ACTIVE_JOBS_QUERY_KEY } from "./active-jobs";
 import { addressesCsv } from "./address-list";
@@ -46,9 +45,7 @@ export async function startBatch(
   const now = new Date().toISOString();
   const { value } = await preferV2<StartedJob>("batch", {
     v2: async () => {
-      const started = await requestJson(responses.batchUploadedV2, () =>
-        api.post("v2/email/verify/batch", spendOptions(idempotencyKey, { body: uploadForm(file) })),
-      );
+      const started = await call("batchV2", { form: uploadForm(file), idempotencyKey });
       return {
         id: String(started.process_id),
         filename: started.filename,
@@ -61,12 +58,7 @@ export async function startBatch(
     },
     v1: async () => {
       if (source.kind === "list") {
-        const started = await postJson(
-          "v1/batch-process-email",
-          { emails: source.addresses },
-          responses.batchStartedV1,
-          spendOptions(idempotencyKey),
-        );
+        const started = await call("batchV1", { body: { emails: [...source.addresses] }, idempotencyKey });
         const named = (started as { filename?: unknown }).filename;
         return {
           id: started.process_id,
@@ -78,9 +70,7 @@ export async function startBatch(
           addresses,
         };
       }
-      const started = await requestJson(responses.batchUploadedV1, () =>
-        api.post("v1/batch-upload", spendOptions(idempotencyKey, { body: uploadForm(file) })),
-      );
+      const started = await call("batchUploadV1", { form: uploadForm(file), idempotencyKey });
       return {
         id: started.process_id,
         filename: started.filename,

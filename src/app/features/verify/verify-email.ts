@@ -1,7 +1,7 @@
 import type { z } from "zod";
-import { responses } from "../../../contract/operations";
-import { postJson, spendOptions } from "../../api/client";
+import type { responses } from "../../../contract/operations";
 import { type Answered, preferV2 } from "../../api/generations";
+import { call } from "../../api/operations";
 import { usePurchase } from "../../lib/spend";
 
 /**
@@ -21,16 +21,11 @@ export async function verifyEmail(email: string, idempotencyKey: string): Promis
   const answered: Answered<Verification> = await preferV2("verify", {
     v2: async (): Promise<Verification> => ({
       generation: "v2",
-      result: await postJson(
-        "v2/email/verify",
-        { email },
-        responses.verifyV2,
-        spendOptions(idempotencyKey, { searchParams: { metadata: "true" } }),
-      ),
+      result: await call("verifyV2", { body: { email }, query: { metadata: "true" }, idempotencyKey }),
     }),
     v1: async (): Promise<Verification> => ({
       generation: "v1",
-      result: await postJson("v1/process-email", { email }, responses.verifyV1, spendOptions(idempotencyKey)),
+      result: await call("verifyV1", { body: { email }, idempotencyKey }),
     }),
   });
   return answered.value;

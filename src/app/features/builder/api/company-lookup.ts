@@ -1,7 +1,6 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { responses } from "../../../../contract/operations";
 import { ApiError } from "../../../api/api-error";
-import { postJson } from "../../../api/client";
+import { call } from "../../../api/operations";
 
 /**
  * Names the company a lookalike node points at, with `POST /api/v2/contact/company/lookalike`
@@ -32,7 +31,7 @@ export async function lookupCompany(
       ? { domain: ref.domain.trim(), limit: 1, columns: [...LOOKUP_COLUMNS] }
       : { rbidOrg: ref.rbidOrg.trim(), limit: 1, columns: [...LOOKUP_COLUMNS] };
   try {
-    const answer = await postJson("v2/contact/company/lookalike", body, responses.lookalike, { signal });
+    const answer = await call("lookalike", { body, ...(signal ? { signal } : {}) });
     const name = text(answer.source.COMPANY_NAME_ORG);
     if (name === null) return { found: false, reason: "No such company" };
     return { found: true, name, industry: text(answer.source.INDUSTRY_LINKEDIN_ORG) };

@@ -1,6 +1,6 @@
 import type { z } from "zod";
-import { type Requests, responses } from "../../../../contract/operations";
-import { postJson, spendOptions } from "../../../api/client";
+import type { Requests, responses } from "../../../../contract/operations";
+import { call } from "../../../api/operations";
 
 /**
  * `POST /api/v2/contact/enrich`: full rows of chosen people, by id (`personIds`) or email, at most
@@ -10,7 +10,7 @@ export type EnrichBody = z.input<Requests["enrich"]>;
 export type EnrichResult = z.infer<typeof responses.enrich>;
 
 export function postEnrich(body: EnrichBody, idempotencyKey: string): Promise<EnrichResult> {
-  return postJson("v2/contact/enrich", body, responses.enrich, spendOptions(idempotencyKey));
+  return call("enrich", { body, idempotencyKey });
 }
 
 /** The answers of consecutive calls as one: rows and notFound in order, charges added up. */

@@ -1,8 +1,8 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import type { z } from "zod";
 import { stableStringify } from "../../../../contract/canonical";
-import { type Requests, responses } from "../../../../contract/operations";
-import { postJson } from "../../../api/client";
+import type { Requests, responses } from "../../../../contract/operations";
+import { call } from "../../../api/operations";
 
 /**
  * `POST /api/v2/contact/export/estimate`: what an export would deliver and cost, and whether the
@@ -14,7 +14,7 @@ export type Estimate = z.infer<typeof responses.estimate>;
 export const ESTIMATE_QUERY_KEY = ["checkout", "estimate"] as const;
 
 export function postEstimate(body: EstimateBody, signal?: AbortSignal): Promise<Estimate> {
-  return postJson("v2/contact/export/estimate", body, responses.estimate, signal ? { signal } : {});
+  return call("estimate", { body, ...(signal ? { signal } : {}) });
 }
 
 export function estimateQueryOptions(body: EstimateBody) {

@@ -1,14 +1,12 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { type ExportStatusRecord, responses } from "../../../../contract/operations";
-import { api, requestJson } from "../../../api/client";
+import type { ExportStatusRecord } from "../../../../contract/operations";
+import { call } from "../../../api/operations";
 import { EXPORT_STATUS_QUERY_KEY } from "./export-status";
 import { EXPORTS_QUERY_KEY } from "./exports";
 
 /** `POST /api/v2/contact/export/{exportId}/cancel`: stops a running export; nothing is charged. */
 export function cancelExport(exportId: string): Promise<ExportStatusRecord> {
-  return requestJson(responses.exportStatus, () =>
-    api.post(`v2/contact/export/${encodeURIComponent(exportId)}/cancel`),
-  );
+  return call("exportCancel", { params: { exportId } });
 }
 
 export function useCancelExport() {

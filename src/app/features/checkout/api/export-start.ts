@@ -1,6 +1,6 @@
 import type { z } from "zod";
-import { type Requests, responses } from "../../../../contract/operations";
-import { postJson, spendOptions } from "../../../api/client";
+import type { Requests, responses } from "../../../../contract/operations";
+import { call } from "../../../api/operations";
 
 /**
  * `POST /api/v2/contact/export` (202): starts an export; it is charged once, on completion, exactly
@@ -10,5 +10,5 @@ export type ExportStartBody = z.input<Requests["exportStart"]>;
 export type ExportStarted = z.infer<typeof responses.exportStarted>;
 
 export function startExport(body: ExportStartBody, idempotencyKey: string): Promise<ExportStarted> {
-  return postJson("v2/contact/export", body, responses.exportStarted, spendOptions(idempotencyKey));
+  return call("exportStart", { body, idempotencyKey });
 }

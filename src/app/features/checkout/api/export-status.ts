@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import type { ExportStatus } from "../../../../contract/inferred";
-import { type ExportStatusRecord, responses } from "../../../../contract/operations";
-import { getJson } from "../../../api/client";
+import type { ExportStatusRecord } from "../../../../contract/operations";
+import { call } from "../../../api/operations";
 
 /** `GET /api/v2/contact/export/{exportId}`: where an export is. Polled while it runs. */
 export type { ExportStatusRecord };
@@ -19,11 +19,7 @@ export function pollDelay(answers: number): number {
 }
 
 export function getExportStatus(exportId: string, signal?: AbortSignal): Promise<ExportStatusRecord> {
-  return getJson(
-    `v2/contact/export/${encodeURIComponent(exportId)}`,
-    responses.exportStatus,
-    signal ? { signal } : {},
-  );
+  return call("exportStatus", { params: { exportId }, ...(signal ? { signal } : {}) });
 }
 
 export function exportStatusQueryOptions(exportId: string) {

@@ -1,12 +1,11 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { responses } from "../../../../contract/operations";
-import { getJson } from "../../../api/client";
+import { call } from "../../../api/operations";
 
 /** `GET /api/v2/contact/exports`: this account's exports, newest first (the export history). */
 export const EXPORTS_QUERY_KEY = ["checkout", "exports"] as const;
 
 export function getExports(signal?: AbortSignal) {
-  return getJson("v2/contact/exports", responses.exports, signal ? { signal } : {});
+  return call("exports", { ...(signal ? { signal } : {}) });
 }
 
 export const exportsQueryOptions = () =>

@@ -1,6 +1,6 @@
 import type { z } from "zod";
-import { type Requests, responses } from "../../../../contract/operations";
-import { postJson, spendOptions } from "../../../api/client";
+import type { Requests, responses } from "../../../../contract/operations";
+import { call } from "../../../api/operations";
 
 /**
  * `POST /api/v2/contact/preview`: the first rows of an audience, full and revealed as asked,
@@ -10,5 +10,5 @@ export type PreviewBody = z.input<Requests["preview"]>;
 export type PreviewResult = z.infer<typeof responses.preview>;
 
 export function postPreview(body: PreviewBody, idempotencyKey: string): Promise<PreviewResult> {
-  return postJson("v2/contact/preview", body, responses.preview, spendOptions(idempotencyKey));
+  return call("preview", { body, idempotencyKey });
 }

@@ -1,8 +1,7 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { canonicalFilter, canonicalKey } from "../../../../contract/canonical";
 import type { GroupNode } from "../../../../contract/filter";
-import { responses } from "../../../../contract/operations";
-import { postJson } from "../../../api/client";
+import { call } from "../../../api/operations";
 
 /** `POST /api/v2/contact/company/count`: how many distinct companies employ the people a filter keeps. Free. */
 export interface CompanyCount {
@@ -13,9 +12,7 @@ export const COMPANY_COUNT_QUERY_KEY = ["companies", "count"] as const;
 
 /** The canonical form is sent (ids dropped), so that one cache key is always one request. */
 export function fetchCompanyCount(filter: GroupNode, signal?: AbortSignal): Promise<CompanyCount> {
-  return postJson("v2/contact/company/count", { filter: canonicalFilter(filter) }, responses.companyCount, {
-    signal,
-  });
+  return call("companyCount", { body: { filter: canonicalFilter(filter) }, ...(signal ? { signal } : {}) });
 }
 
 /** Keyed by the canonical form, like the people count: a minute fresh, ten kept. */

@@ -1,8 +1,8 @@
 import { keepPreviousData, queryOptions, useQuery } from "@tanstack/react-query";
 import type { z } from "zod";
-import { responses } from "../../../../contract/operations";
+import type { responses } from "../../../../contract/operations";
 import { ApiError } from "../../../api/api-error";
-import { postJson } from "../../../api/client";
+import { call } from "../../../api/operations";
 
 /**
  * `POST /api/v2/contact/company/lookalike`: the companies nearest to one named by its website domain
@@ -20,7 +20,7 @@ export type LookalikeRequest = ({ domain: string } | { rbidOrg: string }) & {
 export const LOOKALIKE_QUERY_KEY = ["companies", "lookalike"] as const;
 
 export function findLookalikes(request: LookalikeRequest, signal?: AbortSignal): Promise<LookalikeAnswer> {
-  return postJson("v2/contact/company/lookalike", request, responses.lookalike, { signal });
+  return call("lookalike", { body: request, ...(signal ? { signal } : {}) });
 }
 
 /** Results of one search stay for ten minutes: the dataset changes slowly, and going back is instant. */
