@@ -2,7 +2,6 @@ import { z } from "zod";
 import { COMPANY_COLUMNS, ENUMERABLE_COMPANY_COLUMNS, getColumn, MASK_FLAGS } from "./columns";
 import { detailErrorSchema, INT_MESSAGE } from "./errors";
 import { makeFilterSchemas } from "./filter";
-import type { OperationId } from "./routes";
 import {
   COUNT_MODES,
   ENRICH_MAX_ENTRIES,
@@ -13,6 +12,7 @@ import {
   REVEALS,
   VERIFY_BATCH_MAX,
 } from "./inferred";
+import type { OperationId } from "./routes";
 
 /**
  * Request and response schemas of every operation in the three spec documents. Shapes the seed

@@ -265,7 +265,9 @@ export type OperationOf<Id extends OperationId> = Extract<(typeof OPERATIONS)[nu
 
 type InputOf<Name> = Name extends keyof Requests ? z.input<Requests[Name]> : undefined;
 /** What an operation takes in its JSON body, its path parameters and its query (undefined: nothing). */
-export type OperationBody<Id extends OperationId> = InputOf<OperationOf<Id> extends { body: infer B } ? B : undefined>;
+export type OperationBody<Id extends OperationId> = InputOf<
+  OperationOf<Id> extends { body: infer B } ? B : undefined
+>;
 export type OperationParams<Id extends OperationId> = InputOf<
   OperationOf<Id> extends { params: infer P } ? P : undefined
 >;

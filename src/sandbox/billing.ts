@@ -1,25 +1,12 @@
 import { MASK_FLAGS } from "../contract/columns";
-import { DEFAULT_FULL_ROW_COLUMNS, ERROR_CODES, type Plan, PRICE, type Reveal } from "../contract/inferred";
+import { DEFAULT_FULL_ROW_COLUMNS, ERROR_CODES, type Reveal } from "../contract/inferred";
+import { revealsEmail, revealsMobile } from "../contract/pricing";
 import { HttpError } from "./http/pipeline";
+
+/** What contacts cost lives in the contract (src/contract/pricing.ts), shared with the app. */
+export { contactCost } from "../contract/pricing";
+
 import type { Account, StateStore } from "./state/store";
-
-/** The sandbox's price table (INFERRED-CONTRACT.md, "Credits"). */
-export const revealsEmail = (reveal: Reveal) => reveal === "email" || reveal === "both";
-export const revealsMobile = (reveal: Reveal) => reveal === "mobile" || reveal === "both";
-
-/** Credits for delivering rows: per row, plus per revealed email and mobile that is present. AYCE: 0. */
-export function contactCost(
-  plan: Plan,
-  reveal: Reveal,
-  figures: { rows: number; withEmail: number; withMobile: number },
-): number {
-  if (plan === "AYCE") return 0;
-  return (
-    figures.rows * PRICE.perRow +
-    (revealsEmail(reveal) ? figures.withEmail * PRICE.perRevealedEmail : 0) +
-    (revealsMobile(reveal) ? figures.withMobile * PRICE.perRevealedMobile : 0)
-  );
-}
 
 export function insufficient(required: number, balance: number) {
   return new HttpError(402, {

@@ -1,3 +1,4 @@
+import { nextUtcMidnight } from "../contract/time";
 import type { KeyRecord } from "./state/store";
 
 /** The daily free-sample budget of a key: rows left today (UTC), the count reset at midnight. */
@@ -10,6 +11,7 @@ export function viewRowsLeft(key: KeyRecord, budget: number, now = new Date()): 
   return Math.max(0, budget - key.viewUsed);
 }
 
-export function nextUtcMidnight(now = new Date()): string {
-  return new Date(Date.parse(`${now.toISOString().slice(0, 10)}T00:00:00Z`) + 86_400_000).toISOString();
+/** When today's budget resets, as the service writes it (ISO 8601). */
+export function resetAtIso(now = new Date()): string {
+  return nextUtcMidnight(now).toISOString();
 }

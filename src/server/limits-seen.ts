@@ -1,3 +1,4 @@
+import { nextUtcMidnight } from "../contract/time";
 /**
  * The day's View budget as the proxy last saw it. Every View answer passes through the proxy with
  * `X-FreePreview-Remaining`, so the proxy can tell the Account page what is left without spending a
@@ -18,11 +19,6 @@ export interface ViewBudgetSeen {
 
 export const REMAINING_HEADER = "x-freepreview-remaining";
 
-export function nextUtcMidnight(at: number): number {
-  const day = new Date(at);
-  return Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), day.getUTCDate() + 1);
-}
-
 export class LimitsSeen {
   private view: { remaining: number; seenAt: number } | null = null;
 
@@ -38,7 +34,7 @@ export class LimitsSeen {
   /** The budget as last seen today, or null when nothing was seen since the last UTC midnight. */
   viewBudget(): ViewBudgetSeen | null {
     if (!this.view) return null;
-    const resetAt = nextUtcMidnight(this.view.seenAt);
+    const resetAt = nextUtcMidnight(this.view.seenAt).getTime();
     if (this.now() >= resetAt) {
       this.view = null;
       return null;

@@ -5,7 +5,7 @@ import type { Row } from "../db";
 import type { Handler } from "../http/pipeline";
 import type { Audience } from "../query/audience";
 import type { StateStore } from "../state/store";
-import { nextUtcMidnight, viewRowsLeft } from "../view-budget";
+import { resetAtIso, viewRowsLeft } from "../view-budget";
 
 export interface ContactDeps {
   audience: Audience;
@@ -61,7 +61,7 @@ export function contactHandlers(deps: ContactDeps): Record<string, Handler> {
           {
             detail: "The daily free sample budget of this key is used up; it resets at UTC midnight.",
             code: ERROR_CODES.freePreviewCap,
-            resetAt: nextUtcMidnight(),
+            resetAt: resetAtIso(),
           },
           429,
         );

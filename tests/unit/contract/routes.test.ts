@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { requests } from "../../../src/contract/operations";
-import { OPERATIONS, findOperation, operationById } from "../../../src/contract/routes";
+import { findOperation, OPERATIONS, operationById } from "../../../src/contract/routes";
 import { BODY_KEYS } from "../../support/arbitraries/filter";
 
 const requestKeys = new Set(Object.keys(requests));

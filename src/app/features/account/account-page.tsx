@@ -4,9 +4,10 @@ import { formatCredits } from "../../lib/format";
 import { Page } from "../../ui/page";
 import { ErrorPanel } from "../../ui/status";
 import { LimitsCard } from "./limits-card";
-import { DOLLARS_PER_CREDIT, dollarValue } from "./limits-text";
+import { dollarValue } from "./limits-text";
 import { RotateKeyCard } from "./rotate-key-card";
 import "./account.css";
+import { DOLLARS_PER_CREDIT } from "../../../contract/pricing";
 
 const PLAN_NAME: Record<string, string> = { PAYG: "Pay as you go", AYCE: "All you can eat" };
 

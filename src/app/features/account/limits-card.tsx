@@ -1,16 +1,10 @@
 import { useId } from "react";
+import { nextUtcMidnight } from "../../../contract/time";
 import { useCredits } from "../../api/credits";
 import { formatNumber, formatTime } from "../../lib/format";
 import { readableError } from "../../ui/status";
 import { useLimits, type ViewBudget } from "./limits";
-import {
-  budgetTotal,
-  nextUtcMidnight,
-  rateLimitText,
-  rateResetText,
-  viewBudgetText,
-  viewResetText,
-} from "./limits-text";
+import { budgetTotal, rateLimitText, rateResetText, viewBudgetText, viewResetText } from "./limits-text";
 
 function ViewBudgetPart({ budget }: { budget: ViewBudget | null }) {
   const labelId = useId();

@@ -1,15 +1,11 @@
 import { VIEW_BUDGET_DEFAULT } from "../../../contract/inferred";
+import { DOLLARS_PER_CREDIT } from "../../../contract/pricing";
 import type { RateLimitSeen } from "../../api/credits";
-import { type FormatOptions, formatNumber, formatTime } from "../../lib/format";
-
-/** The public price of a credit (PUBLIC-FACTS.md); a contract may differ. */
-export const DOLLARS_PER_CREDIT = 0.0027;
-
-const dollars = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" });
+import { type FormatOptions, formatDollars, formatNumber, formatTime } from "../../lib/format";
 
 /** `10000` -> `$27.00`: what a PAYG balance is worth at the public price. */
 export function dollarValue(credits: number): string {
-  return dollars.format(credits * DOLLARS_PER_CREDIT);
+  return formatDollars(credits * DOLLARS_PER_CREDIT);
 }
 
 /** The day's budget size: the service's 100,000, or more if a larger remainder was seen. */
@@ -25,12 +21,6 @@ export function viewBudgetText(remaining: number): string {
 /** `Resets at 01:00 your time (midnight UTC).` */
 export function viewResetText(resetAt: string | number | Date, clock: FormatOptions = {}): string {
   return `Resets at ${formatTime(new Date(resetAt), clock)} your time (midnight UTC).`;
-}
-
-/** The next midnight UTC after `now`, when the View budget resets. */
-export function nextUtcMidnight(now: number = Date.now()): Date {
-  const at = new Date(now);
-  return new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate() + 1));
 }
 
 /** `58 of 60 requests left this minute`. */

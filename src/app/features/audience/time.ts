@@ -1,10 +1,5 @@
 import { useEffect, useState } from "react";
-
-/** The next midnight UTC after `now`: when the daily View budget resets. */
-export function nextUtcMidnight(now: number = Date.now()): Date {
-  const at = new Date(now);
-  return new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate() + 1));
-}
+import { nextUtcMidnight } from "../../../contract/time";
 
 /** The reset time from a `resetAt` the service sent, or the next midnight UTC. */
 export function resetTime(resetAt: string | null | undefined, now: number = Date.now()): Date {

@@ -11,10 +11,11 @@ import { canonicalFilter, canonicalKey } from "../../../contract/canonical";
 import type { GroupNode } from "../../../contract/filter";
 import { VIEW_BUDGET_DEFAULT } from "../../../contract/inferred";
 import type { ViewResponse } from "../../../contract/operations";
+import { nextUtcMidnight } from "../../../contract/time";
 import { ApiError } from "../../api/api-error";
 import { callWithHeaders } from "../../api/operations";
 import { normaliseColumns, type SampleSettings } from "./sample-settings";
-import { nextUtcMidnight, resetTime } from "./time";
+import { resetTime } from "./time";
 
 /**
  * `POST /api/v2/contact/view`: a free masked sample of the audience. Free of credits, but every row

@@ -1,5 +1,6 @@
 import { useState } from "react";
 import type { GroupNode } from "../../../contract/filter";
+import { DOLLARS_PER_CREDIT } from "../../../contract/pricing";
 import { useCredits } from "../../api/credits";
 import { pendingPurchase } from "../../lib/spend-journal";
 import { browserStorage } from "../../lib/store";
@@ -8,7 +9,6 @@ import { EnrichPanel } from "./enrich-panel";
 import { ExportHistory } from "./export-history";
 import { ExportPanel } from "./export-panel";
 import { PreviewPanel } from "./preview-panel";
-import { DOLLARS_PER_CREDIT } from "./pricing";
 import { activeExport } from "./saved-results";
 import "./checkout.css";
 

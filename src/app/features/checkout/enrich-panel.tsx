@@ -3,6 +3,7 @@ import { useId, useMemo } from "react";
 import { useForm, useWatch } from "react-hook-form";
 import { z } from "zod";
 import { ENRICH_MAX_ENTRIES, type Plan, REVEALS, type Reveal } from "../../../contract/inferred";
+import { maxContactCost } from "../../../contract/pricing";
 import { useCredits } from "../../api/credits";
 import { formatNumber } from "../../lib/format";
 import type { PendingPurchase } from "../../lib/spend-journal";
@@ -10,7 +11,7 @@ import { type EnrichBody, type EnrichResult, mergeEnrichResults, postEnrich } fr
 import { ConfirmStep } from "./confirm-step";
 import { callsFor, chunkEntries, type ParsedEntries, parseEntries } from "./entries";
 import { DEFAULT_PICKED_COLUMNS, deliveredColumns, requestColumns } from "./export-settings";
-import { formatAmount, maxContactCost, REVEAL_LABELS, revealPhrase } from "./pricing";
+import { formatAmount, REVEAL_LABELS, revealPhrase } from "./pricing";
 import { PurchaseFormEnd, PurchaseStatus } from "./purchase-form-parts";
 import { RowsResultView } from "./rows-result";
 import { lastEnrich, type RowsResult } from "./saved-results";

@@ -1,6 +1,6 @@
 import { COLUMNS, MASK_FLAGS } from "../../../contract/columns";
 import { DEFAULT_FULL_ROW_COLUMNS, type Reveal } from "../../../contract/inferred";
-import { revealsEmail, revealsMobile } from "./pricing";
+import { revealsEmail, revealsMobile } from "../../../contract/pricing";
 
 /**
  * The most rows an export offers by default: a whole audience up to this size, else its first

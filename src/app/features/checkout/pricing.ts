@@ -1,51 +1,16 @@
 import { type Plan, PRICE, type Reveal } from "../../../contract/inferred";
-import { formatCredits } from "../../lib/format";
+import { DOLLARS_PER_CREDIT, revealsEmail, revealsMobile } from "../../../contract/pricing";
+import { formatCredits, formatDollars } from "../../lib/format";
 
 /**
  * What things cost, in words. Credits are what the service charges; on PAYG every amount also says
  * roughly what it is in dollars, so nobody has to do the sum before they pay.
  */
 
-/**
- * US dollars per credit: the price the service's public documentation shows ("Price seen: $0.0027
- * per credit", shared/spec/PUBLIC-FACTS.md). The one place the rate lives; amounts shown with it
- * are approximate ("≈"), because a plan's actual rate may differ.
- */
-export const DOLLARS_PER_CREDIT = 0.0027;
-
-export const revealsEmail = (reveal: Reveal) => reveal === "email" || reveal === "both";
-export const revealsMobile = (reveal: Reveal) => reveal === "mobile" || reveal === "both";
-
-/** The most one delivered row can cost on PAYG with this reveal (the row, its email, its mobile). */
-export function maxPricePerRow(reveal: Reveal): number {
-  return (
-    PRICE.perRow +
-    (revealsEmail(reveal) ? PRICE.perRevealedEmail : 0) +
-    (revealsMobile(reveal) ? PRICE.perRevealedMobile : 0)
-  );
-}
-
-/**
- * The most `rows` delivered rows can cost: every row found, every revealed email and mobile present.
- * AYCE includes contact retrieval: 0.
- */
-export function maxContactCost(rows: number, reveal: Reveal, plan: Plan): number {
-  if (plan === "AYCE") return 0;
-  return Math.max(0, rows) * maxPricePerRow(reveal);
-}
-
-const dollars = new Intl.NumberFormat("en-US", {
-  style: "currency",
-  currency: "USD",
-  minimumFractionDigits: 2,
-  maximumFractionDigits: 2,
-});
-
 /** `3.375` -> `$3.38`; amounts under a cent say so instead of rounding to `$0.00`. */
-export function formatDollars(amount: number): string {
-  if (amount === 0) return "$0.00";
-  if (Math.abs(amount) < 0.01) return "< $0.01";
-  return dollars.format(amount);
+export function formatPrice(amount: number): string {
+  if (amount !== 0 && Math.abs(amount) < 0.01) return `< ${formatDollars(0.01)}`;
+  return formatDollars(amount);
 }
 
 /** A number of credits in dollars at DOLLARS_PER_CREDIT. */
@@ -59,7 +24,7 @@ export function creditsInDollars(credits: number): number {
  */
 export function formatAmount(credits: number, plan: Plan | null | undefined): string {
   if (plan !== "PAYG") return formatCredits(credits);
-  const dollars = formatDollars(creditsInDollars(credits));
+  const dollars = formatPrice(creditsInDollars(credits));
   // "< $0.01" already says it is approximate.
   return `${formatCredits(credits)} (${dollars.startsWith("<") ? dollars : `≈ ${dollars}`})`;
 }

@@ -3,13 +3,13 @@ import type { RateLimitSeen } from "../../../../src/app/api/credits";
 import {
   budgetTotal,
   dollarValue,
-  nextUtcMidnight,
   rateLimitText,
   rateResetText,
   viewBudgetText,
   viewResetText,
 } from "../../../../src/app/features/account/limits-text";
 import { formatTime } from "../../../../src/app/lib/format";
+import { nextUtcMidnight } from "../../../../src/contract/time";
 
 const UTC = { locale: "en-GB", timeZone: "UTC" };
 const NOW = Date.UTC(2026, 2, 14, 13, 2, 11);

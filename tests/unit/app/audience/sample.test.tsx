@@ -6,10 +6,10 @@ import {
   DEFAULT_SAMPLE_SETTINGS,
   SAMPLE_SETTINGS_STORAGE_KEY,
 } from "../../../../src/app/features/audience/sample-settings";
-import { nextUtcMidnight } from "../../../../src/app/features/audience/time";
 import { formatTime } from "../../../../src/app/lib/format";
 import { reloadSelection, SELECTION_STORAGE_KEY } from "../../../../src/app/lib/selection";
 import { DEFAULT_VIEW_COLUMNS } from "../../../../src/contract/inferred";
+import { nextUtcMidnight } from "../../../../src/contract/time";
 import {
   advance,
   installFakeFetch,

@@ -1,16 +1,13 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
-  DOLLARS_PER_CREDIT,
   formatAmount,
-  formatDollars,
+  formatPrice,
   insufficientText,
-  maxContactCost,
-  maxPricePerRow,
   revealPhrase,
 } from "../../../../src/app/features/checkout/pricing";
 import { REVEALS } from "../../../../src/contract/inferred";
-import { contactCost } from "../../../../src/sandbox/billing";
+import { contactCost, DOLLARS_PER_CREDIT, maxContactCost } from "../../../../src/contract/pricing";
 
 describe("prices and amounts", () => {
   it("shows credits and, on PAYG, the approximate dollars", () => {
@@ -27,17 +24,17 @@ describe("prices and amounts", () => {
   });
 
   it("rounds dollars to cents, and never shows a tiny amount as $0.00", () => {
-    expect(formatDollars(3.375)).toBe("$3.38");
-    expect(formatDollars(0.004)).toBe("< $0.01");
-    expect(formatDollars(1234.5)).toBe("$1,234.50");
+    expect(formatPrice(3.375)).toBe("$3.38");
+    expect(formatPrice(0.004)).toBe("< $0.01");
+    expect(formatPrice(1234.5)).toBe("$1,234.50");
     expect(DOLLARS_PER_CREDIT).toBe(0.0027);
   });
 
   it("the most a row can cost follows the reveal", () => {
-    expect(maxPricePerRow("none")).toBe(1);
-    expect(maxPricePerRow("email")).toBe(2);
-    expect(maxPricePerRow("mobile")).toBe(4);
-    expect(maxPricePerRow("both")).toBe(5);
+    expect(maxContactCost(1, "none", "PAYG")).toBe(1);
+    expect(maxContactCost(1, "email", "PAYG")).toBe(2);
+    expect(maxContactCost(1, "mobile", "PAYG")).toBe(4);
+    expect(maxContactCost(1, "both", "PAYG")).toBe(5);
     expect(maxContactCost(1000, "both", "PAYG")).toBe(5000);
     expect(maxContactCost(1000, "both", "AYCE")).toBe(0);
   });
