@@ -3,7 +3,7 @@ import { Hono } from "hono";
 import type { SandboxOptions } from "./config";
 import { ensureDataset } from "./dataset/index";
 import { Dataset, SqlBuilder } from "./db";
-import { registerOperations } from "./http/pipeline";
+import { HttpError, registerOperations } from "./http/pipeline";
 import { RateLimiter } from "./http/rate-limit";
 import { ExportJobs } from "./jobs/exports";
 import { VerifyJobs } from "./jobs/verify-jobs";
@@ -75,7 +75,9 @@ export async function createSandbox(
   );
   // FastAPI's answers for what is not an operation.
   app.notFound((c) => c.json({ detail: "Not Found" }, 404));
+  // The one error mapper: a refusal thrown below a handler, else a 500 that names nothing inside.
   app.onError((error, c) => {
+    if (error instanceof HttpError) return c.json(error.body, error.status);
     log(error);
     return c.json({ detail: "The sandbox could not complete this request." }, 500);
   });

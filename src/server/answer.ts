@@ -1,3 +1,5 @@
+import { HTTPException } from "hono/http-exception";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
 /**
  * What the proxy sends back for a JSON operation, fully read: it can be cached, journaled for
  * idempotent replays and shared by single-flight waiters, then turned into a fresh Response each time.
@@ -28,10 +30,14 @@ export function problem(
   return { status, headers: options.headers ?? [], body: JSON.stringify(body) };
 }
 
-/** Thrown anywhere in request handling; the app's error handler answers it. */
-export class ProxyProblem extends Error {
+/** Thrown anywhere in request handling; the app's one error handler answers it (getResponse). */
+export class ProxyProblem extends HTTPException {
   constructor(readonly answer: BufferedAnswer) {
-    super(answer.body);
+    super(answer.status as ContentfulStatusCode, { message: answer.body });
+  }
+
+  override getResponse(): Response {
+    return toResponse(this.answer);
   }
 }
 

@@ -1,10 +1,12 @@
 import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { Hono } from "hono";
+import { HTTPException } from "hono/http-exception";
+import { requestId } from "hono/request-id";
 import type { DestinationStream, Logger } from "pino";
 import { Access } from "./access";
 import { API_PREFIX, registerOperations, unsafeTarget } from "./allowlist";
-import { fail, ProxyProblem, problem, toResponse } from "./answer";
+import { fail, problem, toResponse } from "./answer";
 import { browserGuard, hostGuard, securityHeaders } from "./browser-guard";
 import { ConfigError, type ProxyConfig } from "./config";
 import type { ProxyEnv } from "./context";
@@ -91,9 +93,10 @@ export function createProxy(config: ProxyConfig, upstream: Upstream, deps: Proxy
 
   const app = new Hono<ProxyEnv>();
 
+  // Our own id for every request, never one a client sends (it would reach our logs as theirs).
+  app.use("*", requestId({ headerName: "", generator: () => randomUUID() }));
   app.use("*", async (c, next) => {
     const started = performance.now();
-    c.set("reqId", randomUUID());
     const peer = c.env?.incoming?.socket?.remoteAddress ?? "in-process";
     // Sign-in limits count per address: behind a reverse proxy, the address it saw.
     const forwarded = config.trustProxy
@@ -102,11 +105,11 @@ export function createProxy(config: ProxyConfig, upstream: Upstream, deps: Proxy
     c.set("clientIp", forwarded || peer);
     c.set("caller", "local");
     await next();
-    c.header("x-request-id", c.get("reqId"));
+    c.header("x-request-id", c.get("requestId"));
     const pathname = new URL(c.req.url).pathname;
     logger.info(
       {
-        reqId: c.get("reqId"),
+        reqId: c.get("requestId"),
         method: c.req.method,
         path: pathname.length > 200 ? `${pathname.slice(0, 200)}…` : pathname,
         op: c.get("op"),
@@ -177,9 +180,9 @@ export function createProxy(config: ProxyConfig, upstream: Upstream, deps: Proxy
 
   app.notFound(() => toResponse(problem(404, "Not Found")));
   app.onError((error, c) => {
-    if (error instanceof ProxyProblem) return toResponse(error.answer);
+    if (error instanceof HTTPException) return error.getResponse();
     logger.error(
-      { reqId: c.get("reqId"), err: { message: scrub(String(error?.message)), name: error?.name } },
+      { reqId: c.get("requestId"), err: { message: scrub(String(error?.message)), name: error?.name } },
       "unexpected error",
     );
     return toResponse(

@@ -1,38 +1,57 @@
-import type { MiddlewareHandler } from "hono";
+import { Hono, type MiddlewareHandler } from "hono";
+import { secureHeaders } from "hono/secure-headers";
 import { fail } from "./answer";
 import type { ProxyEnv } from "./context";
 import type { HostAllowlist } from "./hosts";
 
-/** Sent on every answer: no inline script, no framing, no sniffing, no referrer. */
-export const SECURITY_HEADERS: Record<string, string> = {
-  "content-security-policy":
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
-    "frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
-  "x-content-type-options": "nosniff",
-  "referrer-policy": "no-referrer",
-  "x-frame-options": "DENY",
-  "cross-origin-opener-policy": "same-origin",
-  "cross-origin-resource-policy": "same-origin",
+/**
+ * Sent on every answer, through Hono's secure-headers middleware: no inline script, no framing, no
+ * sniffing, no referrer (and its other defaults: Origin-Agent-Cluster, X-DNS-Prefetch-Control...).
+ */
+const SECURE_HEADERS: Parameters<typeof secureHeaders>[0] = {
+  contentSecurityPolicy: {
+    defaultSrc: ["'self'"],
+    scriptSrc: ["'self'"],
+    styleSrc: ["'self'"],
+    imgSrc: ["'self'", "data:"],
+    connectSrc: ["'self'"],
+    frameAncestors: ["'none'"],
+    baseUri: ["'none'"],
+    formAction: ["'self'"],
+  },
+  xFrameOptions: "DENY",
+  referrerPolicy: "no-referrer",
+  crossOriginOpenerPolicy: "same-origin",
+  crossOriginResourcePolicy: "same-origin",
 };
 
+/**
+ * The same headers as plain pairs, for the answers Node writes before Hono runs (serve.ts): read
+ * off the middleware itself, so the two can never differ.
+ */
+export async function securityHeaderPairs(): Promise<Record<string, string>> {
+  const probe = new Hono().use(secureHeaders(SECURE_HEADERS)).get("/", (c) => c.body(null));
+  return Object.fromEntries((await probe.request("/")).headers);
+}
+
 export function securityHeaders(): MiddlewareHandler<ProxyEnv> {
-  return async (c, next) => {
-    await next();
-    let headers = c.res.headers;
-    try {
-      headers.set("x-content-type-options", "nosniff");
-    } catch {
-      // Immutable headers (a Response from elsewhere): copy it once.
-      c.res = new Response(c.res.body, c.res);
-      headers = c.res.headers;
-    }
-    for (const [name, value] of Object.entries(SECURITY_HEADERS)) headers.set(name, value);
-    // The proxy grants no CORS, whatever a handler might have set.
-    for (const name of [...headers.keys()]) if (name.startsWith("access-control-")) headers.delete(name);
-    const path = new URL(c.req.url).pathname;
-    if (path.startsWith("/api/") || path.startsWith("/auth/") || path === "/api" || path === "/healthz")
-      headers.set("cache-control", "no-store");
-  };
+  const secure = secureHeaders(SECURE_HEADERS);
+  return async (c, next) =>
+    secure(c, async () => {
+      await next();
+      try {
+        c.res.headers.set("x-content-type-options", "nosniff");
+      } catch {
+        // Immutable headers (a Response from elsewhere): copy it once, so headers can be set.
+        c.res = new Response(c.res.body, c.res);
+      }
+      const headers = c.res.headers;
+      // The proxy grants no CORS, whatever a handler might have set.
+      for (const name of [...headers.keys()]) if (name.startsWith("access-control-")) headers.delete(name);
+      const path = new URL(c.req.url).pathname;
+      if (path.startsWith("/api/") || path.startsWith("/auth/") || path === "/api" || path === "/healthz")
+        headers.set("cache-control", "no-store");
+    });
 }
 
 /**

@@ -4,7 +4,7 @@ import type { Duplex } from "node:stream";
 import { getRequestListener } from "@hono/node-server";
 import { problem, toResponse } from "./answer";
 import type { BffProxy } from "./app";
-import { SECURITY_HEADERS } from "./browser-guard";
+import { securityHeaderPairs } from "./browser-guard";
 
 /**
  * Listens with Node's HTTP server. Requests the adapter itself refuses (a backslash in the path, a
@@ -17,6 +17,7 @@ export async function serveProxy(
   proxy: BffProxy,
   options: { host: string; port: number },
 ): Promise<{ server: Server; port: number; url: string; close(): Promise<void> }> {
+  const SECURITY_HEADERS = await securityHeaderPairs();
   const listener = getRequestListener(proxy.app.fetch, {
     errorHandler: () => {
       const response = toResponse(problem(400, "This address is not allowed."));
@@ -34,11 +35,13 @@ export async function serveProxy(
       socket.destroy();
       return;
     }
+    const refuse = (status: number, reason: string, detail: string) =>
+      refuseRaw(socket, SECURITY_HEADERS, status, reason, detail);
     if (error.code === "HPE_HEADER_OVERFLOW")
-      refuse(socket, 431, "Request Header Fields Too Large", "The address or the headers are too large.");
+      refuse(431, "Request Header Fields Too Large", "The address or the headers are too large.");
     else if (error.code === "ERR_HTTP_REQUEST_TIMEOUT")
-      refuse(socket, 408, "Request Timeout", "The request took too long to arrive.");
-    else refuse(socket, 400, "Bad Request", "This is not an HTTP request the proxy can read.");
+      refuse(408, "Request Timeout", "The request took too long to arrive.");
+    else refuse(400, "Bad Request", "This is not an HTTP request the proxy can read.");
   });
   server.on("checkExpectation", (_request, response: ServerResponse) => {
     const answer = problem(417, "The proxy only understands Expect: 100-continue.");
@@ -51,7 +54,7 @@ export async function serveProxy(
     response.end(answer.body);
   });
   server.on("connect", (_request, socket: Duplex) => {
-    refuse(socket, 405, "Method Not Allowed", "This proxy does not tunnel connections.");
+    refuseRaw(socket, SECURITY_HEADERS, 405, "Method Not Allowed", "This proxy does not tunnel connections.");
   });
   server.headersTimeout = 20_000;
   server.requestTimeout = 120_000;
@@ -87,7 +90,13 @@ export async function serveProxy(
  * Writes a whole HTTP/1.1 answer straight to the socket (`{ detail }`, security headers) and closes
  * it; a client that keeps its side open is dropped a second later.
  */
-function refuse(socket: Duplex, status: number, reason: string, detail: string) {
+function refuseRaw(
+  socket: Duplex,
+  SECURITY_HEADERS: Record<string, string>,
+  status: number,
+  reason: string,
+  detail: string,
+) {
   const body = JSON.stringify({ detail });
   const headers = {
     ...SECURITY_HEADERS,

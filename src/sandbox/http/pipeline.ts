@@ -1,4 +1,6 @@
 import type { Context, Hono } from "hono";
+import { HTTPException } from "hono/http-exception";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { z } from "zod";
 import { invalidJsonRecord, toValidationRecord, type ValidationRecord } from "../../contract/errors";
 import { ERROR_CODES, V1_SUNSET_DATE } from "../../contract/inferred";
@@ -29,17 +31,16 @@ export interface OperationInput {
 
 export type Handler = (input: OperationInput) => Promise<Response>;
 
-/** An answer other than 200, thrown from anywhere below a handler. */
-export class HttpError extends Error {
+/**
+ * An answer other than 200, thrown from anywhere below a handler; the app's one error handler
+ * (app.ts) answers it with the headers the request already gathered (rate limit, View budget).
+ */
+export class HttpError extends HTTPException {
   constructor(
-    readonly status: number,
-    readonly body: unknown,
+    status: ContentfulStatusCode,
+    readonly body: object,
   ) {
-    super(
-      typeof body === "object" && body && "detail" in body
-        ? String((body as { detail: unknown }).detail)
-        : "",
-    );
+    super(status, { message: "detail" in body ? String((body as { detail: unknown }).detail) : "" });
   }
 }
 
@@ -95,14 +96,8 @@ export function registerOperations(
         return c.json({ detail: DETAIL.rateLimited, code: ERROR_CODES.rateLimited }, 429);
       }
 
-      try {
-        const input = await parseInput(c, op);
-        return await handler({ c, caller, ...input });
-      } catch (error) {
-        if (error instanceof HttpError) return c.json(error.body as object, error.status as 400);
-        deps.log(error);
-        return c.json({ detail: "The sandbox could not complete this request." }, 500);
-      }
+      const input = await parseInput(c, op);
+      return handler({ c, caller, ...input });
     });
   }
   // Retired means every v1 path, not only the operations (the live service answers 410 for all).
