@@ -4,8 +4,8 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { z } from "zod";
 import { invalidJsonRecord, toValidationRecord, type ValidationRecord } from "../../contract/errors";
 import { ERROR_CODES, V1_SUNSET_DATE } from "../../contract/inferred";
-import { requests } from "../../contract/operations";
-import { OPERATIONS, type OperationSpec } from "../../contract/routes";
+import { type Requests, requests } from "../../contract/operations";
+import { OPERATIONS, type OperationId, type OperationOf, type OperationSpec } from "../../contract/routes";
 import { type Account, hashKey, type KeyRecord, type StateStore } from "../state/store";
 import type { RateLimiter } from "./rate-limit";
 
@@ -15,21 +15,27 @@ export interface Caller {
   account: Account;
 }
 
-export interface OperationInput {
+type Parsed<Name> = Name extends keyof Requests ? z.output<Requests[Name]> : Record<string, never>;
+type SchemaName<Id extends OperationId, Part extends string> =
+  OperationOf<Id> extends Record<Part, infer N> ? N : undefined;
+
+/** What a handler of one operation receives: its body, query and path parameters, parsed by its schemas. */
+export interface OperationInput<Id extends OperationId> {
   c: Context;
   caller: Caller;
-  // Parsed by the operation's schema: each handler knows its own shape.
-  // biome-ignore lint/suspicious/noExplicitAny: the schema named in the operation table types it
-  body: any;
-  // biome-ignore lint/suspicious/noExplicitAny: as above
-  query: any;
-  // biome-ignore lint/suspicious/noExplicitAny: as above
-  params: any;
+  body: SchemaName<Id, "body"> extends undefined ? unknown : Parsed<SchemaName<Id, "body">>;
+  query: Parsed<SchemaName<Id, "query">>;
+  params: Parsed<SchemaName<Id, "params">>;
   /** The uploaded `requested_file` of a multipart operation. */
   file?: File;
 }
 
-export type Handler = (input: OperationInput) => Promise<Response>;
+export type Handler<Id extends OperationId> = (input: OperationInput<Id>) => Promise<Response>;
+
+/** One handler for every operation of the table: a missing one does not compile. */
+export type Handlers = { [Id in OperationId]: Handler<Id> };
+/** The handlers of some operations (each route file serves a few). */
+export type SomeHandlers<Ids extends OperationId> = Pick<Handlers, Ids>;
 
 /**
  * An answer other than 200, thrown from anywhere below a handler; the app's one error handler
@@ -70,10 +76,11 @@ export function registerOperations(
     /** Headers an operation carries on every authenticated answer, errors included. */
     headersFor?: (op: OperationSpec, caller: Caller) => Record<string, string>;
   },
-  handlers: Record<string, Handler>,
+  handlers: Handlers,
 ) {
   for (const op of OPERATIONS) {
-    const handler = handlers[op.id];
+    // Each operation's input is parsed by the schemas its table entry names, which is what types it.
+    const handler = handlers[op.id] as Handler<OperationId>;
     if (!handler) throw new Error(`no sandbox handler for operation ${op.id}`);
     app.on(op.method, op.path, async (c) => {
       if (op.generation === "v1") {
@@ -96,7 +103,7 @@ export function registerOperations(
         return c.json({ detail: DETAIL.rateLimited, code: ERROR_CODES.rateLimited }, 429);
       }
 
-      const input = await parseInput(c, op);
+      const input = (await parseInput(c, op)) as Omit<OperationInput<OperationId>, "c" | "caller">;
       return handler({ c, caller, ...input });
     });
   }

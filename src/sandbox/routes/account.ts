@@ -1,14 +1,17 @@
 import { randomBytes } from "node:crypto";
-import type { Handler } from "../http/pipeline";
+import type { OperationInput, SomeHandlers } from "../http/pipeline";
 import { hashKey, type StateStore } from "../state/store";
 
+type AccountOperation = "creditsV1" | "creditsV2" | "balanceV2" | "rotateV1" | "rotateV2";
+
 /** Credits and key rotation: the old key dies at once; plan, credits, budget, jobs carry over. */
-export function accountHandlers(deps: { store: StateStore }): Record<string, Handler> {
+export function accountHandlers(deps: { store: StateStore }): SomeHandlers<AccountOperation> {
   const { store } = deps;
-  const credits: Handler = async ({ c, caller }) =>
+  // Generic, so that one function serves each of the operations that share it.
+  const credits = async <Id extends AccountOperation>({ c, caller }: OperationInput<Id>) =>
     c.json({ credits: caller.account.credits, plan: caller.account.plan });
 
-  const rotate: Handler = async ({ c, caller }) => {
+  const rotate = async <Id extends AccountOperation>({ c, caller }: OperationInput<Id>) => {
     const key = `sbx_${randomBytes(18).toString("base64url")}`;
     const hash = hashKey(key);
     store.state.keys[hash] = { ...caller.key, hash, revoked: false };

@@ -1,6 +1,6 @@
 import { COMPANY_COLUMNS } from "../../contract/columns";
 import { validationError } from "../../contract/errors";
-import { type Handler, unprocessable } from "../http/pipeline";
+import { type SomeHandlers, unprocessable } from "../http/pipeline";
 import type { Audience } from "../query/audience";
 import { type SemanticIndex, UnknownCompanyError } from "../query/semantic";
 
@@ -17,7 +17,7 @@ const DEFAULT_COMPANY_COLUMNS = [
 export function companyHandlers(deps: {
   audience: Audience;
   semantic: SemanticIndex;
-}): Record<string, Handler> {
+}): SomeHandlers<"companyCount" | "lookalike" | "columnValues"> {
   const { audience, semantic } = deps;
   const valuesCache = new Map<string, string[]>();
 

@@ -2,7 +2,7 @@ import { labelOf, MASK_FLAGS, type MaskFlag } from "../../contract/columns";
 import { DEFAULT_VIEW_COLUMNS, ERROR_CODES } from "../../contract/inferred";
 import { charge, contactCost, fullRowColumns } from "../billing";
 import type { Row } from "../db";
-import type { Handler } from "../http/pipeline";
+import type { SomeHandlers } from "../http/pipeline";
 import type { Audience } from "../query/audience";
 import type { StateStore } from "../state/store";
 import { resetAtIso, viewRowsLeft } from "../view-budget";
@@ -44,7 +44,9 @@ function project(row: Row, fields: readonly string[], score?: number | null): Ro
 
 const labels = (fields: readonly string[]) => Object.fromEntries(fields.map((f) => [f, labelOf(f)]));
 
-export function contactHandlers(deps: ContactDeps): Record<string, Handler> {
+export function contactHandlers(
+  deps: ContactDeps,
+): SomeHandlers<"count" | "view" | "preview" | "estimate" | "enrich" | "insights"> {
   const { audience, store } = deps;
 
   return {
@@ -159,13 +161,14 @@ export function contactHandlers(deps: ContactDeps): Record<string, Handler> {
     async insights({ c, body }) {
       if (body.section === "summary")
         return c.json({ section: "summary", ...(await audience.summary(body.filter)) });
+      // The request schema refuses a breakdown without groupField and a fields section without fields.
       if (body.section === "breakdown")
         return c.json({
           section: "breakdown",
-          groupField: body.groupField,
-          ...(await audience.breakdown(body.filter, body.groupField)),
+          groupField: body.groupField!,
+          ...(await audience.breakdown(body.filter, body.groupField!)),
         });
-      return c.json({ section: "fields", fields: await audience.topValues(body.filter, body.fields) });
+      return c.json({ section: "fields", fields: await audience.topValues(body.filter, body.fields!) });
     },
   };
 }

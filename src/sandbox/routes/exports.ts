@@ -1,7 +1,9 @@
-import type { Handler } from "../http/pipeline";
+import type { SomeHandlers } from "../http/pipeline";
 import { type ExportJobs, exportStatusBody } from "../jobs/exports";
 
-export function exportHandlers(deps: { exports: ExportJobs }): Record<string, Handler> {
+export function exportHandlers(deps: {
+  exports: ExportJobs;
+}): SomeHandlers<"exportStart" | "exportStatus" | "exportCancel" | "exportDownload" | "exports"> {
   const { exports } = deps;
   return {
     async exportStart({ c, body, caller }) {

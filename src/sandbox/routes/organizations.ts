@@ -3,7 +3,7 @@ import { charge } from "../billing";
 import { embedCompanyText } from "../dataset/embed";
 import { VECTOR_DIMS } from "../dataset/index";
 import { type Dataset, type Row, SqlBuilder } from "../db";
-import type { Handler } from "../http/pipeline";
+import type { SomeHandlers } from "../http/pipeline";
 import type { StateStore } from "../state/store";
 
 interface HqFilter {
@@ -39,7 +39,10 @@ const COLUMNS = `RBID_ORG, COMPANY_NAME_ORG, ABOUT_US_ORG, HEADQUARTERS_CITY_ORG
  * Organization resolve (name match, free) and discover (keyword over the description vectors,
  * a credit per result at or above the threshold on PAYG, as the public docs describe the charge).
  */
-export function organizationHandlers(deps: { db: Dataset; store: StateStore }): Record<string, Handler> {
+export function organizationHandlers(deps: {
+  db: Dataset;
+  store: StateStore;
+}): SomeHandlers<"organizationResolve" | "organizationDiscover"> {
   const { db, store } = deps;
   return {
     async organizationResolve({ c, body }) {

@@ -1,7 +1,7 @@
 import { validationError } from "../../contract/errors";
 import { PRICE } from "../../contract/inferred";
 import { charge } from "../billing";
-import { type Caller, type Handler, HttpError, unprocessable } from "../http/pipeline";
+import { type Caller, HttpError, type SomeHandlers, unprocessable } from "../http/pipeline";
 import type { VerifyJobs } from "../jobs/verify-jobs";
 import type { VerifyJobRecord } from "../state/store";
 import { parseEmailUpload } from "../verify/parse-upload";
@@ -17,6 +17,22 @@ import {
 } from "../verify/verify-email";
 
 /** Email verification, v1 as the seed gives it and v2 as the public docs do: the same jobs underneath. */
+type VerifyOperation =
+  | "verifyV1"
+  | "batchV1"
+  | "batchStatusV1Get"
+  | "batchStatusV1Post"
+  | "batchDownloadV1"
+  | "batchUploadV1"
+  | "queuedV1"
+  | "cancelV1"
+  | "verifyV2"
+  | "batchV2"
+  | "jobsV2"
+  | "jobStatusV2"
+  | "jobCancelV2"
+  | "jobDownloadV2";
+
 export function verifyHandlers(deps: {
   jobs: VerifyJobs;
   book: AddressBook;
@@ -66,7 +82,7 @@ export function verifyHandlers(deps: {
     message: job.message,
   });
 
-  const handlers: Record<string, Handler> = {
+  const handlers: SomeHandlers<VerifyOperation> = {
     async verifyV1({ c, body, caller }) {
       return c.json(toV1Result(await verifyOne(caller, body.email)));
     },
