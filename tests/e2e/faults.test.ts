@@ -121,7 +121,7 @@ function busyIndicators(page: Page): Promise<string[]> {
     const name = (el: Element) =>
       `${el.tagName.toLowerCase()}.${[...el.classList].join(".")} "${(el.textContent ?? "").replace(/\s+/g, " ").trim().slice(0, 60)}"`;
     for (const el of document.querySelectorAll('[aria-busy="true"]')) found.push(`aria-busy: ${name(el)}`);
-    for (const el of document.querySelectorAll(".audience-spinner, .checkout-spinner"))
+    for (const el of document.querySelectorAll(".spinner"))
       if (visible(el)) found.push(`spinner: ${name(el.parentElement ?? el)}`);
     // A progress bar is busy while it is indeterminate or short of its end (a full one says "done").
     for (const el of document.querySelectorAll("progress, [role=progressbar]")) {

@@ -40,7 +40,7 @@ export function CheckoutPage() {
       lead="Turn your audience into contact data you can use. Every price is shown before you confirm, and nothing is ever charged twice."
     >
       {initial.warning ? (
-        <p className="checkout-warning" role="status">
+        <p className="notice-warning checkout-warning" role="status">
           {initial.warning}
         </p>
       ) : null}

@@ -35,7 +35,7 @@ export function CompaniesPage() {
       lead="How many companies your audience spans, and which companies resemble one you know."
     >
       {initial.warning ? (
-        <p className="companies-notice" role="status">
+        <p className="notice-warning companies-notice" role="status">
           {initial.warning}
         </p>
       ) : null}

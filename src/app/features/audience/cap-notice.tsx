@@ -21,7 +21,7 @@ export function CapNotice({
   const left = resetAt.getTime() - useNow(1000);
   if (left <= 0)
     return (
-      <div className="cap-notice" data-state="reset">
+      <div className="notice-warning cap-notice" data-state="reset">
         <h3 className="cap-notice-title">Today's free sample budget is back</h3>
         <p>You can take a new sample of this audience.</p>
         {onSample ? (
@@ -34,7 +34,7 @@ export function CapNotice({
       </div>
     );
   return (
-    <div className="cap-notice" role="status">
+    <div className="notice-warning cap-notice" role="status">
       <h3 className="cap-notice-title">Today's free sample budget is used up</h3>
       <p>
         Samples cost no credits, but each key may look at

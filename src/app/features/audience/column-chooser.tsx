@@ -1,6 +1,7 @@
 import * as DropdownMenu from "@radix-ui/react-dropdown-menu";
 import { COLUMN_CHOICES, DEFAULT_SAMPLE_SETTINGS, normaliseColumns } from "./sample-settings";
 import "./column-chooser.css";
+import { MenuContent } from "../../ui/menu-content";
 
 /**
  * Which columns the next sample asks for: the catalogue's unmasked columns, plus Email and Mobile
@@ -25,36 +26,36 @@ export function ColumnChooser({
           Columns ({chosen.size})<span aria-hidden="true">▾</span>
         </button>
       </DropdownMenu.Trigger>
-      <DropdownMenu.Portal>
-        <DropdownMenu.Content className="column-chooser" align="start" sideOffset={4} collisionPadding={8}>
-          <DropdownMenu.Label className="column-chooser-label">Columns in the sample</DropdownMenu.Label>
-          {COLUMN_CHOICES.map((choice) => (
-            <DropdownMenu.CheckboxItem
-              key={choice.name}
-              className="column-chooser-item"
-              checked={choice.always === true || chosen.has(choice.name)}
-              disabled={choice.always === true}
-              onCheckedChange={(on) => toggle(choice.name, on === true)}
-              // Keep the menu open so that several columns can be ticked in a row.
-              onSelect={(event) => event.preventDefault()}
-            >
-              <span className="column-chooser-check" aria-hidden="true">
-                <DropdownMenu.ItemIndicator>✓</DropdownMenu.ItemIndicator>
-              </span>
-              {choice.label}
-              {choice.always ? <span className="column-chooser-note"> (always included)</span> : null}
-            </DropdownMenu.CheckboxItem>
-          ))}
-          <DropdownMenu.Separator className="column-chooser-separator" />
-          <DropdownMenu.Item
-            className="column-chooser-item"
-            onSelect={() => onChange(normaliseColumns(DEFAULT_SAMPLE_SETTINGS.columns))}
+      <MenuContent className="column-chooser" align="start">
+        <DropdownMenu.Label className="menu-label column-chooser-label">
+          Columns in the sample
+        </DropdownMenu.Label>
+        {COLUMN_CHOICES.map((choice) => (
+          <DropdownMenu.CheckboxItem
+            key={choice.name}
+            className="menu-item column-chooser-item"
+            checked={choice.always === true || chosen.has(choice.name)}
+            disabled={choice.always === true}
+            onCheckedChange={(on) => toggle(choice.name, on === true)}
+            // Keep the menu open so that several columns can be ticked in a row.
+            onSelect={(event) => event.preventDefault()}
           >
-            <span className="column-chooser-check" aria-hidden="true" />
-            Back to the default columns
-          </DropdownMenu.Item>
-        </DropdownMenu.Content>
-      </DropdownMenu.Portal>
+            <span className="column-chooser-check" aria-hidden="true">
+              <DropdownMenu.ItemIndicator>✓</DropdownMenu.ItemIndicator>
+            </span>
+            {choice.label}
+            {choice.always ? <span className="column-chooser-note"> (always included)</span> : null}
+          </DropdownMenu.CheckboxItem>
+        ))}
+        <DropdownMenu.Separator className="column-chooser-separator" />
+        <DropdownMenu.Item
+          className="menu-item column-chooser-item"
+          onSelect={() => onChange(normaliseColumns(DEFAULT_SAMPLE_SETTINGS.columns))}
+        >
+          <span className="column-chooser-check" aria-hidden="true" />
+          Back to the default columns
+        </DropdownMenu.Item>
+      </MenuContent>
     </DropdownMenu.Root>
   );
 }

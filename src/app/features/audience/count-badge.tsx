@@ -1,9 +1,9 @@
 import type { ReactNode } from "react";
 import type { GroupNode } from "../../../contract/filter";
 import { formatNumber } from "../../lib/format";
+import { Spinner } from "../../ui/spinner";
 import { readableError } from "../../ui/status";
 import { useLiveCount } from "./count";
-import { Spinner } from "./spinner";
 import "./count-badge.css";
 
 /** The audience every component of this feature takes (the builder owns the tree). */

@@ -3,9 +3,9 @@ import { type ReactNode, useState } from "react";
 import { canonicalKey } from "../../../contract/canonical";
 import type { FilterNode } from "../../../contract/filter";
 import { formatNumber } from "../../lib/format";
+import { Spinner } from "../../ui/spinner";
 import { readableError } from "../../ui/status";
 import { nodeAsFilter, nodeCountQueryOptions } from "./count";
-import { Spinner } from "./spinner";
 import "./node-count-button.css";
 
 export interface NodeCountButtonProps {

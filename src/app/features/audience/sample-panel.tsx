@@ -3,6 +3,7 @@ import { Link } from "wouter";
 import { ApiError } from "../../api/api-error";
 import { formatNumber, formatTime } from "../../lib/format";
 import { clearSelection, SELECTION_CAP, type SelectionSnapshot, useSelection } from "../../lib/selection";
+import { Spinner } from "../../ui/spinner";
 import { readableError } from "../../ui/status";
 import { BudgetMeter } from "./budget-meter";
 import { CapNotice } from "./cap-notice";
@@ -10,7 +11,6 @@ import { ColumnChooser } from "./column-chooser";
 import type { AudienceProps } from "./count-badge";
 import { SAMPLE_SIZES, type SampleSize, sameSettings, useSampleSettings } from "./sample-settings";
 import { SampleTable } from "./sample-table";
-import { Spinner } from "./spinner";
 import { type SettledSample, useSettledSample } from "./view";
 import "./sample-panel.css";
 
@@ -60,7 +60,7 @@ function SelectionBar({ selection, onPage }: { selection: SelectionSnapshot; onP
         </Link>
       ) : null}
       {selection.refused > 0 ? (
-        <span className="sample-selection-cap">
+        <span className="notice-warning sample-selection-cap">
           A selection holds at most {formatNumber(SELECTION_CAP)} contacts: {formatNumber(selection.refused)}{" "}
           {selection.refused === 1 ? "was" : "were"} not added. Remove some first, or export the whole
           audience instead.
@@ -211,7 +211,7 @@ export function SamplePanel({ filter, valid, blockedBy, settleMs }: SamplePanelP
             onChange={(event) => setSettings({ ...settings, includeScores: event.target.checked })}
           />
           Similarity scores
-          <span className="sample-hint">(for meaning and lookalike rules)</span>
+          <span className="hint-text sample-hint">(for meaning and lookalike rules)</span>
         </label>
         <div className="sample-again">
           <button
@@ -225,7 +225,7 @@ export function SamplePanel({ filter, valid, blockedBy, settleMs }: SamplePanelP
             {sample.isFetching ? <Spinner /> : null}
             Sample again
           </button>
-          <p className="sample-hint" id={hintId}>
+          <p className="hint-text sample-hint" id={hintId}>
             {sample.capped
               ? "No new samples until today's free budget resets."
               : `Draws a different random ${settings.limit} people, not a next page. Spends up to ${settings.limit} rows of today's free sample budget.`}
@@ -234,7 +234,7 @@ export function SamplePanel({ filter, valid, blockedBy, settleMs }: SamplePanelP
       </fieldset>
 
       {settingsPending ? (
-        <div className="sample-pending" role="status">
+        <div className="notice-info sample-pending" role="status">
           <span>
             Your new size, columns or scores are used by the next sample: press Apply now, or they apply by
             themselves the next time you change the audience.

@@ -11,6 +11,7 @@ import { labelOf } from "../../../contract/columns";
 import type { ViewResponse } from "../../../contract/operations";
 import { formatNumber } from "../../lib/format";
 import { addToSelection, removeFromSelection, type SelectionSnapshot } from "../../lib/selection";
+import "../../ui/records-table.css";
 import "./sample-table.css";
 
 type SampleRow = ViewResponse["rows"][number];
@@ -180,7 +181,7 @@ export function SampleTable({
     // A keyboard user scrolls a wide sample sideways by focusing the region.
     // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be focusable to be scrolled without a mouse.
     <section className="sample-table-scroll" aria-label={caption} tabIndex={0} data-dimmed={dimmed}>
-      <table className="sample-table">
+      <table className="records-table sample-table">
         <caption className="visually-hidden">{caption}</caption>
         <thead>
           {table.getHeaderGroups().map((group) => (

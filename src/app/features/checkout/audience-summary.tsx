@@ -36,7 +36,7 @@ export function AudienceSummary({
         <p className="checkout-description" data-testid="audience-description">
           {description}
         </p>
-        <p className="checkout-hint">
+        <p className="hint-text checkout-hint">
           <Link href="/">Change it in the Builder</Link>
         </p>
       </div>
@@ -55,7 +55,7 @@ export function AudienceSummary({
         </div>
       </dl>
       {!valid ? (
-        <p className="checkout-warning" role="alert">
+        <p className="notice-warning checkout-warning" role="alert">
           This audience has unfinished rules{blockedBy ? ` (${blockedBy.replace(/[.\s]+$/, "")})` : ""}, so it
           cannot be bought yet. <Link href="/">Finish it in the Builder</Link>. You can still enrich a pasted
           list of ids or emails.

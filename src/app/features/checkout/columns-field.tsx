@@ -29,7 +29,7 @@ export function ColumnsField({
       </summary>
       <fieldset className="checkout-fieldset">
         <legend className="visually-hidden">{legend}</legend>
-        <p className="checkout-hint">Email and mobile come with the reveal choice above.</p>
+        <p className="hint-text checkout-hint">Email and mobile come with the reveal choice above.</p>
         <div className="checkout-columns-grid">
           {COLUMN_CHOICES.map((column) => {
             const always = column.name === ALWAYS_COLUMN;
@@ -43,7 +43,7 @@ export function ColumnsField({
                   onChange={(event) => toggle(column.name, event.target.checked)}
                 />
                 {column.label}
-                {always ? <span className="checkout-hint"> (always)</span> : null}
+                {always ? <span className="hint-text checkout-hint"> (always)</span> : null}
               </label>
             );
           })}

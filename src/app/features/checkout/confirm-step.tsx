@@ -1,5 +1,6 @@
 import { type ReactNode, useEffect, useId, useRef } from "react";
 import type { Plan } from "../../../contract/inferred";
+import { Spinner } from "../../ui/spinner";
 import { formatAmount } from "./pricing";
 
 export interface ConfirmFact {
@@ -67,7 +68,9 @@ export function ConfirmStep({
           <dt>{exact ? "Cost" : "Cost at most"}</dt>
           <dd className="checkout-cost" data-testid="confirm-cost">
             {formatAmount(credits, plan)}
-            {plan === "AYCE" ? <span className="checkout-hint"> (included in your plan)</span> : null}
+            {plan === "AYCE" ? (
+              <span className="hint-text checkout-hint"> (included in your plan)</span>
+            ) : null}
           </dd>
         </div>
         <div className="checkout-fact">
@@ -82,7 +85,7 @@ export function ConfirmStep({
         ) : null}
       </dl>
       {exact ? null : (
-        <p className="checkout-hint">
+        <p className="hint-text checkout-hint">
           Only what is found is charged: rows that do not exist, and emails or mobiles a row does not have,
           cost nothing.
         </p>
@@ -101,7 +104,7 @@ export function ConfirmStep({
           disabled={busy || Boolean(problem) || balance === null}
           aria-busy={busy}
         >
-          {busy ? <span className="checkout-spinner" aria-hidden="true" /> : null}
+          {busy ? <Spinner inherit /> : null}
           {confirmLabel}
         </button>
         <button type="button" className="button button-secondary" onClick={onBack} disabled={busy}>

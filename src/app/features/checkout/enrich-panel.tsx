@@ -222,7 +222,7 @@ export function EnrichPanel({ selection }: { selection: readonly string[] }) {
                   <span className="checkout-choice-label">
                     The {formatNumber(selection.length)} selected in the sample
                   </span>
-                  <span className="checkout-choice-hint">
+                  <span className="hint-text checkout-choice-hint">
                     {selection.length === 0
                       ? "Tick rows in the Builder's sample to choose people."
                       : "The people you ticked, by their contact id."}
@@ -233,7 +233,7 @@ export function EnrichPanel({ selection }: { selection: readonly string[] }) {
                 <input type="radio" value="list" {...form.register("source")} />
                 <span className="checkout-choice-text">
                   <span className="checkout-choice-label">A list of ids or emails</span>
-                  <span className="checkout-choice-hint">
+                  <span className="hint-text checkout-choice-hint">
                     Paste contact ids (RBID_PAO) or email addresses.
                   </span>
                 </span>
@@ -261,7 +261,7 @@ export function EnrichPanel({ selection }: { selection: readonly string[] }) {
                 aria-invalid={form.formState.errors.list ? true : undefined}
                 {...form.register("list")}
               />
-              <p className="checkout-hint">
+              <p className="hint-text checkout-hint">
                 One per line, or separated by commas, semicolons or spaces. Duplicates count once.
               </p>
               <ListSummary parsed={parsed} id={listHintId} />

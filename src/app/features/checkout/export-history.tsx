@@ -42,7 +42,7 @@ function DownloadButton({ record }: { record: ExportStatusRecord }) {
             : "Download"}
       </button>
       {state.phase === "done" ? (
-        <span className="checkout-hint"> Saved ({formatBytes(state.bytes)})</span>
+        <span className="hint-text checkout-hint"> Saved ({formatBytes(state.bytes)})</span>
       ) : null}
       {state.phase === "failed" ? (
         <span className="checkout-problem" role="alert">
@@ -88,7 +88,7 @@ export function ExportHistory({ plan }: { plan: Plan | null }) {
           {exports.isFetching ? "Refreshing…" : "Refresh"}
         </button>
       </div>
-      <p className="checkout-hint">Downloading a completed export again costs nothing.</p>
+      <p className="hint-text checkout-hint">Downloading a completed export again costs nothing.</p>
       {exports.error && !exports.data ? (
         <p className="checkout-problem" role="alert">
           The history could not be loaded: {readableError(exports.error)}

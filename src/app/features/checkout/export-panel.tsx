@@ -89,7 +89,7 @@ function EstimateFacts({ estimate, maxRows }: { estimate: Estimate; maxRows: num
         </div>
       </dl>
       {maxRows < estimate.audienceCount ? (
-        <p className="checkout-hint">
+        <p className="hint-text checkout-hint">
           The audience has {formatNumber(estimate.audienceCount)} people; the file holds the first{" "}
           {formatNumber(estimate.rows)} by contact id, exactly the rows estimated here.
         </p>
@@ -239,7 +239,7 @@ export function ExportPanel({ filter, valid, description, count, selection }: Ex
                   <input type="radio" value="audience" {...form.register("scope")} />
                   <span className="checkout-choice-text">
                     <span className="checkout-choice-label">The whole audience</span>
-                    <span className="checkout-choice-hint">
+                    <span className="hint-text checkout-choice-hint">
                       {count === null ? "Counting…" : `${formatNumber(count)} people`}
                     </span>
                   </span>
@@ -250,7 +250,9 @@ export function ExportPanel({ filter, valid, description, count, selection }: Ex
                     <span className="checkout-choice-label">
                       Only the {formatNumber(selection.length)} selected
                     </span>
-                    <span className="checkout-choice-hint">Exactly the rows you ticked in the sample</span>
+                    <span className="hint-text checkout-choice-hint">
+                      Exactly the rows you ticked in the sample
+                    </span>
                   </span>
                 </label>
               </div>
@@ -276,7 +278,7 @@ export function ExportPanel({ filter, valid, description, count, selection }: Ex
             </div>
             <div className="field checkout-grow-field">
               <label className="field-label" htmlFor={nameId}>
-                File name <span className="checkout-hint">(optional)</span>
+                File name <span className="hint-text checkout-hint">(optional)</span>
               </label>
               <input
                 id={nameId}
@@ -290,7 +292,7 @@ export function ExportPanel({ filter, valid, description, count, selection }: Ex
               />
             </div>
           </div>
-          <p className="checkout-hint" id={maxRowsHintId}>
+          <p className="hint-text checkout-hint" id={maxRowsHintId}>
             {scope === "selection"
               ? "At most the people you selected."
               : `Defaults to the audience's size, up to ${formatNumber(MAX_ROWS_DEFAULT_CAP)} (a file that size opens in any spreadsheet); type more if you need them.`}
@@ -322,7 +324,7 @@ export function ExportPanel({ filter, valid, description, count, selection }: Ex
       ) : null}
 
       {asked && outdated && !blocking ? (
-        <p className="checkout-notice" role="status">
+        <p className="notice-info checkout-notice" role="status">
           The settings changed since the estimate: estimate again to see the new price.
         </p>
       ) : null}
@@ -375,7 +377,7 @@ export function ExportPanel({ filter, valid, description, count, selection }: Ex
             }}
             onBack={() => setAsked(null)}
           >
-            <p className="checkout-hint">
+            <p className="hint-text checkout-hint">
               Charged once, when the file is complete: exactly this amount. A failed or cancelled export costs
               nothing.
             </p>

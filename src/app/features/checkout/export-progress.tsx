@@ -101,7 +101,7 @@ export function ExportProgress({
       <h3 className="checkout-confirm-title" id={titleId}>
         {record.name ? `Export “${record.name}”` : "Your export"}
       </h3>
-      <p className="checkout-hint">
+      <p className="hint-text checkout-hint">
         {record.summary}.{" "}
         {record.credits === 0
           ? "Nothing is charged for it."

@@ -160,7 +160,7 @@ export function PreviewPanel({ filter, valid, description, count }: PreviewPanel
               aria-invalid={limitError ? true : undefined}
               {...form.register("limit", { valueAsNumber: true })}
             />
-            <p className="checkout-hint" id={limitHintId}>
+            <p className="hint-text checkout-hint" id={limitHintId}>
               {PREVIEW_LIMIT.min} to {PREVIEW_LIMIT.max}: the audience's first people by contact id.
             </p>
             {limitError ? (

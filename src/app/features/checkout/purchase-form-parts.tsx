@@ -83,7 +83,7 @@ export function PurchaseFormEnd<F extends PurchaseFields>({
         <button type="submit" className="button button-primary" disabled={submitDisabled}>
           {submitLabel}
         </button>
-        <span className="checkout-hint">{hint}</span>
+        <span className="hint-text checkout-hint">{hint}</span>
       </div>
     </>
   );

@@ -3,6 +3,7 @@ import type { Plan } from "../../../contract/inferred";
 import type { ApiError } from "../../api/api-error";
 import { formatDateTime, formatTime } from "../../lib/format";
 import type { PurchaseState } from "../../lib/spend";
+import { Spinner } from "../../ui/spinner";
 import { readableError } from "../../ui/status";
 import { insufficientText } from "./pricing";
 
@@ -55,8 +56,8 @@ export function PurchaseNotice<T>({
       return null;
     case "sending":
       return (
-        <p className="checkout-notice" role="status" aria-live="polite">
-          <span className="checkout-spinner" aria-hidden="true" />
+        <p className="notice-info checkout-notice" role="status" aria-live="polite">
+          <Spinner inherit />
           {state.resumed
             ? `Finishing the purchase you started at ${formatTime(state.purchase.startedAt)}: ${state.purchase.summary}. It is sent again with the same key, so it is charged once at most.`
             : `Buying ${state.purchase.summary}… Reloading or losing the connection now cannot charge you twice.`}

@@ -26,7 +26,7 @@ export function RevealField({
             <input id={`${id}-${reveal}`} type="radio" value={reveal} {...registration} />
             <span className="checkout-choice-text">
               <span className="checkout-choice-label">{REVEAL_LABELS[reveal]}</span>
-              <span className="checkout-choice-hint">{revealPriceHint(reveal, plan)}</span>
+              <span className="hint-text checkout-choice-hint">{revealPriceHint(reveal, plan)}</span>
             </span>
           </label>
         ))}

@@ -76,7 +76,9 @@ export function RowsResultView({
             ))}
           </ul>
           {result.notFound.length > NOT_FOUND_SHOWN ? (
-            <p className="checkout-hint">and {formatNumber(result.notFound.length - NOT_FOUND_SHOWN)} more</p>
+            <p className="hint-text checkout-hint">
+              and {formatNumber(result.notFound.length - NOT_FOUND_SHOWN)} more
+            </p>
           ) : null}
         </details>
       ) : null}

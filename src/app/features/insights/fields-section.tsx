@@ -2,6 +2,7 @@ import * as DropdownMenu from "@radix-ui/react-dropdown-menu";
 import { type ReactNode, useId } from "react";
 import { INSIGHTS_MAX_FIELDS } from "../../../contract/inferred";
 import { formatNumber } from "../../lib/format";
+import { MenuContent } from "../../ui/menu-content";
 import {
   type BucketValue,
   columnLabel,
@@ -38,36 +39,37 @@ function FieldsChooser({
           Fields ({chosen.size})<span aria-hidden="true">▾</span>
         </button>
       </DropdownMenu.Trigger>
-      <DropdownMenu.Portal>
-        <DropdownMenu.Content className="insights-chooser" align="end" sideOffset={4} collisionPadding={8}>
-          <DropdownMenu.Label className="insights-chooser-label">
-            Fields to list (up to {INSIGHTS_MAX_FIELDS})
-          </DropdownMenu.Label>
-          {GROUPABLE_COLUMNS.map((column) => {
-            const on = chosen.has(column.name);
-            return (
-              <DropdownMenu.CheckboxItem
-                key={column.name}
-                className="insights-chooser-item"
-                checked={on}
-                disabled={!on && full}
-                onCheckedChange={(checked) => toggle(column.name, checked === true)}
-                onSelect={(event) => event.preventDefault()}
-              >
-                <span className="insights-chooser-check" aria-hidden="true">
-                  <DropdownMenu.ItemIndicator>✓</DropdownMenu.ItemIndicator>
-                </span>
-                {column.label}
-              </DropdownMenu.CheckboxItem>
-            );
-          })}
-          <DropdownMenu.Separator className="insights-chooser-separator" />
-          <DropdownMenu.Item className="insights-chooser-item" onSelect={() => onChange([...DEFAULT_FIELDS])}>
-            <span className="insights-chooser-check" aria-hidden="true" />
-            Back to the default fields
-          </DropdownMenu.Item>
-        </DropdownMenu.Content>
-      </DropdownMenu.Portal>
+      <MenuContent className="insights-chooser" align="end">
+        <DropdownMenu.Label className="menu-label insights-chooser-label">
+          Fields to list (up to {INSIGHTS_MAX_FIELDS})
+        </DropdownMenu.Label>
+        {GROUPABLE_COLUMNS.map((column) => {
+          const on = chosen.has(column.name);
+          return (
+            <DropdownMenu.CheckboxItem
+              key={column.name}
+              className="menu-item insights-chooser-item"
+              checked={on}
+              disabled={!on && full}
+              onCheckedChange={(checked) => toggle(column.name, checked === true)}
+              onSelect={(event) => event.preventDefault()}
+            >
+              <span className="insights-chooser-check" aria-hidden="true">
+                <DropdownMenu.ItemIndicator>✓</DropdownMenu.ItemIndicator>
+              </span>
+              {column.label}
+            </DropdownMenu.CheckboxItem>
+          );
+        })}
+        <DropdownMenu.Separator className="insights-chooser-separator" />
+        <DropdownMenu.Item
+          className="menu-item insights-chooser-item"
+          onSelect={() => onChange([...DEFAULT_FIELDS])}
+        >
+          <span className="insights-chooser-check" aria-hidden="true" />
+          Back to the default fields
+        </DropdownMenu.Item>
+      </MenuContent>
     </DropdownMenu.Root>
   );
 }

@@ -2,6 +2,7 @@ import * as DropdownMenu from "@radix-ui/react-dropdown-menu";
 import { memo, useEffect, useMemo, useRef } from "react";
 import { describe } from "../../../contract/describe";
 import { formatDateTime, formatNumber, formatRelative } from "../../lib/format";
+import { MenuContent } from "../../ui/menu-content";
 import { NameForm, type NameSubmitResult } from "./name-form";
 import type { SavedAudience } from "./saved-audiences-store";
 
@@ -126,39 +127,35 @@ export const SavedAudienceRow = memo(function SavedAudienceRow({
             </svg>
           </button>
         </DropdownMenu.Trigger>
-        <DropdownMenu.Portal>
-          <DropdownMenu.Content
-            className="saved-menu"
-            align="end"
-            sideOffset={4}
-            collisionPadding={8}
-            onCloseAutoFocus={(event) => {
-              if (keepFocus.current) event.preventDefault();
-              keepFocus.current = false;
-              if (renameOnClose.current) {
-                renameOnClose.current = false;
-                onAction("rename", item);
-              }
-            }}
-          >
-            <DropdownMenu.Item className="saved-menu-item" onSelect={select("open")}>
-              Open
-            </DropdownMenu.Item>
-            <DropdownMenu.Item className="saved-menu-item" onSelect={select("rename")}>
-              Rename…
-            </DropdownMenu.Item>
-            <DropdownMenu.Item className="saved-menu-item" onSelect={select("duplicate")}>
-              Duplicate
-            </DropdownMenu.Item>
-            <DropdownMenu.Item className="saved-menu-item" onSelect={select("export")}>
-              Export JSON
-            </DropdownMenu.Item>
-            <DropdownMenu.Separator className="saved-menu-separator" />
-            <DropdownMenu.Item className="saved-menu-item saved-menu-item-danger" onSelect={select("delete")}>
-              Delete
-            </DropdownMenu.Item>
-          </DropdownMenu.Content>
-        </DropdownMenu.Portal>
+        <MenuContent
+          className="saved-menu"
+          align="end"
+          onCloseAutoFocus={(event) => {
+            if (keepFocus.current) event.preventDefault();
+            keepFocus.current = false;
+            if (renameOnClose.current) {
+              renameOnClose.current = false;
+              onAction("rename", item);
+            }
+          }}
+        >
+          <DropdownMenu.Item className="saved-menu-item" onSelect={select("open")}>
+            Open
+          </DropdownMenu.Item>
+          <DropdownMenu.Item className="saved-menu-item" onSelect={select("rename")}>
+            Rename…
+          </DropdownMenu.Item>
+          <DropdownMenu.Item className="saved-menu-item" onSelect={select("duplicate")}>
+            Duplicate
+          </DropdownMenu.Item>
+          <DropdownMenu.Item className="saved-menu-item" onSelect={select("export")}>
+            Export JSON
+          </DropdownMenu.Item>
+          <DropdownMenu.Separator className="saved-menu-separator" />
+          <DropdownMenu.Item className="saved-menu-item saved-menu-item-danger" onSelect={select("delete")}>
+            Delete
+          </DropdownMenu.Item>
+        </MenuContent>
       </DropdownMenu.Root>
     </li>
   );

@@ -305,7 +305,7 @@ export function SavedAudiencesPanel({
       ) : null}
 
       {unreadable > 0 ? (
-        <p className="saved-note">
+        <p className="notice-warning saved-note">
           {unreadable === 1
             ? "One saved audience could not be read by this version of the app."
             : `${unreadable} saved audiences could not be read by this version of the app.`}{" "}

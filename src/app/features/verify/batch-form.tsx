@@ -301,7 +301,7 @@ export function BatchForm({
             </p>
           ))}
           {balance !== null && balance < review.addresses ? (
-            <p className="verify-warning">
+            <p className="notice-warning verify-warning">
               The balance may run out before the end: the job then stops with an error, and results so far
               cannot be downloaded. Consider a shorter list.
             </p>

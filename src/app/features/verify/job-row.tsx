@@ -83,7 +83,7 @@ export function JobRow({ job, listed }: { job: KnownJob; listed: boolean | null 
         {when ? <span className="muted"> · Last update {when}</span> : null}
       </p>
       {job.status === "ERROR" ? (
-        <p className="verify-warning">
+        <p className="notice-warning verify-warning">
           The service stopped this job (for example, the balance ran out). Its results cannot be downloaded;
           start a new job for the addresses it did not reach.
         </p>

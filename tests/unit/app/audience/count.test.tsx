@@ -145,7 +145,7 @@ describe("CountBadge: the live count", () => {
     expect(badge().getAttribute("aria-busy")).toBe("true");
     expect(badge().textContent).toContain("12,345 people");
     expect(badge().textContent).toContain("Updating the count");
-    expect(badge().querySelector(".audience-spinner")).not.toBeNull();
+    expect(badge().querySelector(".spinner")).not.toBeNull();
     await act(async () => {
       slow.resolve(json({ count: 678, mode: "exact" }));
     });

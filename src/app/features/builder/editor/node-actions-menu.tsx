@@ -2,6 +2,7 @@ import * as DropdownMenu from "@radix-ui/react-dropdown-menu";
 import { Fragment, memo, type RefObject, useContext, useId, useRef, useState } from "react";
 import { type CommandId, commandById, type EditorCommand, formatKey } from "../../../lib/filter/commands";
 import { nodeAt, pathOfId } from "../../../lib/filter/tree";
+import { MenuContent } from "../../../ui/menu-content";
 import { FocusMemoryContext, PlatformContext, useDispatch } from "./editor-context";
 
 /** The per-node menu: the model's commands (the same objects as the buttons and shortcuts), by section. */
@@ -136,43 +137,39 @@ function OpenMenu({
       <DropdownMenu.Trigger asChild {...ANCHOR_ONLY}>
         <span className="fe-menu-anchor" aria-hidden="true" />
       </DropdownMenu.Trigger>
-      <DropdownMenu.Portal>
-        <DropdownMenu.Content
-          id={menuId}
-          aria-labelledby={buttonId}
-          className="fe-menu"
-          align="end"
-          sideOffset={4}
-          collisionPadding={8}
-          onFocus={(event) => {
-            // Radix focuses the menu itself on opening; from the keyboard, the first item instead.
-            if (!byKeyboard || event.target !== event.currentTarget || entered.current) return;
-            entered.current = true;
-            event.preventDefault();
-            event.currentTarget.querySelector<HTMLElement>('[role="menuitem"]:not([data-disabled])')?.focus();
+      <MenuContent
+        className="fe-menu"
+        id={menuId}
+        aria-labelledby={buttonId}
+        align="end"
+        onFocus={(event) => {
+          // Radix focuses the menu itself on opening; from the keyboard, the first item instead.
+          if (!byKeyboard || event.target !== event.currentTarget || entered.current) return;
+          entered.current = true;
+          event.preventDefault();
+          event.currentTarget.querySelector<HTMLElement>('[role="menuitem"]:not([data-disabled])')?.focus();
+        }}
+        onInteractOutside={() => {
+          outside.current = true;
+        }}
+        onCloseAutoFocus={(event) => {
+          // Radix would focus its trigger, which is only the anchor: focus goes back to the button
+          // unless it went outside, or the command took it (a refused one leaves it nowhere).
+          event.preventDefault();
+          const active = document.activeElement;
+          const lost = active === null || active === document.body;
+          if (chosen.current ? lost : !outside.current) button.current?.focus();
+        }}
+      >
+        <MenuItems
+          nodeId={nodeId}
+          onChoose={(command) => {
+            chosen.current = true;
+            memory.current = "menu";
+            dispatch.run(command, nodeId);
           }}
-          onInteractOutside={() => {
-            outside.current = true;
-          }}
-          onCloseAutoFocus={(event) => {
-            // Radix would focus its trigger, which is only the anchor: focus goes back to the button
-            // unless it went outside, or the command took it (a refused one leaves it nowhere).
-            event.preventDefault();
-            const active = document.activeElement;
-            const lost = active === null || active === document.body;
-            if (chosen.current ? lost : !outside.current) button.current?.focus();
-          }}
-        >
-          <MenuItems
-            nodeId={nodeId}
-            onChoose={(command) => {
-              chosen.current = true;
-              memory.current = "menu";
-              dispatch.run(command, nodeId);
-            }}
-          />
-        </DropdownMenu.Content>
-      </DropdownMenu.Portal>
+        />
+      </MenuContent>
     </DropdownMenu.Root>
   );
 }
@@ -207,7 +204,7 @@ function MenuItems({ nodeId, onChoose }: { nodeId: string; onChoose(command: Com
         return (
           <Fragment key={section.title}>
             {i > 0 ? <DropdownMenu.Separator className="fe-menu-separator" /> : null}
-            <DropdownMenu.Label className="fe-menu-label">{section.title}</DropdownMenu.Label>
+            <DropdownMenu.Label className="menu-label fe-menu-label">{section.title}</DropdownMenu.Label>
             {commands.map((command) => (
               <DropdownMenu.Item
                 key={command.id}
