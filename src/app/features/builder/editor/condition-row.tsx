@@ -3,11 +3,10 @@ import { describeNode } from "../../../../contract/describe";
 import type { ConditionNode } from "../../../../contract/filter";
 import type { Operator } from "../../../../contract/inferred";
 import { ColumnPicker } from "./column-picker";
-import { useNodeProblems } from "./editor-context";
 import { fieldProblems } from "./field-problems";
-import { DragHandle, type HandleProps, RowTools } from "./node-parts";
+import { DragHandle, type HandleProps, RowTools, RuleRow, useRowProblems } from "./node-parts";
 import { operatorWords } from "./operator-words";
-import { problemId, problemsByField } from "./problem-fields";
+import { problemId } from "./problem-fields";
 import { reportRender } from "./render-probe";
 import { useConditionRow } from "./use-condition-row";
 import { ValueEditor } from "./value-editor";
@@ -30,8 +29,7 @@ export const ConditionRow = memo(function ConditionRow({
 }: ConditionRowProps) {
   const row = useConditionRow(node);
   reportRender("ConditionRow", row.id);
-  const reasons = useNodeProblems(row.id);
-  const problems = problemsByField(node, reasons);
+  const { reasons, problems } = useRowProblems(node, row.id);
   const name = `condition ${position}`;
   const operators: readonly Operator[] = row.operators.includes(node.operator)
     ? row.operators
@@ -40,14 +38,12 @@ export const ConditionRow = memo(function ConditionRow({
   const operatorInvalid = (problems.operator?.length ?? 0) > 0;
 
   return (
-    // biome-ignore lint/a11y/useSemanticElements: a row of controls named for screen readers; a fieldset would need a legend and breaks the flex row
-    <div
-      className="fe-row fe-condition"
-      role="group"
-      aria-label={`Condition ${position}: ${describeNode(node)}`}
-      data-node-id={row.id}
-      aria-describedby={problems.node ? problemId(row.id, "node") : undefined}
-      data-invalid={reasons ? true : undefined}
+    <RuleRow
+      kind="condition"
+      label={`Condition ${position}: ${describeNode(node)}`}
+      nodeId={row.id}
+      nodeProblem={Boolean(problems.node)}
+      invalid={Boolean(reasons)}
     >
       <div className="fe-row-main">
         {handle ? <DragHandle handle={handle} name={name} /> : null}
@@ -92,6 +88,6 @@ export const ConditionRow = memo(function ConditionRow({
         <RowTools node={node} nodeId={row.id} name={name} negated={negated} onToggleNot={row.toggleNot} />
       </div>
       {fieldProblems(problemId(row.id, "node"), problems.node)}
-    </div>
+    </RuleRow>
   );
 });

@@ -1,11 +1,10 @@
 import { memo } from "react";
 import { describeNode } from "../../../../contract/describe";
 import type { LookalikeNode } from "../../../../contract/filter";
-import { useNodeProblems } from "./editor-context";
 import { fieldProblems } from "./field-problems";
 import { LevelFooter } from "./match-level-control";
-import { DragHandle, type HandleProps, RowTools } from "./node-parts";
-import { problemId, problemsByField } from "./problem-fields";
+import { DragHandle, type HandleProps, RowTools, RuleRow, useRowProblems } from "./node-parts";
+import { problemId } from "./problem-fields";
 import { reportRender } from "./render-probe";
 import { Segmented, type SegmentedOption } from "./segmented";
 import { type LookalikeBy, useLookalikeRow } from "./use-lookalike-row";
@@ -27,8 +26,7 @@ export const LookalikeRow = memo(function LookalikeRow({
 }) {
   const row = useLookalikeRow(node);
   reportRender("LookalikeRow", row.id);
-  const reasons = useNodeProblems(row.id);
-  const problems = problemsByField(node, reasons);
+  const { reasons, problems } = useRowProblems(node, row.id);
   const name = `lookalike ${position}`;
   const lookupId = `fe-lookup-${row.id}`;
   const invalid = (problems.company?.length ?? 0) > 0 || row.lookup.kind === "missing";
@@ -37,14 +35,12 @@ export const LookalikeRow = memo(function LookalikeRow({
       .filter(Boolean)
       .join(" ") || undefined;
   return (
-    // biome-ignore lint/a11y/useSemanticElements: a row of controls named for screen readers; a fieldset would need a legend and breaks the flex row
-    <div
-      className="fe-row fe-lookalike"
-      role="group"
-      aria-label={`Lookalike ${position}: ${describeNode(node)}`}
-      data-node-id={row.id}
-      aria-describedby={problems.node ? problemId(row.id, "node") : undefined}
-      data-invalid={reasons ? true : undefined}
+    <RuleRow
+      kind="lookalike"
+      label={`Lookalike ${position}: ${describeNode(node)}`}
+      nodeId={row.id}
+      nodeProblem={Boolean(problems.node)}
+      invalid={Boolean(reasons)}
     >
       <div className="fe-row-main">
         {handle ? <DragHandle handle={handle} name={name} /> : null}
@@ -88,6 +84,6 @@ export const LookalikeRow = memo(function LookalikeRow({
         onChange={row.setLevel}
         problems={problems}
       />
-    </div>
+    </RuleRow>
   );
 });

@@ -1,5 +1,5 @@
 import type { DraggableAttributes, DraggableSyntheticListeners } from "@dnd-kit/core";
-import { memo, useContext } from "react";
+import { memo, type ReactNode, useContext } from "react";
 import type { FilterNode, JoinOp } from "../../../../contract/filter";
 import { commandById, formatKey } from "../../../lib/filter/commands";
 import {
@@ -10,6 +10,7 @@ import {
   useNodeProblems,
 } from "./editor-context";
 import { NodeActionsMenu } from "./node-actions-menu";
+import { problemId, problemsByField } from "./problem-fields";
 
 /** A command's first key, as this platform spells it ("Ctrl+I", "⌘I"), or "". */
 export function useKeyHint(keys: readonly string[]): string {
@@ -124,6 +125,47 @@ export function RowTools(props: {
       <NotToggle on={props.negated} name={props.name} onToggle={props.onToggleNot} />
       <NodeAside node={props.node} nodeId={props.nodeId} />
       <NodeActionsMenu nodeId={props.nodeId} name={props.name} />
+    </div>
+  );
+}
+
+/** A rule's problems: all of them, and by the field each one is about. */
+export function useRowProblems(node: FilterNode, nodeId: string) {
+  const reasons = useNodeProblems(nodeId);
+  return { reasons, problems: problemsByField(node, reasons) };
+}
+
+/**
+ * The frame of every rule row: a group named for screen readers, pointing at its own problem when
+ * it has one, marked while any field of it has one.
+ */
+export function RuleRow({
+  kind,
+  label,
+  nodeId,
+  nodeProblem,
+  invalid,
+  children,
+}: {
+  kind: "condition" | "semantic" | "lookalike";
+  label: string;
+  nodeId: string;
+  /** The row as a whole has a problem (not only one of its fields). */
+  nodeProblem: boolean;
+  invalid: boolean;
+  children: ReactNode;
+}) {
+  return (
+    // biome-ignore lint/a11y/useSemanticElements: a row of controls named for screen readers; a fieldset would need a legend and breaks the flex row
+    <div
+      className={`fe-row fe-${kind}`}
+      role="group"
+      aria-label={label}
+      data-node-id={nodeId}
+      aria-describedby={nodeProblem ? problemId(nodeId, "node") : undefined}
+      data-invalid={invalid || undefined}
+    >
+      {children}
     </div>
   );
 }

@@ -2,11 +2,11 @@ import { memo, useCallback } from "react";
 import { describeNode } from "../../../../contract/describe";
 import type { SemanticNode } from "../../../../contract/filter";
 import type { MatchLevel } from "../../../../contract/inferred";
-import { useDispatch, useNodeProblems } from "./editor-context";
+import { useDispatch } from "./editor-context";
 import { fieldProblems } from "./field-problems";
 import { LevelFooter } from "./match-level-control";
-import { DragHandle, type HandleProps, RowTools } from "./node-parts";
-import { problemId, problemsByField } from "./problem-fields";
+import { DragHandle, type HandleProps, RowTools, RuleRow, useRowProblems } from "./node-parts";
+import { problemId } from "./problem-fields";
 import { reportRender } from "./render-probe";
 
 /** Everything a similarity row does, apart from how it looks. */
@@ -34,20 +34,17 @@ export const SemanticRow = memo(function SemanticRow({
 }) {
   const row = useSemanticRow(node);
   reportRender("SemanticRow", row.id);
-  const reasons = useNodeProblems(row.id);
-  const problems = problemsByField(node, reasons);
+  const { reasons, problems } = useRowProblems(node, row.id);
   const title = node.on === "title";
   const name = `${title ? "job title match" : "company match"} ${position}`;
   const textInvalid = (problems.text?.length ?? 0) > 0;
   return (
-    // biome-ignore lint/a11y/useSemanticElements: a row of controls named for screen readers; a fieldset would need a legend and breaks the flex row
-    <div
-      className="fe-row fe-semantic"
-      role="group"
-      aria-label={`${title ? "Job title match" : "Company match"} ${position}: ${describeNode(node)}`}
-      data-node-id={row.id}
-      aria-describedby={problems.node ? problemId(row.id, "node") : undefined}
-      data-invalid={reasons ? true : undefined}
+    <RuleRow
+      kind="semantic"
+      label={`${title ? "Job title match" : "Company match"} ${position}: ${describeNode(node)}`}
+      nodeId={row.id}
+      nodeProblem={Boolean(problems.node)}
+      invalid={Boolean(reasons)}
     >
       <div className="fe-row-main">
         {handle ? <DragHandle handle={handle} name={name} /> : null}
@@ -76,6 +73,6 @@ export const SemanticRow = memo(function SemanticRow({
         onChange={row.setLevel}
         problems={problems}
       />
-    </div>
+    </RuleRow>
   );
 });
