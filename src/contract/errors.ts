@@ -115,26 +115,10 @@ function describeIssue(issue: z.core.$ZodIssue, input: unknown): { msg: string; 
       }
       return { msg: issue.message || "Input does not match any allowed shape", type: "union_type" };
     }
-    case "too_small": {
-      if (issue.origin === "array" || issue.origin === "set")
-        return { msg: `List should have at least ${issue.minimum} item(s)`, type: "too_short" };
-      if (issue.origin === "string")
-        return { msg: `String should have at least ${issue.minimum} character(s)`, type: "string_too_short" };
-      return {
-        msg: `Input should be greater than${issue.inclusive ? " or equal to" : ""} ${issue.minimum}`,
-        type: issue.inclusive ? "greater_than_equal" : "greater_than",
-      };
-    }
-    case "too_big": {
-      if (issue.origin === "array" || issue.origin === "set")
-        return { msg: `List should have at most ${issue.maximum} item(s)`, type: "too_long" };
-      if (issue.origin === "string")
-        return { msg: `String should have at most ${issue.maximum} character(s)`, type: "string_too_long" };
-      return {
-        msg: `Input should be less than${issue.inclusive ? " or equal to" : ""} ${issue.maximum}`,
-        type: issue.inclusive ? "less_than_equal" : "less_than",
-      };
-    }
+    case "too_small":
+      return boundRecord(issue.origin, issue.minimum, issue.inclusive, "least");
+    case "too_big":
+      return boundRecord(issue.origin, issue.maximum, issue.inclusive, "most");
     case "invalid_format":
       return { msg: `Value error, ${issue.message}`, type: "value_error" };
     case "custom": {
@@ -173,4 +157,26 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
 /** The 422 record for a body that is not JSON (FastAPI's `json_invalid`). */
 export function invalidJsonRecord(error: string): ValidationRecord {
   return { detail: [{ loc: ["body", 0], msg: "JSON decode error", type: "json_invalid", ctx: { error } }] };
+}
+
+/** FastAPI's words for a bound: a list's length, a string's length, or a number's size. */
+function boundRecord(
+  origin: string,
+  limit: number | bigint,
+  inclusive: boolean | undefined,
+  side: "least" | "most",
+): { msg: string; type: string } {
+  const min = side === "least";
+  if (origin === "array" || origin === "set")
+    return { msg: `List should have at ${side} ${limit} item(s)`, type: min ? "too_short" : "too_long" };
+  if (origin === "string")
+    return {
+      msg: `String should have at ${side} ${limit} character(s)`,
+      type: min ? "string_too_short" : "string_too_long",
+    };
+  const than = min ? "greater than" : "less than";
+  return {
+    msg: `Input should be ${than}${inclusive ? " or equal to" : ""} ${limit}`,
+    type: `${min ? "greater_than" : "less_than"}${inclusive ? "_equal" : ""}`,
+  };
 }

@@ -89,26 +89,22 @@ export async function downloadFile(
     if (isAbortError(error)) throw error;
     throw await toApiError(error);
   }
+  const cutShort = (what: string) =>
+    new ApiError({
+      kind: "network",
+      status: 0,
+      message: `The file ${what}. Download it again; it costs nothing.`,
+      requestId: response.headers.get("x-request-id"),
+    });
   let blob: Blob;
   try {
     blob = await response.blob();
   } catch (error) {
     if (isAbortError(error)) throw error;
-    throw new ApiError({
-      kind: "network",
-      status: 0,
-      message: "The file stopped arriving before it was complete. Download it again; it costs nothing.",
-      requestId: response.headers.get("x-request-id"),
-    });
+    throw cutShort("stopped arriving before it was complete");
   }
   const declared = Number(response.headers.get("content-length"));
-  if (Number.isFinite(declared) && declared > 0 && blob.size < declared)
-    throw new ApiError({
-      kind: "network",
-      status: 0,
-      message: "The file arrived incomplete. Download it again; it costs nothing.",
-      requestId: response.headers.get("x-request-id"),
-    });
+  if (Number.isFinite(declared) && declared > 0 && blob.size < declared) throw cutShort("arrived incomplete");
   const named = filenameFromDisposition(response.headers.get("content-disposition"));
   const filename = named ? safeFilename(named, fallback) : fallback;
   saveBlob(blob, filename);

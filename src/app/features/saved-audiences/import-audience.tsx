@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState } from "react";
 import type { GroupNode } from "../../../contract/filter";
+import { FormActions } from "./name-form";
 import { IMPORT_MAX_BYTES, importTreeJson } from "./tree-json";
 
 const LINES_SHOWN = 25;
@@ -108,14 +109,11 @@ export function ImportAudience({
             aria-describedby={failure ? `${id}-errors` : undefined}
           />
         </div>
-        <div className="name-form-actions">
-          <button type="submit" className="button button-primary" disabled={text.trim() === ""}>
-            Import pasted JSON
-          </button>
-          <button type="button" className="button button-secondary" onClick={onCancel}>
-            Cancel
-          </button>
-        </div>
+        <FormActions
+          submitLabel="Import pasted JSON"
+          submitDisabled={text.trim() === ""}
+          onCancel={onCancel}
+        />
       </form>
       {failure ? (
         <div className="saved-import-errors" id={`${id}-errors`} role="alert">

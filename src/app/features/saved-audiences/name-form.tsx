@@ -108,14 +108,29 @@ export function NameForm({
           </p>
         )}
       </div>
-      <div className="name-form-actions">
-        <button type="submit" className="button button-primary">
-          {submitLabel}
-        </button>
-        <button type="button" className="button button-secondary" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
+      <FormActions submitLabel={submitLabel} onCancel={onCancel} />
     </form>
+  );
+}
+
+/** The end of the panel's small forms: submit, and Cancel to leave without a change. */
+export function FormActions({
+  submitLabel,
+  submitDisabled = false,
+  onCancel,
+}: {
+  submitLabel: string;
+  submitDisabled?: boolean;
+  onCancel(): void;
+}) {
+  return (
+    <div className="name-form-actions">
+      <button type="submit" className="button button-primary" disabled={submitDisabled}>
+        {submitLabel}
+      </button>
+      <button type="button" className="button button-secondary" onClick={onCancel}>
+        Cancel
+      </button>
+    </div>
   );
 }
