@@ -2,8 +2,8 @@ import { type ColumnType, OPERATORS_BY_TYPE, type Operator } from "./inferred";
 
 /**
  * The column catalogue: the columns the sandbox carries, with the service's names
- * (shared/spec/contact-columns.txt). Types, levels, enumerability and masking are our inferred
- * choices (INFERRED-CONTRACT.md, "Columns").
+ * (the 101 contact columns the service publishes). Types, levels, enumerability and masking are our inferred
+ * choices (src/sandbox/README.md, "Columns").
  */
 export type ColumnLevel = "person" | "company";
 

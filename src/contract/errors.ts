@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ERROR_CODES } from "./inferred";
 
-/** The seed's validation error record (FastAPI's shape). */
+/** The documented validation error record (FastAPI's shape). */
 export const validationIssueSchema = z.object({
   loc: z.array(z.union([z.string(), z.number().int()])),
   msg: z.string(),
@@ -13,7 +13,7 @@ export const validationRecordSchema = z.object({ detail: z.array(validationIssue
 export type ValidationIssue = z.infer<typeof validationIssueSchema>;
 export type ValidationRecord = z.infer<typeof validationRecordSchema>;
 
-/** 401 / 403 / 400 / 409 / 404 / 410 bodies: `{ detail: string }` (seed, public docs). */
+/** 401 / 403 / 400 / 409 / 404 / 410 bodies: `{ detail: string }` (documented). */
 export const detailErrorSchema = z.object({ detail: z.string() });
 
 /** Inferred 429 bodies (the public docs give `{ detail }`; our code tells the two kinds apart). */

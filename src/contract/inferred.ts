@@ -1,11 +1,11 @@
 /**
- * Every choice the project makes where the seed (shared/spec/000_…txt) says "not shown" lives here,
- * as data, and nowhere else (shared/spec/INFERRED-CONTRACT.md is the prose of it). Matching the live
- * service later is an edit to this file. Facts the seed or the public docs state are elsewhere in
+ * Every choice the project makes where the service's interface document (the service's interface document, summarised in src/sandbox/README.md) says "not shown" lives here,
+ * as data, and nowhere else (src/sandbox/README.md is the prose of it). Matching the live
+ * service later is an edit to this file. Facts the documentation or the public docs state are elsewhere in
  * src/contract, next to the schemas that use them.
  */
 
-/** Operators: the seed's list. */
+/** Operators: the documented list. */
 export const OPERATORS = [
   "eq",
   "ne",
@@ -58,7 +58,7 @@ export const VALUE_LIST_MAX = 10_000;
 /** Inferred: how deep a filter may nest; checked before any recursive work (proxy and sandbox). */
 export const MAX_FILTER_DEPTH = 32;
 
-/** The seed's match levels. */
+/** The documented match levels. */
 export const MATCH_LEVELS = ["exact", "same", "similar", "related", "broad"] as const;
 export type MatchLevel = (typeof MATCH_LEVELS)[number];
 
@@ -83,7 +83,7 @@ export const MATCH_LEVEL_TEXT: Record<MatchLevel, string> = {
   broad: "Anything in the same broad area",
 };
 
-/** Limits of sample-like operations: the seed's for View, inferred for Preview and Lookalike. */
+/** Limits of sample-like operations: the documented for View, inferred for Preview and Lookalike. */
 export const VIEW_LIMIT = { min: 1, max: 100, default: 100 } as const;
 export const PREVIEW_LIMIT = { min: 1, max: 100, default: 25 } as const;
 export const LOOKALIKE_LIMIT = { min: 1, max: 100, default: 25 } as const;
@@ -127,10 +127,10 @@ export const PRICE = {
 /** Inferred: the ordinary per-key rate limit (public docs give 60/min and 10,000/day). */
 export const RATE_LIMIT_DEFAULTS = { perMinute: 60, perDay: 10_000 } as const;
 
-/** The seed's daily View budget per key. */
+/** The documented daily View budget per key. */
 export const VIEW_BUDGET_DEFAULT = 100_000;
 
-/** v1 retirement date (seed), sent as `Sunset` on v1 answers. */
+/** v1 retirement date (public docs), sent as `Sunset` on v1 answers. */
 export const V1_SUNSET_DATE = "2026-07-07";
 
 /** Inferred: the View's default column set. */

@@ -15,8 +15,8 @@ import {
 import type { OperationId } from "./routes";
 
 /**
- * Request and response schemas of every operation in the three spec documents. Shapes the seed
- * leaves "not shown" follow INFERRED-CONTRACT.md (their constants are in ./inferred).
+ * Request and response schemas of every operation the service documents or we infer. Shapes the documentation
+ * leaves "not shown" follow src/sandbox/README.md (their constants are in ./inferred).
  */
 
 /** A clamped integer: any integer is accepted and brought into [min, max]; null/absent is the default. */
@@ -103,7 +103,7 @@ export function makeRequestSchemas(strict: boolean) {
       reveal,
       columns: columnList(),
     }).superRefine((body, ctx) => {
-      // Duplicates count once (INFERRED-CONTRACT.md); emails match case-insensitively.
+      // Duplicates count once (src/sandbox/README.md); emails match case-insensitively.
       const total =
         new Set(body.personIds ?? []).size +
         new Set((body.emails ?? []).map((e) => e.trim().toLowerCase())).size;
@@ -169,7 +169,7 @@ export function makeRequestSchemas(strict: boolean) {
     }),
     exportIdParams: obj({ exportId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "not an export id") }),
 
-    // Email verification, v1 (seed + inferred) and v2 (public OpenAPI).
+    // Email verification, v1 (documented + inferred) and v2 (public OpenAPI).
     verifyV1: obj({ email: z.string().min(1).max(320) }),
     verifyV2: obj({
       email: z

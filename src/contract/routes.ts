@@ -143,7 +143,7 @@ export const OPERATIONS = [
     spends: true,
   }),
 
-  // Email verification, v1 (seed).
+  // Email verification, v1 (documented).
   op({
     id: "verifyV1",
     method: "POST",
@@ -239,7 +239,7 @@ export const OPERATIONS = [
     answer: "file",
   }),
 
-  // Organizations (v2, public docs; beyond the seed).
+  // Organizations (v2, public docs; beyond the interface document).
   op({
     id: "organizationResolve",
     method: "POST",

@@ -58,7 +58,7 @@ export async function createSandbox(
       limiter: new RateLimiter(options.ratePerMinute, options.ratePerDay),
       v1Retired: options.v1Retired,
       log,
-      // INFERRED-CONTRACT.md: X-FreePreview-Remaining is on every View answer, errors included.
+      // src/sandbox/README.md: X-FreePreview-Remaining is on every View answer, errors included.
       headersFor: (op, caller): Record<string, string> =>
         op.id === "view"
           ? { "X-FreePreview-Remaining": String(viewRowsLeft(caller.key, options.viewBudget)) }

@@ -2,7 +2,7 @@ import path from "node:path";
 import { z } from "zod";
 import { RATE_LIMIT_DEFAULTS, VIEW_BUDGET_DEFAULT } from "../contract/inferred";
 
-/** The sandbox's environment (INFERRED-CONTRACT.md, "The sandbox's own interface"), validated at start. */
+/** The sandbox's environment (src/sandbox/README.md, "The sandbox's own interface"), validated at start. */
 const int = (fallback: number, min = 0) => z.coerce.number().int().min(min).default(fallback);
 
 const envSchema = z.object({

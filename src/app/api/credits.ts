@@ -9,9 +9,9 @@ import { callWithHeaders } from "./operations";
  * first and of v1 only when v2 does not have the operation (404/405); v1 answering 410 means v1 is
  * retired, so v2's answer stands. The path that answered is remembered for the next time.
  *
- * - `v2/credits`: the seed's v2 operation, `{ credits, plan }`.
+ * - `v2/credits`: the documented v2 operation, `{ credits, plan }`.
  * - `v2/account/balance`: the published v2 operation, `{ credits }` (the plan may be missing).
- * - `v1/credits`: the seed's v1 operation.
+ * - `v1/credits`: the documented v1 operation.
  */
 export const BALANCE_PATHS = ["v2/credits", "v2/account/balance", "v1/credits"] as const;
 export type BalancePath = (typeof BALANCE_PATHS)[number];

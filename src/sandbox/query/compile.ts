@@ -11,7 +11,7 @@ import type { SqlBuilder } from "../db";
 
 /**
  * Compiles a validated filter tree into a SQL boolean expression over `contacts`, with every value
- * bound as a parameter. Semantics (INFERRED-CONTRACT.md, "Filter semantics"):
+ * bound as a parameter. Semantics (src/sandbox/README.md, "Filter semantics"):
  * - a row matches when the expression is TRUE. Leaves may be NULL (a NULL column), and with only
  *   AND and OR above them NULL keeps exactly the rows "NULL is no match" would; a negation is
  *   `(…) IS NOT TRUE`, the exact complement, so count(A) + count(NOT A) = count(all). (Wrapping every

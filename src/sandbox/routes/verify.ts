@@ -16,7 +16,7 @@ import {
   verifyEmail,
 } from "../verify/verify-email";
 
-/** Email verification, v1 as the seed gives it and v2 as the public docs do: the same jobs underneath. */
+/** Email verification, v1 as documented and v2 as the public docs do: the same jobs underneath. */
 type VerifyOperation =
   | "verifyV1"
   | "batchV1"

@@ -23,7 +23,7 @@ export type Deliverability = (typeof DELIVERABILITIES)[number];
 export const RISKS = ["LOW", "MEDIUM", "HIGH"] as const;
 export type Risk = (typeof RISKS)[number];
 
-/** The seed's v1 result, exactly. */
+/** The documented v1 result, exactly. */
 export interface V1Result {
   email: string;
   deliverability: Deliverability;
@@ -205,7 +205,7 @@ export async function verifyEmail(email: string, book: AddressBook): Promise<Ver
   return { email: address, deliverability, role, risk: roleAwareRisk, reason, domain: parsed.domain };
 }
 
-/** Just the seed's four fields, for the v1 body (keeps `reason` and `domain` out of it). */
+/** Just the documented four fields, for the v1 body (keeps `reason` and `domain` out of it). */
 export function toV1Result(outcome: V1Result): V1Result {
   return {
     email: outcome.email,

@@ -1,5 +1,5 @@
 /**
- * The seed's Authentication rules (1-6), INFERRED's key rules, and key rotation (PUBLIC-FACTS,
+ * The documented Authentication rules (1-6), our inferred key rules, and key rotation (public docs,
  * INFERRED "Account"), over real HTTP against a sandbox of its own.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -248,7 +248,7 @@ describe("Authentication rule 6 / INFERRED limits: 401 answers do not count agai
   });
 });
 
-describe("Authentication rule 5 / PUBLIC-FACTS: key rotation (GET /v1/new-api-key and POST /v2/account/api-keys/rotate)", () => {
+describe("Authentication rule 5 / public docs: key rotation (GET /v1/new-api-key and POST /v2/account/api-keys/rotate)", () => {
   let rot: SandboxServer;
   /** The PAYG account's live key once the first test has rotated it. */
   let liveKey: string = KEYS.payg;

@@ -1,5 +1,5 @@
 /**
- * The contact operations under /v2/contact as INFERRED-CONTRACT.md fixes them (the seed names them
+ * The contact operations under /v2/contact as src/sandbox/README.md fixes them (the documentation names them
  * and leaves their bodies "not shown"): count, preview, estimate, enrich, exports, insights, company
  * count, lookalike and column values, with the sandbox's price table.
  */

@@ -1,5 +1,5 @@
 /**
- * The seed's Errors table (401, 403, 422, 429 x2), INFERRED's error order and bodies (402, 404,
+ * The documented Errors table (401, 403, 422, 429 x2), our inferred error order and bodies (402, 404,
  * 410), and the Versioning rules for v1 (Deprecation / Sunset, retirement).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -38,7 +38,7 @@ describe("Errors 403: key valid but lacks permission -> {detail: string}", () =>
   });
 });
 
-describe("Errors 422: invalid filter, column or body -> the seed's validation record", () => {
+describe("Errors 422: invalid filter, column or body -> the documented validation record", () => {
   it("a body that is not JSON: json_invalid", async () => {
     const record = expect422(await payg().post("/v2/contact/count", undefined, badJson));
     expect(record.detail[0]!.type).toBe("json_invalid");
@@ -379,7 +379,7 @@ describe("Versioning rule 1 / INFERRED: v1 answers carry Deprecation and Sunset"
   });
 });
 
-describe("PUBLIC-FACTS Generations: with v1 retired every v1 path answers 410 Gone", () => {
+describe("public docs Generations: with v1 retired every v1 path answers 410 Gone", () => {
   let retired: SandboxServer;
   beforeAll(async () => {
     retired = await startSandboxServer({ v1Retired: true });

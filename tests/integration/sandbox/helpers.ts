@@ -23,7 +23,7 @@ export const KEYS = {
   revoked: "sbx_revoked_demo",
 } as const;
 
-/** The View's default fields (INFERRED-CONTRACT.md, "Columns"). */
+/** The View's default fields (src/sandbox/README.md, "Columns"). */
 export const DEFAULT_VIEW_FIELDS = [
   "RBID_PAO",
   "FULL_NAME_PER",
@@ -67,7 +67,7 @@ export function expectOk<S extends z.ZodType>(answer: ApiAnswer, schema: S, stat
   return parsed.data;
 }
 
-/** Expects a 422 whose body is the seed's validation record; returns it. */
+/** Expects a 422 whose body is the documented validation record; returns it. */
 export function expect422(answer: ApiAnswer) {
   expect(answer.status, answer.text).toBe(422);
   const parsed = validationRecordSchema.safeParse(answer.body);

@@ -1,6 +1,6 @@
 /**
- * Email verification: the seed's v1 table ("Email verification (v1)", "Batch job (v1)", "States and
- * transitions"), PUBLIC-FACTS' v2 endpoints and INFERRED's choices (price, statuses, CSV download,
+ * Email verification: the documented v1 table ("Email verification (v1)", "Batch job (v1)", "States and
+ * transitions"), the public docs' v2 endpoints and our inferred choices (price, statuses, CSV download,
  * process ids shared by v1 and v2, persistence across restarts).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -63,7 +63,7 @@ async function waitV1(client: ReturnType<typeof api>, processId: string, statuse
   return expectOk(answer, responses.jobStatusV1);
 }
 
-describe("v1 POST /v1/process-email: the seed's result {email, deliverability, role, risk}", () => {
+describe("v1 POST /v1/process-email: the documented result {email, deliverability, role, risk}", () => {
   it("a dataset address is DELIVERABLE, LOW risk, and costs 1 credit", async () => {
     const before = await creditsOf(payg);
     const answer = await payg.post("/v1/process-email", { email: known[0] });
@@ -134,7 +134,7 @@ describe("v1 POST /v1/process-email: the seed's result {email, deliverability, r
   });
 });
 
-describe("v2 POST /v2/email/verify (PUBLIC-FACTS): {email, status}; ?metadata=true adds facts", () => {
+describe("v2 POST /v2/email/verify (public docs): {email, status}; ?metadata=true adds facts", () => {
   it("Valid / Invalid / Unknown map from DELIVERABLE / UNDELIVERABLE / UNKNOWN, priced the same", async () => {
     const cases: [string, string, number][] = [
       [known[3]!, "Valid", 1],
@@ -276,7 +276,7 @@ describe("v1 POST /v1/batch-upload (multipart requested_file): .csv with header,
   });
 });
 
-describe("v2 jobs (PUBLIC-FACTS): verify/batch, /v2/jobs, /v2/jobs/{id}, cancel, download CSV", () => {
+describe("v2 jobs (public docs): verify/batch, /v2/jobs, /v2/jobs/{id}, cancel, download CSV", () => {
   it("POST /v2/email/verify/batch answers an integer process_id; the job completes; the CSV download", async () => {
     const emails = [known[6]!, "nope", "x@unknown-company-zz.com", "=cmd@example.com"];
     const answer = await payg.post("/v2/email/verify/batch", undefined, {

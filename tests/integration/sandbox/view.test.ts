@@ -1,6 +1,6 @@
 /**
- * The seed's View operation (`POST /v2/contact/view`): its response fields, its numbered rules 1-4,
- * the Limits section (rows per request, daily budget) and INFERRED's View choices.
+ * The documented View operation (`POST /v2/contact/view`): its response fields, its numbered rules 1-4,
+ * the Limits section (rows per request, daily budget) and our inferred View choices.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePreviewCapSchema } from "../../../src/contract/errors";

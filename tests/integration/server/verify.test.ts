@@ -108,7 +108,7 @@ describe("real-time verification through the proxy", () => {
     expect(await balance()).toBe(before - 1);
   });
 
-  it("v1 POST /api/v1/process-email: the seed's {email, deliverability, role, risk}", async () => {
+  it("v1 POST /api/v1/process-email: the documented {email, deliverability, role, risk}", async () => {
     const answer = await api.post(
       "/api/v1/process-email",
       { email: "sales@example.com" },

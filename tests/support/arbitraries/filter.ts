@@ -175,7 +175,7 @@ export const nonBlankTextArb: fc.Arbitrary<string> = fc.oneof(
     weight: 1,
   },
 );
-/** Any scalar the seed allows in `value` / `value2` (used where the operator ignores it). */
+/** Any scalar the documentation allows in `value` / `value2` (used where the operator ignores it). */
 const anyScalar: fc.Arbitrary<ScalarInput> = fc.oneof(
   fc.string({ maxLength: 10 }),
   fc.integer(),

@@ -11,7 +11,7 @@ import {
 } from "../../../src/contract/columns";
 import { DEFAULT_VIEW_COLUMNS } from "../../../src/contract/inferred";
 
-/** INFERRED-CONTRACT.md, "Columns", copied as written. */
+/** src/sandbox/README.md, "Columns", copied as written. */
 const LISTED =
   `RBID_PAO RBID_PER RBID_ORG FIRST_NAME_PER LAST_NAME_PER FULL_NAME_PER JOB_TITLE_PER JOB_LEVEL_PER
 JOB_FUNCTION_PER EMAIL_ADDRESS_PER CELLPHONE_PER LINKEDIN_URL_PER CITY_PER STATE_NAME_PER
@@ -38,7 +38,7 @@ describe("column catalogue", () => {
       expect(column.type, column.name).toBe(INTEGERS.includes(column.name) ? "integer" : "text");
   });
 
-  it("keeps the seed's columns and the three ids filterable as text", () => {
+  it("keeps the documented columns and the three ids filterable as text", () => {
     for (const name of [
       "RBID_PAO",
       "RBID_PER",

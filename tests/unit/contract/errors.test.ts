@@ -15,7 +15,7 @@ import {
 import { requests, strictRequests } from "../../../src/contract/operations";
 import { BODY_KEYS, bodyArbs, brokenFilterArb, nestedGroups } from "../../support/arbitraries/filter";
 
-/** The 422 record a body gets from `schema`, checked against the seed's record shape. */
+/** The 422 record a body gets from `schema`, checked against the documented record shape. */
 function record422(schema: z.ZodType, body: unknown, where: "body" | "query" | "path" = "body") {
   const result = schema.safeParse(body);
   expect(result.success).toBe(false);
@@ -56,7 +56,7 @@ describe("422 record: loc points into the body", () => {
     expect(entry).toMatchObject({ type: "int_type", msg: "Input should be a valid integer", input: "5" });
   });
 
-  it("uses the seed's example loc for a top-level child", () => {
+  it("uses the documented example loc for a top-level child", () => {
     const body = {
       filter: { type: "group", children: [{ type: "condition", column: "CITY_PER", operator: "eq" }] },
     };
@@ -266,7 +266,7 @@ describe("422 record helpers and other error bodies", () => {
     ]);
   });
 
-  it("refuses records that break the seed's shape", () => {
+  it("refuses records that break the documented shape", () => {
     expect(validationRecordSchema.safeParse({ detail: "bad" }).success).toBe(false);
     expect(
       validationRecordSchema.safeParse({ detail: [{ loc: ["body", 1.5], msg: "m", type: "t" }] }).success,

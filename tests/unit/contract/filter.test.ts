@@ -16,13 +16,13 @@ import {
 
 const RUNS = { numRuns: 300 };
 
-/** The operator lists of INFERRED-CONTRACT.md, written out independently of src/contract. */
+/** The operator lists of src/sandbox/README.md, written out independently of src/contract. */
 const TEXT_OPS = ["eq", "ne", "contains", "startsWith", "endsWith", "in", "notIn", "isNull", "isNotNull"];
 const INTEGER_OPS = ["eq", "ne", "gt", "gte", "lt", "lte", "between", "in", "notIn", "isNull", "isNotNull"];
 const MASKED_OPS = ["isNull", "isNotNull"];
 const READS_VALUE = ["eq", "ne", "gt", "gte", "lt", "lte", "contains", "startsWith", "endsWith"];
 
-/** A condition carrying exactly the operands INFERRED-CONTRACT.md says `operator` reads. */
+/** A condition carrying exactly the operands src/sandbox/README.md says `operator` reads. */
 function conditionWithOperands(column: string, operator: Operator, integer: boolean) {
   const one = integer ? 42 : "Berlin";
   const base = { type: "condition", column, operator };
@@ -54,7 +54,7 @@ function paths(schema: z.ZodType, input: unknown) {
   return issuesOf(schema, input).map((i) => i.path);
 }
 
-describe("filter schema: the seed's defaults", () => {
+describe("filter schema: the documented defaults", () => {
   it("fills a bare group with op AND, no children and negate false", () => {
     expect(filterSchemas.group.parse({ type: "group" })).toEqual({
       type: "group",
@@ -120,7 +120,7 @@ describe("filter schema: the seed's defaults", () => {
     expect(filterSchemas.root.safeParse("group").success).toBe(false);
   });
 
-  it("keeps null joinWithPrevious, id, match and maxDistance (the seed allows null)", () => {
+  it("keeps null joinWithPrevious, id, match and maxDistance (the documentation allows null)", () => {
     const node = { joinWithPrevious: null, id: null };
     expect(filterSchemas.root.safeParse(inRoot({ type: "group", ...node })).success).toBe(true);
     expect(
@@ -132,7 +132,7 @@ describe("filter schema: the seed's defaults", () => {
 });
 
 describe("filter schema: operators, operands and column types", () => {
-  it("accepts exactly the operators INFERRED-CONTRACT.md lists for each column's type", () => {
+  it("accepts exactly the operators src/sandbox/README.md lists for each column's type", () => {
     for (const column of COLUMNS) {
       const allowed = column.maskedAs ? MASKED_OPS : column.type === "integer" ? INTEGER_OPS : TEXT_OPS;
       for (const operator of OPERATORS) {
@@ -302,7 +302,7 @@ describe("filter schema: semantic and lookalike nodes", () => {
     }
   });
 
-  it("takes on = title | company, the seed's match levels and maxDistance within [0, 2]", () => {
+  it("takes on = title | company, the documented match levels and maxDistance within [0, 2]", () => {
     const base = { type: "semantic", on: "title", text: "Marketing Manager" };
     for (const match of ["exact", "same", "similar", "related", "broad"])
       expect(filterSchemas.semantic.safeParse({ ...base, match }).success).toBe(true);
@@ -345,7 +345,7 @@ describe("filter schema: strict and lenient copies", () => {
       ["children", 0],
     ],
     [
-      "condition with negate (the seed gives conditions none)",
+      "condition with negate (the documentation gives conditions none)",
       inRoot({ type: "condition", column: "CITY_PER", operator: "isNull", negate: true }),
       ["children", 0],
     ],

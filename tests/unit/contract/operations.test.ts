@@ -290,7 +290,7 @@ describe("other request rules", () => {
 
   // BUG(contract, filter.ts root): the root schema (z.unknown().superRefine().pipe(...)) is not
   // optional as an object key, so a body WITHOUT `filter` is refused ("Field required" at
-  // ["body","filter"]) although the seed and INFERRED-CONTRACT.md make it optional.
+  // ["body","filter"]) although the documentation and src/sandbox/README.md make it optional.
   it.each(FILTER_BODY_KEYS)("%s takes a body without filter (the whole dataset)", (key) => {
     const { filter: _filter, ...body } = fc.sample(bodyArbs[key].valid, { numRuns: 1, seed: 1 })[0] as Record<
       string,

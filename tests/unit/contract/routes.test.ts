@@ -99,7 +99,7 @@ describe("operation table", () => {
     }
   });
 
-  it("serves the seed's paths", () => {
+  it("serves the documented paths", () => {
     const routes = new Set(OPERATIONS.map((o) => `${o.method} ${o.path}`));
     for (const route of [
       "POST /v2/contact/view",

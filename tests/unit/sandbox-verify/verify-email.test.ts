@@ -347,7 +347,7 @@ describe("v2 mapping and credits", () => {
     expect(isDefinite(REASON_VERDICT[reason].deliverability)).toBe(charged);
   });
 
-  it("toV1Result keeps exactly the seed's four fields", async () => {
+  it("toV1Result keeps exactly the documented four fields", async () => {
     const result = await verifyEmail("jane.doe@acme-robotics.com", syncBook);
     expect(toV1Result(result)).toStrictEqual({
       email: "jane.doe@acme-robotics.com",

@@ -32,7 +32,7 @@ export const DEFAULT_PICKED_COLUMNS: readonly string[] = DEFAULT_FULL_ROW_COLUMN
 export const ALWAYS_COLUMN = "RBID_PAO";
 
 /**
- * The columns the rows will have, in order, for what is asked (INFERRED-CONTRACT.md, Export): the
+ * The columns the rows will have, in order, for what is asked (src/sandbox/README.md, Export): the
  * picked columns (or the default set) without email and mobile, `RBID_PAO` first and each once,
  * then Email if revealed, then Mobile if revealed. The estimate promises these columns.
  */

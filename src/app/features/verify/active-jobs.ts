@@ -6,7 +6,7 @@ import type { Job } from "./job-model";
 import { ChangeTracker, pollInterval } from "./polling";
 
 /**
- * The jobs the service is working on: `GET /api/v2/jobs`, or the seed's `GET
+ * The jobs the service is working on: `GET /api/v2/jobs`, or the documented `GET
  * /api/v1/queued-process` where v2 is absent. Both list only QUEUED and PROCESSING jobs; finished
  * ones are remembered by the screen (job-history.ts).
  */

@@ -6,7 +6,7 @@ import type { Job } from "./job-model";
 import { jobStatusQueryKey } from "./job-status";
 
 /**
- * Cancel a queued or running job: `POST /api/v2/jobs/{id}/cancel`, or the seed's `POST
+ * Cancel a queued or running job: `POST /api/v2/jobs/{id}/cancel`, or the documented `POST
  * /api/v1/cancel-process { process_id }` where v2 is absent. The job answers CANCELLING, then
  * CANCELLED once the service has stopped; what was verified so far stays charged and downloadable.
  */

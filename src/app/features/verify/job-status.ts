@@ -6,7 +6,7 @@ import { isActive, type Job } from "./job-model";
 import { ChangeTracker, pollInterval } from "./polling";
 
 /**
- * One job's status: `GET /api/v2/jobs/{id}`, or the seed's `GET
+ * One job's status: `GET /api/v2/jobs/{id}`, or the documented `GET
  * /api/v1/batch-process-email-status?process_id=` where v2 is absent. Asked for jobs the active
  * list no longer shows (they finished, or are cancelling), until they reach a final status.
  */

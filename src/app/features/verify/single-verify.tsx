@@ -37,7 +37,7 @@ type FormValues = z.input<typeof formSchema>;
 
 /**
  * Verify one address in real time, with the result explained. A pasted list is not sent here:
- * from two entries on, the form offers to move them to a batch (advised from 10, as the seed says).
+ * from two entries on, the form offers to move them to a batch (advised from 10, as the service's documentation says).
  */
 export function SingleVerify({ onMoveToBatch }: { onMoveToBatch(text: string): void }) {
   const id = useId();

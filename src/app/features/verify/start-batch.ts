@@ -9,7 +9,7 @@ import type { Job } from "./job-model";
 /**
  * Starts a batch job. v2 has one way in, the upload (`POST /api/v2/email/verify/batch`, multipart,
  * file field `requested_file`, .csv or .json), so a pasted list (or a .txt file) goes up as a
- * one-column CSV made here. Where v2 is absent: a file goes to the seed's `POST
+ * one-column CSV made here. Where v2 is absent: a file goes to the documented `POST
  * /api/v1/batch-upload`, a list to `POST /api/v1/batch-process-email { emails }`. Spends credits
  * as the job runs, so the call carries an Idempotency-Key: a retry never starts a second job.
  */

@@ -6,7 +6,7 @@ import { usePurchase } from "../../lib/spend";
 
 /**
  * Verify one address in real time: `POST /api/v2/email/verify?metadata=true` (status plus the
- * facts behind it), or the seed's `POST /api/v1/process-email` where v2 is absent. A definite
+ * facts behind it), or the documented `POST /api/v1/process-email` where v2 is absent. A definite
  * answer (Valid/Invalid, DELIVERABLE/UNDELIVERABLE) costs a credit, so each call carries an
  * Idempotency-Key: a retry after a dropped answer is charged once.
  */
