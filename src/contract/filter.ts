@@ -62,6 +62,15 @@ const lookalikeFields = {
 
 /** What a schema built from `Fields` gives, defaults applied. */
 type NodeOutput<Fields extends z.core.$ZodLooseShape> = z.output<z.ZodObject<Fields>>;
+/** What a client may send for it: every defaulted field may be left out. */
+type NodeInputOf<Fields extends z.core.$ZodLooseShape> = z.input<z.ZodObject<Fields>>;
+
+/** The filter tree as a client may send it (before defaults). */
+export type ConditionInput = NodeInputOf<typeof conditionFields>;
+export type GroupInput = NodeInputOf<typeof groupFields> & { children?: FilterNodeInput[] };
+export type SemanticInput = NodeInputOf<typeof semanticFields>;
+export type LookalikeInput = NodeInputOf<typeof lookalikeFields>;
+export type FilterNodeInput = ConditionInput | GroupInput | SemanticInput | LookalikeInput;
 
 /** The filter tree as the service takes it, after defaults are applied. */
 export type ConditionNode = NodeOutput<typeof conditionFields>;

@@ -7,7 +7,8 @@ import { validationRecordSchema } from "../../src/contract/errors";
 import { OPERATIONS } from "../../src/contract/routes";
 import { createSandbox } from "../../src/sandbox/app";
 import { ensureDataset } from "../../src/sandbox/dataset/index";
-import { bodyArbs, DOMAINS } from "../support/arbitraries/filter";
+import { DOMAINS } from "../support/arbitraries/node-inputs";
+import { bodyArbs } from "../support/arbitraries/request-bodies";
 
 /**
  * Hostile-input run of the sandbox: at least FUZZ_RUNS (default 2,000) random bodies per operation

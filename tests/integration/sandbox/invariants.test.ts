@@ -18,8 +18,8 @@ import {
   type NodeInput,
   nonBlankTextArb,
   TITLES,
-  validFilterArb,
-} from "../../support/arbitraries/filter";
+} from "../../support/arbitraries/node-inputs";
+import { validFilterArb } from "../../support/arbitraries/valid-filter";
 import { api, type SandboxServer, startSandboxServer } from "../../support/sandbox-server";
 import { creditsOf, csvObjects, expectOk, KEYS, priceOfRows, waitExport } from "./helpers";
 

@@ -35,16 +35,12 @@ import { configFromEnv } from "../../../src/server/config";
 import { hashPassword } from "../../../src/server/passwords";
 import { serveProxy } from "../../../src/server/serve";
 import type { Upstream } from "../../../src/server/upstream";
-import {
-  anyRecipeArb,
-  bodyRecipeArb,
-  headerRecipeArb,
-  multipartRecipeArb,
-  pathRecipeArb,
-  type Recipe,
-  toBytes,
-  utf8,
-} from "../../support/arbitraries/hostile";
+import { anyRecipeArb } from "../../support/arbitraries/hostile";
+import { bodyRecipeArb } from "../../support/arbitraries/hostile-bodies";
+import { headerRecipeArb } from "../../support/arbitraries/hostile-headers";
+import { multipartRecipeArb } from "../../support/arbitraries/hostile-multipart";
+import { pathRecipeArb } from "../../support/arbitraries/hostile-paths";
+import { type Recipe, toBytes, utf8 } from "../../support/arbitraries/raw-request";
 import {
   type Browser,
   browser,

@@ -3,17 +3,14 @@ import { describe, expect, it } from "vitest";
 import { canonicalFilter, canonicalKey, stableStringify } from "../../../src/contract/canonical";
 import { filterSchemas, type GroupNode, strictFilterSchemas } from "../../../src/contract/filter";
 import { OPERATOR_READS } from "../../../src/contract/inferred";
+import type { ConditionInput, GroupInput } from "../../support/arbitraries/node-inputs";
+import { collectNodes, reassignIds, shuffleKeys } from "../../support/arbitraries/tree-edits";
 import {
-  type ConditionInput,
-  collectNodes,
-  type GroupInput,
-  reassignIds,
-  shuffleKeys,
   validConditionArb,
   validFilterArb,
   validLookalikeArb,
   validSemanticArb,
-} from "../../support/arbitraries/filter";
+} from "../../support/arbitraries/valid-filter";
 
 const RUNS = { numRuns: 300 };
 

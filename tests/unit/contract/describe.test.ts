@@ -2,7 +2,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { describe as describeFilter, describeNode } from "../../../src/contract/describe";
 import { type FilterNode, filterSchemas, type GroupNode } from "../../../src/contract/filter";
-import { anyJsonArb, brokenFilterArb, validFilterArb } from "../../support/arbitraries/filter";
+import { anyJsonArb, brokenFilterArb } from "../../support/arbitraries/broken-filter";
+import { validFilterArb } from "../../support/arbitraries/valid-filter";
 
 const RUNS = { numRuns: 300 };
 

@@ -13,7 +13,9 @@ import {
   validationRecordSchema,
 } from "../../../src/contract/errors";
 import { requests, strictRequests } from "../../../src/contract/operations";
-import { BODY_KEYS, bodyArbs, brokenFilterArb, nestedGroups } from "../../support/arbitraries/filter";
+import { brokenFilterArb } from "../../support/arbitraries/broken-filter";
+import { BODY_KEYS, bodyArbs } from "../../support/arbitraries/request-bodies";
+import { nestedGroups } from "../../support/arbitraries/valid-filter";
 
 /** The 422 record a body gets from `schema`, checked against the documented record shape. */
 function record422(schema: z.ZodType, body: unknown, where: "body" | "query" | "path" = "body") {

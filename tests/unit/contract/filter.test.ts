@@ -9,10 +9,9 @@ import { requests, strictRequests } from "../../../src/contract/operations";
 import {
   brokenFilterArb,
   invalidFilterArb,
-  nestedGroups,
-  validFilterArb,
   withUnknownFieldsArb,
-} from "../../support/arbitraries/filter";
+} from "../../support/arbitraries/broken-filter";
+import { nestedGroups, validFilterArb } from "../../support/arbitraries/valid-filter";
 
 const RUNS = { numRuns: 300 };
 

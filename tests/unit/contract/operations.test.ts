@@ -4,13 +4,8 @@ import type { z } from "zod";
 import { COLUMN_NAMES, COMPANY_COLUMNS } from "../../../src/contract/columns";
 import { toValidationRecord } from "../../../src/contract/errors";
 import { requests, responses, strictRequests } from "../../../src/contract/operations";
-import {
-  BODY_KEYS,
-  bodyArbs,
-  bodyFields,
-  FILTER_BODY_KEYS,
-  UNMASKED_COLUMN_NAMES,
-} from "../../support/arbitraries/filter";
+import { UNMASKED_COLUMN_NAMES } from "../../support/arbitraries/node-inputs";
+import { BODY_KEYS, bodyArbs, bodyFields, FILTER_BODY_KEYS } from "../../support/arbitraries/request-bodies";
 
 function locs(schema: z.ZodType, body: unknown) {
   const result = schema.safeParse(body);

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { requests } from "../../../src/contract/operations";
 import { findOperation, OPERATIONS, operationById } from "../../../src/contract/routes";
-import { BODY_KEYS } from "../../support/arbitraries/filter";
+import { BODY_KEYS } from "../../support/arbitraries/request-bodies";
 
 const requestKeys = new Set(Object.keys(requests));
 /** Path parameters of a Hono-style path. */

@@ -16,7 +16,7 @@ import {
 import { describe as describeFilter } from "../../../../src/contract/describe";
 import type { FilterNode, GroupNode, LookalikeNode } from "../../../../src/contract/filter";
 import { strictFilterSchemas } from "../../../../src/contract/filter";
-import { validFilterArb } from "../../../support/arbitraries/filter";
+import { validFilterArb } from "../../../support/arbitraries/valid-filter";
 
 /** A Storage in memory; `failWrites` makes every write throw, as a full quota does. */
 function memoryStorage(options: { failWrites?: boolean } = {}): Storage {

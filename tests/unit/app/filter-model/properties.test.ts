@@ -29,7 +29,8 @@ import { toRequestFilter, validateTree } from "../../../../src/app/lib/filter/va
 import { canonicalKey } from "../../../../src/contract/canonical";
 import { type FilterNode, type GroupNode, strictFilterSchemas } from "../../../../src/contract/filter";
 import { MAX_FILTER_DEPTH } from "../../../../src/contract/inferred";
-import { brokenFilterArb, invalidFilterArb, validFilterArb } from "../../../support/arbitraries/filter";
+import { brokenFilterArb, invalidFilterArb } from "../../../support/arbitraries/broken-filter";
+import { validFilterArb } from "../../../support/arbitraries/valid-filter";
 
 import { hasBlankValue, sendable } from "./helpers";
 

@@ -11,7 +11,8 @@ import {
 import { emptyTree } from "../../../../src/app/lib/filter/tree";
 import type { GroupNode } from "../../../../src/contract/filter";
 import { strictFilterSchemas } from "../../../../src/contract/filter";
-import { invalidFilterArb, validFilterArb } from "../../../support/arbitraries/filter";
+import { invalidFilterArb } from "../../../support/arbitraries/broken-filter";
+import { validFilterArb } from "../../../support/arbitraries/valid-filter";
 
 const parse = (raw: unknown) => JSON.parse(JSON.stringify(strictFilterSchemas.root.parse(raw))) as GroupNode;
 

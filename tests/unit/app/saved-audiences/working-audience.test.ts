@@ -21,7 +21,7 @@ import {
 import type { GroupNode } from "../../../../src/contract/filter";
 import { strictFilterSchemas } from "../../../../src/contract/filter";
 import { MAX_FILTER_DEPTH } from "../../../../src/contract/inferred";
-import { nestedGroups, validFilterArb } from "../../../support/arbitraries/filter";
+import { nestedGroups, validFilterArb } from "../../../support/arbitraries/valid-filter";
 
 /**
  * A tree as the app holds it: the strict schema's output (defaults applied), as JSON carries it.
