@@ -1,12 +1,11 @@
 import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { Hono } from "hono";
-import { HTTPException } from "hono/http-exception";
 import { requestId } from "hono/request-id";
 import type { DestinationStream, Logger } from "pino";
 import { Access } from "./access";
 import { API_PREFIX, registerOperations, unsafeTarget } from "./allowlist";
-import { fail, problem, toResponse } from "./answer";
+import { fail, ProxyProblem, problem, toResponse } from "./answer";
 import { browserGuard, hostGuard, securityHeaders } from "./browser-guard";
 import { ConfigError, type ProxyConfig } from "./config";
 import type { ProxyEnv } from "./context";
@@ -180,7 +179,7 @@ export function createProxy(config: ProxyConfig, upstream: Upstream, deps: Proxy
 
   app.notFound(() => toResponse(problem(404, "Not Found")));
   app.onError((error, c) => {
-    if (error instanceof HTTPException) return error.getResponse();
+    if (error instanceof ProxyProblem) return error.getResponse();
     logger.error(
       { reqId: c.get("requestId"), err: { message: scrub(String(error?.message)), name: error?.name } },
       "unexpected error",

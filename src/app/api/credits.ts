@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import type { Plan } from "../../contract/inferred";
 import { ApiError } from "./api-error";
-import { firstAnswering, generationMemory, NO_GENERATION } from "./generations";
+import { firstAnswering, NO_GENERATION } from "./generations";
 import { callWithHeaders } from "./operations";
 
 /**
@@ -69,12 +69,6 @@ async function askBalance(path: BalancePath, signal?: AbortSignal): Promise<Cred
 /** The code of the error when no balance operation answered at all. */
 export const NO_BALANCE_OPERATION = "NO_BALANCE_OPERATION";
 
-/** Forget which operations answered (tests; a change of upstream). */
-export function forgetBalancePath() {
-  generationMemory.absent.clear();
-  generationMemory.v1Retired = false;
-}
-
 /** Each operation in turn, moving on only while it is absent; the one that answered is remembered. */
 export async function getCredits({ signal }: { signal?: AbortSignal } = {}): Promise<Credits> {
   try {
@@ -84,6 +78,8 @@ export async function getCredits({ signal }: { signal?: AbortSignal } = {}): Pro
         name: path,
         generation: path.startsWith("v1/") ? ("v1" as const) : ("v2" as const),
         run: () => askBalance(path, signal),
+        // No resource is named: a 404 from any of them means the operation is not there.
+        absentWhenMissing: true,
       })),
     );
     return answered.value;

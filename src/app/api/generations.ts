@@ -25,6 +25,12 @@ export function createGenerationMemory(): GenerationMemory {
 /** The app's memory: one per page load. */
 export const generationMemory = createGenerationMemory();
 
+/** Forgets what the memory learnt (tests; a change of upstream). */
+export function forgetGenerations(memory: GenerationMemory = generationMemory): void {
+  memory.absent.clear();
+  memory.v1Retired = false;
+}
+
 /** The path is not there: 404 Not Found or 405 Method Not Allowed. */
 export function isAbsent(error: unknown): boolean {
   return error instanceof ApiError && (error.status === 404 || error.status === 405);
@@ -40,6 +46,11 @@ export interface Attempt<T> {
   name: string;
   generation: Generation;
   run: () => Promise<T>;
+  /**
+   * Whether a 404/405 means the path is absent. True for v2 by default; for v1 a 404 usually means
+   * "no such job", an answer, unless the operation names no resource (the balance).
+   */
+  absentWhenMissing?: boolean;
 }
 
 export interface Answered<T> {
@@ -90,7 +101,7 @@ export async function firstAnswering<T>(
       memory.absent.delete(key(attempt));
       return { value, generation: attempt.generation, name: attempt.name };
     } catch (error) {
-      if (isAbsent(error)) {
+      if (isAbsent(error) && (attempt.absentWhenMissing ?? attempt.generation === "v2")) {
         memory.absent.add(key(attempt));
         lastError = error as ApiError;
         // Nothing left in view: what the memory ruled out is the last hope (it may be wrong).

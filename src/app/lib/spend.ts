@@ -191,7 +191,9 @@ export function usePurchase<T>({
     if (busy.current) return;
     const pending = pendingPurchase(storage, kind);
     if (!pending) return;
-    if (resume === "automatic" && isResumable(pending)) void run(pending, true);
+    // Still on its way from this page (the screen was left and opened again): join it, send nothing.
+    if (isSending(pending.purchaseId) || (resume === "automatic" && isResumable(pending)))
+      void run(pending, true);
     else setState({ phase: "stale", purchase: pending });
   }, [kind, resume, storage, run]);
 
@@ -201,13 +203,15 @@ export function usePurchase<T>({
       const begun = beginPurchase(storage, { kind, bodies, summary });
       if (begun.outcome === "new") setNotPersisted(!begun.persisted);
       if (begun.outcome === "conflict") {
-        // Another purchase of this kind is unfinished: finish that one first, never two at once.
-        void run(begun.purchase, true);
+        // Another purchase of this kind is unfinished (another tab's, say): finish that one first,
+        // never two at once; where spends wait for a click, show it instead of sending it.
+        if (resume === "automatic") void run(begun.purchase, true);
+        else setState({ phase: "stale", purchase: begun.purchase });
         return;
       }
       void run(begun.purchase, false);
     },
-    [kind, storage, run],
+    [kind, resume, storage, run],
   );
 
   const retry = useCallback(() => {

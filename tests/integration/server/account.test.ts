@@ -11,7 +11,8 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { ApiError } from "../../../src/app/api/api-error";
-import { forgetBalancePath, getCredits, NO_BALANCE_OPERATION } from "../../../src/app/api/credits";
+import { getCredits, NO_BALANCE_OPERATION } from "../../../src/app/api/credits";
+import { forgetGenerations } from "../../../src/app/api/generations";
 import { getSession } from "../../../src/app/api/session";
 import { getLimits } from "../../../src/app/features/account/limits";
 import { rotateKey, rotationError } from "../../../src/app/features/account/rotate-key";
@@ -66,7 +67,7 @@ function pointClientAt(server: ProxyServer) {
 
 beforeEach(() => {
   received.length = 0;
-  forgetBalancePath();
+  forgetGenerations();
 });
 afterEach(() => {
   vi.unstubAllGlobals();

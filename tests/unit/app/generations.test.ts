@@ -125,4 +125,13 @@ describe("preferV2", () => {
     ).rejects.toBe(abort);
     expect(v1).not.toHaveBeenCalled();
   });
+
+  it("a v1 404 is an answer (no such job), not a missing path: thrown as it is, nothing remembered", async () => {
+    const memory = createGenerationMemory();
+    await expect(preferV2("jobStatus", { v2: fail(404), v1: fail(404) }, memory)).rejects.toMatchObject({
+      status: 404,
+      message: "status 404",
+    });
+    expect(memory.absent.has("jobStatus:v1")).toBe(false);
+  });
 });

@@ -54,8 +54,8 @@ export function RotateKeyCard() {
       {state.phase === "stale" ? (
         <div className="alert" role="alert">
           <p>
-            <strong>A key rotation got no clear answer</strong> (the page was closed or reloaded while it was
-            on its way): the key may or may not have been rotated. Check its last four characters under
+            <strong>A key rotation got no clear answer</strong> (the answer was lost on the way, or the page
+            was closed): the key may or may not have been rotated. Check its last four characters under
             Connection. Trying again sends the same request, so it cannot rotate twice.
           </p>
           <div className="alert-actions">
@@ -67,6 +67,12 @@ export function RotateKeyCard() {
             </button>
           </div>
         </div>
+      ) : null}
+      {rotate.notPersisted ? (
+        <p className="notice-warning account-note">
+          This browser would not keep the rotation's request in its storage: keep this page open until it is
+          answered.
+        </p>
       ) : null}
       <p className="account-result" role="status">
         {result ? (

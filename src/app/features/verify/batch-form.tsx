@@ -184,10 +184,12 @@ export function BatchForm({
     }
   };
 
+  // A start whose outcome is not known must be tried again or forgotten first (the notice above
+  // says so): forgetting it here would let the next start buy a second job.
+  const unfinished = start.state.phase === "interrupted" || start.state.phase === "stale";
   const openReview = (next: Review) => {
-    // A new list: an unfinished start of another one is left (the jobs below show it if it began).
-    if (start.state.phase === "interrupted" || start.state.phase === "stale") start.forget();
-    else start.reset();
+    if (unfinished) return;
+    start.reset();
     setStarted(null);
     setReview(next);
   };
@@ -259,12 +261,12 @@ export function BatchForm({
         For 10 addresses or more. The job runs on the service; follow it below, cancel it, and download the
         results as CSV. Up to {formatNumber(BATCH_MAX)} addresses per job.
       </p>
-      {state.phase === "stale" ? (
+      {state.phase === "stale" || (state.phase === "interrupted" && !review) ? (
         <div className="alert verify-alert" role="alert">
           <p>
-            <strong>A job got no clear answer when it was started</strong> (the page was closed or reloaded
-            while it was on its way): {state.purchase.summary}. If it started, it is in the list of jobs.
-            Trying again sends the same request: it cannot start a second job.
+            <strong>A job got no clear answer when it was started</strong> (the answer was lost on the way, or
+            the page was closed): {state.purchase.summary}. If it started, it is in the list of jobs. Trying
+            again sends the same request: it cannot start a second job.
           </p>
           <div className="alert-actions">
             <button type="button" className="button button-secondary" onClick={start.retry}>
@@ -275,6 +277,13 @@ export function BatchForm({
             </button>
           </div>
         </div>
+      ) : null}
+
+      {start.notPersisted ? (
+        <p className="notice-warning verify-warning">
+          This browser would not keep the job's request in its storage: keep this page open until it has
+          started.
+        </p>
       ) : null}
 
       {review ? (

@@ -180,9 +180,8 @@ export function SingleVerify({ onMoveToBatch }: { onMoveToBatch(text: string): v
         {state.phase === "stale" ? (
           <div className="alert verify-alert" role="alert">
             <p>
-              <strong>The check of {pendingEmail} got no clear answer</strong> (the page was closed or
-              reloaded while it was on its way). Trying again sends the same request: it is charged once at
-              most.
+              <strong>The check of {pendingEmail} got no clear answer</strong> (the answer was lost on the
+              way, or the page was closed). Trying again sends the same request: it is charged once at most.
             </p>
             <div className="alert-actions">
               <button type="button" className="button button-secondary" onClick={verify.retry}>
@@ -193,6 +192,11 @@ export function SingleVerify({ onMoveToBatch }: { onMoveToBatch(text: string): v
               </button>
             </div>
           </div>
+        ) : null}
+        {verify.notPersisted ? (
+          <p className="notice-warning verify-warning">
+            This browser would not keep the check in its storage: keep this page open until it is answered.
+          </p>
         ) : null}
         {explanation ? <VerificationResult explanation={explanation} /> : null}
       </div>

@@ -1,12 +1,8 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { ApiError } from "../../../../src/app/api/api-error";
-import {
-  forgetBalancePath,
-  getCredits,
-  NO_BALANCE_OPERATION,
-  parseRateLimit,
-} from "../../../../src/app/api/credits";
+import { getCredits, NO_BALANCE_OPERATION, parseRateLimit } from "../../../../src/app/api/credits";
+import { forgetGenerations } from "../../../../src/app/api/generations";
 import { installFakeFetch, json } from "../audience/harness";
 
 /** A fake proxy answering each balance path with a status (200: a balance). */
@@ -26,7 +22,7 @@ function answering(statuses: Record<string, number>, body: object = { credits: 1
 
 const paths = (sent: { path: string }[]) => sent.map((r) => r.path);
 
-beforeEach(() => forgetBalancePath());
+beforeEach(() => forgetGenerations());
 afterEach(() => vi.unstubAllGlobals());
 
 describe("getCredits: v2 first, v1 only when v2 is absent", () => {

@@ -178,6 +178,39 @@ describe("usePurchase", () => {
     expect(proxy.charges).toBe(1);
   });
 
+  it("waiting for a click: a confirm while another spend of its kind is unfinished shows that one, sends nothing", async () => {
+    const proxy = fakeProxy();
+    beginPurchase(window.localStorage, { kind: "verify", bodies: [{ email: "a@x.com" }], summary: "a" });
+    resetJournalMemory();
+    const { result } = renderHook(() => usePurchase({ kind: "verify", send: proxy.send }), { wrapper });
+    await waitFor(() => expect(result.current.state.phase).toBe("stale"));
+    act(() => result.current.forget());
+    // Another tab journals one meanwhile; this page's confirm must not send it in its place.
+    beginPurchase(window.localStorage, { kind: "verify", bodies: [{ email: "other@x.com" }], summary: "o" });
+    resetJournalMemory();
+    act(() => result.current.confirm([{ email: "b@x.com" }], "b"));
+    await waitFor(() => expect(result.current.state.phase).toBe("stale"));
+    expect(proxy.sent).toHaveLength(0);
+  });
+
+  it("a spend still on its way when its screen is opened again is joined, not offered to forget", async () => {
+    const proxy = fakeProxy();
+    let release!: () => void;
+    const slow = (body: unknown, key: string) =>
+      new Promise<string>((resolve) => {
+        release = () => resolve(proxy.send(body, key) as unknown as string);
+      });
+    const first = renderHook(() => usePurchase({ kind: "rotateKey", send: slow }), { wrapper });
+    act(() => first.result.current.confirm([{}], "rotate"));
+    await waitFor(() => expect(first.result.current.state.phase).toBe("sending"));
+    first.unmount();
+    const again = renderHook(() => usePurchase({ kind: "rotateKey", send: slow }), { wrapper });
+    await waitFor(() => expect(again.result.current.state.phase).toBe("sending"));
+    release();
+    await waitFor(() => expect(again.result.current.state.phase).toBe("done"));
+    expect(proxy.sent).toHaveLength(1);
+  });
+
   it("an unfinished purchase too old to resume by itself waits for the person", async () => {
     const proxy = fakeProxy();
     beginPurchase(
