@@ -1,6 +1,6 @@
-import type { Browser, Page, Route } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, openPage, type RunningApp, screenshot, startApp } from "../support/browser";
+import type { Page, Route } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { browserAndAppForFile, openPage, screenshot } from "../support/browser";
 
 /**
  * A spend whose answer was lost, then the page reloaded: the spend journal (src/app/lib/spend.ts)
@@ -13,17 +13,7 @@ import { launchBrowser, openPage, type RunningApp, screenshot, startApp } from "
 const SHOTS = "spend-reload";
 const poll = <T>(read: () => Promise<T>) => expect.poll(read, { timeout: 15_000 });
 
-let browser: Browser;
-let app: RunningApp;
-
-beforeAll(async () => {
-  [browser, app] = await Promise.all([launchBrowser(), startApp()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-});
+const env = browserAndAppForFile();
 
 interface Dropped {
   key: string;
@@ -46,9 +36,9 @@ const headerCredits = (page: Page) => page.locator("header.header").textContent(
 
 describe("a spend retried after a reload reuses its key", () => {
   it("Verify: one address, answer lost, reload, Try again: the same key, charged once", async () => {
-    const { context, page, log } = await openPage(browser, { width: 1280, height: 900 });
+    const { context, page, log } = await openPage(env.browser, { width: 1280, height: 900 });
     try {
-      await page.goto(`${app.url}/verify`);
+      await page.goto(`${env.app.url}/verify`);
       await poll(() => headerCredits(page)).toContain("10,000 credits");
       const dropped = await dropFirstAnswer(page, /\/api\/v2\/email\/verify\?/);
       const single = page.getByRole("region", { name: "Verify one address" });
@@ -67,10 +57,11 @@ describe("a spend retried after a reload reuses its key", () => {
       await poll(() => single.getByTestId("verify-result").isVisible()).toBe(true);
       expect(await single.getByTestId("verify-result").textContent()).toContain("info@example.com");
 
-      const retries = log.exchanges
-        .slice(before)
-        .filter((e) => new URL(e.url).pathname === "/api/v2/email/verify");
-      expect(retries).toHaveLength(1);
+      // The page's log records an exchange once its answer has been read: wait for it.
+      const retriesOf = () =>
+        log.exchanges.slice(before).filter((e) => new URL(e.url).pathname === "/api/v2/email/verify");
+      await poll(async () => retriesOf().length).toBe(1);
+      const retries = retriesOf();
       expect(retries[0]!.requestHeaders["idempotency-key"]).toBe(dropped()!.key);
       expect(retries[0]!.status).toBe(200);
       // One definite answer, one credit: the first send charged, the retry was the saved answer.
@@ -82,9 +73,9 @@ describe("a spend retried after a reload reuses its key", () => {
   });
 
   it("Key rotation: answer lost, reload, Try again: the same key, rotated once", async () => {
-    const { context, page, log } = await openPage(browser, { width: 1280, height: 900 });
+    const { context, page, log } = await openPage(env.browser, { width: 1280, height: 900 });
     try {
-      await page.goto(`${app.url}/account`);
+      await page.goto(`${env.app.url}/account`);
       const card = page.getByRole("region", { name: "Key rotation", exact: true });
       const dropped = await dropFirstAnswer(page, /\/api\/v2\/account\/api-keys\/rotate$/);
       await card.getByRole("button", { name: "Rotate API key…" }).click();
@@ -106,13 +97,16 @@ describe("a spend retried after a reload reuses its key", () => {
         `Rotated: the key now ends in …${first.last4}.`,
       );
 
-      const retries = log.exchanges
-        .slice(before)
-        .filter((e) => new URL(e.url).pathname === "/api/v2/account/api-keys/rotate");
-      expect(retries).toHaveLength(1);
+      // The page's log records an exchange once its answer has been read: wait for it.
+      const retriesOf = () =>
+        log.exchanges
+          .slice(before)
+          .filter((e) => new URL(e.url).pathname === "/api/v2/account/api-keys/rotate");
+      await poll(async () => retriesOf().length).toBe(1);
+      const retries = retriesOf();
       expect(retries[0]!.requestHeaders["idempotency-key"]).toBe(dropped()!.key);
       // The key the proxy holds is still the one the first rotation made: it did not rotate twice.
-      await page.goto(`${app.url}/account`);
+      await page.goto(`${env.app.url}/account`);
       await poll(() => page.getByRole("region", { name: "Connection", exact: true }).textContent()).toContain(
         first.last4,
       );

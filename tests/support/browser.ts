@@ -3,6 +3,7 @@ import { rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll } from "vitest";
 import type { Sandbox } from "../../src/sandbox/app";
 import { CHROMIUM_PATH, launchChromium } from "./chromium";
 import { type ProxyServer, startProxy, startSandbox } from "./proxy-server";
@@ -386,4 +387,20 @@ export async function focusState(page: Page): Promise<FocusState> {
       boxShadow: style.boxShadow,
     };
   });
+}
+
+/**
+ * One Chromium and one app for a whole test file, started before its tests and closed after them
+ * (the preamble every browser test needs). Read them inside tests: `const { browser, app } = env`.
+ */
+export function browserAndAppForFile(options: Parameters<typeof startApp>[0] = {}) {
+  const env = {} as { browser: Browser; app: RunningApp };
+  beforeAll(async () => {
+    [env.browser, env.app] = await Promise.all([launchBrowser(), startApp(options)]);
+  });
+  afterAll(async () => {
+    await env.browser?.close();
+    await env.app?.close();
+  });
+  return env;
 }

@@ -1,5 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { ApiError } from "../../api/api-error";
+import { NotKeptNote } from "../../ui/not-kept-note";
+import { UnfinishedSpendNotice } from "../../ui/unfinished-spend-notice";
 import { type Rotated, rotationError, useRotateKeySpend } from "./rotate-key";
 
 /**
@@ -52,27 +54,18 @@ export function RotateKeyCard() {
         </button>
       </div>
       {state.phase === "stale" ? (
-        <div className="alert" role="alert">
-          <p>
-            <strong>A key rotation got no clear answer</strong> (the answer was lost on the way, or the page
-            was closed): the key may or may not have been rotated. Check its last four characters under
-            Connection. Trying again sends the same request, so it cannot rotate twice.
-          </p>
-          <div className="alert-actions">
-            <button type="button" className="button button-secondary" onClick={rotate.retry}>
-              Try the rotation again
-            </button>
-            <button type="button" className="button button-secondary" onClick={rotate.forget}>
-              Forget it
-            </button>
-          </div>
-        </div>
+        <UnfinishedSpendNotice
+          retryLabel="Try the rotation again"
+          onRetry={rotate.retry}
+          onForget={rotate.forget}
+        >
+          <strong>A key rotation got no clear answer</strong> (the answer was lost on the way, or the page was
+          closed): the key may or may not have been rotated. Check its last four characters under Connection.
+          Trying again sends the same request, so it cannot rotate twice.
+        </UnfinishedSpendNotice>
       ) : null}
       {rotate.notPersisted ? (
-        <p className="notice-warning account-note">
-          This browser would not keep the rotation's request in its storage: keep this page open until it is
-          answered.
-        </p>
+        <NotKeptNote className="notice-warning account-note" what="the rotation" until="it is answered" />
       ) : null}
       <p className="account-result" role="status">
         {result ? (

@@ -1,6 +1,7 @@
 import { Controller, type FieldValues, type Path, type UseFormReturn } from "react-hook-form";
 import type { Plan, Reveal } from "../../../contract/inferred";
 import type { Purchase } from "../../lib/spend";
+import { NotKeptNote } from "../../ui/not-kept-note";
 import { ColumnsField } from "./columns-field";
 import { PurchaseNotice } from "./purchase-notice";
 import { RevealField } from "./reveal-field";
@@ -42,9 +43,7 @@ export function PurchaseStatus<T>({
         </div>
       ) : null}
       {purchase.notPersisted ? (
-        <p className="checkout-problem">
-          This browser would not keep the purchase in its storage: keep this page open until it is done.
-        </p>
+        <NotKeptNote className="checkout-problem" what="the purchase" until="it is done" />
       ) : null}
     </>
   );

@@ -17,6 +17,8 @@ import {
 import { jobLabel } from "./job-model";
 import { type BatchSource, type BatchSpend, type StartedJob, useStartBatchSpend } from "./start-batch";
 import "./verify.css";
+import { NotKeptNote } from "../../ui/not-kept-note";
+import { UnfinishedSpendNotice } from "../../ui/unfinished-spend-notice";
 
 /** Text moved here from the single-address box; `nonce` makes a repeat of the same text count. */
 export interface BatchDraft {
@@ -262,28 +264,19 @@ export function BatchForm({
         results as CSV. Up to {formatNumber(BATCH_MAX)} addresses per job.
       </p>
       {state.phase === "stale" || (state.phase === "interrupted" && !review) ? (
-        <div className="alert verify-alert" role="alert">
-          <p>
-            <strong>A job got no clear answer when it was started</strong> (the answer was lost on the way, or
-            the page was closed): {state.purchase.summary}. If it started, it is in the list of jobs. Trying
-            again sends the same request: it cannot start a second job.
-          </p>
-          <div className="alert-actions">
-            <button type="button" className="button button-secondary" onClick={start.retry}>
-              Try again
-            </button>
-            <button type="button" className="button button-secondary" onClick={start.forget}>
-              Forget it
-            </button>
-          </div>
-        </div>
+        <UnfinishedSpendNotice className="alert verify-alert" onRetry={start.retry} onForget={start.forget}>
+          <strong>A job got no clear answer when it was started</strong> (the answer was lost on the way, or
+          the page was closed): {state.purchase.summary}. If it started, it is in the list of jobs. Trying
+          again sends the same request: it cannot start a second job.
+        </UnfinishedSpendNotice>
       ) : null}
 
       {start.notPersisted ? (
-        <p className="notice-warning verify-warning">
-          This browser would not keep the job's request in its storage: keep this page open until it has
-          started.
-        </p>
+        <NotKeptNote
+          className="notice-warning verify-warning"
+          what="the job's request"
+          until="it has started"
+        />
       ) : null}
 
       {review ? (

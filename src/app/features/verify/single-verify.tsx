@@ -8,6 +8,8 @@ import { explainVerification } from "./explain-result";
 import { VerificationResult } from "./verification-result";
 import { useVerifyEmailSpend } from "./verify-email";
 import "./verify.css";
+import { NotKeptNote } from "../../ui/not-kept-note";
+import { UnfinishedSpendNotice } from "../../ui/unfinished-spend-notice";
 
 const formSchema = z.object({
   email: z
@@ -178,25 +180,17 @@ export function SingleVerify({ onMoveToBatch }: { onMoveToBatch(text: string): v
           </div>
         ) : null}
         {state.phase === "stale" ? (
-          <div className="alert verify-alert" role="alert">
-            <p>
-              <strong>The check of {pendingEmail} got no clear answer</strong> (the answer was lost on the
-              way, or the page was closed). Trying again sends the same request: it is charged once at most.
-            </p>
-            <div className="alert-actions">
-              <button type="button" className="button button-secondary" onClick={verify.retry}>
-                Try again
-              </button>
-              <button type="button" className="button button-secondary" onClick={verify.forget}>
-                Forget it
-              </button>
-            </div>
-          </div>
+          <UnfinishedSpendNotice
+            className="alert verify-alert"
+            onRetry={verify.retry}
+            onForget={verify.forget}
+          >
+            <strong>The check of {pendingEmail} got no clear answer</strong> (the answer was lost on the way,
+            or the page was closed). Trying again sends the same request: it is charged once at most.
+          </UnfinishedSpendNotice>
         ) : null}
         {verify.notPersisted ? (
-          <p className="notice-warning verify-warning">
-            This browser would not keep the check in its storage: keep this page open until it is answered.
-          </p>
+          <NotKeptNote className="notice-warning verify-warning" what="the check" until="it is answered" />
         ) : null}
         {explanation ? <VerificationResult explanation={explanation} /> : null}
       </div>
