@@ -78,11 +78,6 @@ export function getJson<S extends z.ZodType>(path: string, schema: S, options: O
   return requestJson(schema, () => api.get(path, options));
 }
 
-/** POST JSON to `/api/<path>` read with `schema`. */
-export function postJson<S extends z.ZodType>(path: string, body: unknown, schema: S, options: Options = {}) {
-  return requestJson(schema, () => api.post(path, { ...options, json: body }));
-}
-
 /** POST to the proxy's own `/auth/<path>` (sign-in, sign-out): same client, outside `/api`. */
 export function postAuth<S extends z.ZodType>(path: string, body: unknown, schema: S) {
   return requestJson(schema, () =>
