@@ -11,11 +11,23 @@ export default defineConfig({
   plugins: [react()],
   build: { outDir: "dist/app", emptyOutDir: true, sourcemap: true },
   test: {
-    include: ["tests/**/*.test.{ts,tsx}"],
     environment: "node",
     globalSetup: ["tests/support/global-setup.ts"],
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: "forks",
+    projects: [
+      // Everything, with the proxy's store embedded (PGlite), as `npm start` runs it.
+      { extends: true, test: { name: "embedded", include: ["tests/**/*.test.{ts,tsx}"] } },
+      // The proxy's integration suite again on a real PostgreSQL server (Debian's, started for the run).
+      {
+        extends: true,
+        test: {
+          name: "postgres",
+          include: ["tests/integration/server/**/*.test.ts"],
+          globalSetup: ["tests/support/global-setup.ts", "tests/support/postgres-setup.ts"],
+        },
+      },
+    ],
   },
 });

@@ -31,6 +31,8 @@ async function ensureAppBuilt(outDir: string) {
 }
 
 async function main() {
+  // What this process writes (the key, the database, paid data in the spend journal) is this user's alone.
+  process.umask(0o077);
   let config: ReturnType<typeof configFromEnv>;
   try {
     config = configFromEnv(process.env);
@@ -54,9 +56,9 @@ async function main() {
     closeUpstream = () => sandbox.close();
   }
 
-  let proxy: ReturnType<typeof createProxy>;
+  let proxy: Awaited<ReturnType<typeof createProxy>>;
   try {
-    proxy = createProxy(config, upstream);
+    proxy = await createProxy(config, upstream);
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(`refusing to start: ${error.message}`);
@@ -65,7 +67,6 @@ async function main() {
     }
     throw error;
   }
-  await proxy.ready;
   const served = await serveProxy(proxy, { host: config.host, port: config.port });
   console.log(`ready on ${served.url}`);
 

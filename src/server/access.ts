@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import type { Context, Hono } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { z } from "zod";
@@ -6,47 +6,118 @@ import { fail, ProxyProblem, problem, toResponse } from "./answer";
 import { readLimited } from "./body";
 import type { ProxyConfig } from "./config";
 import type { ProxyEnv } from "./context";
+import type { Database } from "./db/database";
 import { loadUsers, USER_NAME, verifyPassword } from "./passwords";
 
 export const SESSION_COOKIE = "ab_session";
 
-/** Sessions in memory: a restart signs everyone out, which is the safe direction. */
+/**
+ * Sessions live in the database, so they survive a restart and hold on every instance sharing it.
+ * The browser's cookie is a random token; the table keeps only its hash. A read checks a session
+ * against memory for up to `checkMs` (no database round trip per count); a spend always asks the
+ * database, so a session ended anywhere cannot spend.
+ */
 export class Sessions {
-  private readonly sessions = new Map<string, { user: string; lastSeen: number }>();
+  private readonly cache = new Map<string, { user: string; checkedAt: number; touchedAt: number }>();
 
   constructor(
+    private readonly database: Database,
     private readonly idleMs: number,
+    private readonly checkMs = 5000,
     private readonly now: () => number = Date.now,
   ) {}
 
-  create(user: string): string {
-    const id = randomBytes(32).toString("base64url");
-    this.sessions.set(id, { user, lastSeen: this.now() });
-    return id;
+  async create(user: string): Promise<string> {
+    const token = randomBytes(32).toString("base64url");
+    const now = this.now();
+    await this.database.db
+      .insertInto("sessions")
+      .values({ id_hash: hashOf(token), user_name: user, last_seen: new Date(now) })
+      .execute();
+    this.cache.set(hashOf(token), { user, checkedAt: now, touchedAt: now });
+    return token;
   }
 
-  /** The user of a live session (and keeps it alive), or null. */
-  touch(id: string | undefined): string | null {
-    if (!id) return null;
-    const session = this.sessions.get(id);
-    if (!session) return null;
+  /** The user of a live session (and keeps it alive), or null. `fresh`: ask the database. */
+  async userOf(token: string | undefined, fresh = false): Promise<string | null> {
+    if (!token) return null;
+    const id = hashOf(token);
     const now = this.now();
-    if (now - session.lastSeen > this.idleMs) {
-      this.sessions.delete(id);
+    const known = this.cache.get(id);
+    if (known && !fresh && now - known.checkedAt < this.checkMs && now - known.touchedAt < this.idleMs)
+      return known.user;
+    const row = await this.database.db
+      .selectFrom("sessions")
+      .select(["user_name", "last_seen"])
+      .where("id_hash", "=", id)
+      .executeTakeFirst();
+    if (!row || now - row.last_seen.getTime() > this.idleMs) {
+      this.cache.delete(id);
+      if (row) await this.database.db.deleteFrom("sessions").where("id_hash", "=", id).execute();
       return null;
     }
-    session.lastSeen = now;
-    return session.user;
+    // last_seen is written at most once a minute per session: idle time is counted in minutes.
+    let touchedAt = row.last_seen.getTime();
+    if (now - touchedAt > 60_000) {
+      await this.database.db
+        .updateTable("sessions")
+        .set({ last_seen: new Date(now) })
+        .where("id_hash", "=", id)
+        .execute();
+      touchedAt = now;
+    }
+    this.cache.set(id, { user: row.user_name, checkedAt: now, touchedAt });
+    return row.user_name;
   }
 
-  destroy(id: string | undefined) {
-    if (id) this.sessions.delete(id);
+  async destroy(token: string | undefined): Promise<void> {
+    if (!token) return;
+    this.cache.delete(hashOf(token));
+    await this.database.db.deleteFrom("sessions").where("id_hash", "=", hashOf(token)).execute();
   }
 
-  sweep() {
-    const now = this.now();
-    for (const [id, s] of this.sessions) if (now - s.lastSeen > this.idleMs) this.sessions.delete(id);
+  async sweep(): Promise<void> {
+    const oldest = this.now() - this.idleMs;
+    for (const [id, s] of this.cache) if (s.touchedAt < oldest) this.cache.delete(id);
+    await this.database.db.deleteFrom("sessions").where("last_seen", "<", new Date(oldest)).execute();
   }
+}
+
+const hashOf = (token: string) => createHash("sha256").update(token).digest("hex");
+
+/**
+ * People who may sign in, in the database. A USERS_FILE is imported at start whenever its content
+ * changed since the last import (new names added, changed passwords updated; names removed from
+ * the file stay until the users command of the team model removes them).
+ */
+export async function importUsersFile(database: Database, file: string): Promise<number> {
+  const users = loadUsers(file);
+  const digest = createHash("sha256")
+    .update(JSON.stringify([...users].sort()))
+    .digest("hex");
+  const setting = `users-file:${file}`;
+  const seen = await database.db
+    .selectFrom("proxy_settings")
+    .select("value")
+    .where("name", "=", setting)
+    .executeTakeFirst();
+  if (seen?.value === digest) return 0;
+  await database.db.transaction().execute(async (tx) => {
+    for (const [name, hash] of users)
+      await tx
+        .insertInto("users")
+        .values({ name, password_hash: hash })
+        .onConflict((oc) => oc.column("name").doUpdateSet({ password_hash: hash }))
+        .execute();
+    await tx
+      .insertInto("proxy_settings")
+      .values({ name: setting, value: JSON.stringify(digest), updated_at: new Date() })
+      .onConflict((oc) =>
+        oc.column("name").doUpdateSet({ value: JSON.stringify(digest), updated_at: new Date() }),
+      )
+      .execute();
+  });
+  return users.size;
 }
 
 /** Failed sign-ins per name and per address within a window; both are checked. */
@@ -87,39 +158,46 @@ const signInBody = z.strictObject({
 });
 
 /**
- * Sign-in for deployments beyond loopback (USERS_FILE). Without it the proxy serves one local user
- * and `/auth/*` does not exist.
+ * Sign-in, when the database knows anyone (imported from USERS_FILE). Without users the proxy
+ * serves one local person on loopback and `/auth/*` does not exist.
  */
 export class Access {
-  readonly users: Map<string, string> | null;
   readonly sessions: Sessions;
   private readonly limiter: SignInLimiter;
   private readonly sweeper: NodeJS.Timeout;
 
-  constructor(private readonly config: ProxyConfig) {
-    this.users = config.usersFile ? loadUsers(config.usersFile) : null;
-    this.sessions = new Sessions(config.sessionIdleMs);
+  private constructor(
+    private readonly config: ProxyConfig,
+    private readonly database: Database,
+    readonly required: boolean,
+  ) {
+    this.sessions = new Sessions(database, config.sessionIdleMs);
     this.limiter = new SignInLimiter(config.signIn.maxFailures, config.signIn.windowMs);
-    this.sweeper = setInterval(() => this.sessions.sweep(), 60_000);
+    this.sweeper = setInterval(() => void this.sessions.sweep().catch(() => {}), 60_000);
     this.sweeper.unref();
   }
 
-  get required(): boolean {
-    return this.users !== null;
+  static async open(config: ProxyConfig, database: Database): Promise<Access> {
+    if (config.usersFile) await importUsersFile(database, config.usersFile);
+    const { n } = await database.db
+      .selectFrom("users")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .executeTakeFirstOrThrow();
+    return new Access(config, database, Number(n) > 0);
   }
 
   /** The signed-in user, null in local mode; throws 401 when a session is needed and missing. */
-  userOf(c: Context<ProxyEnv>): string | null {
-    if (!this.users) return null;
-    const user = this.sessions.touch(getCookie(c, SESSION_COOKIE));
+  async userOf(c: Context<ProxyEnv>, fresh = false): Promise<string | null> {
+    if (!this.required) return null;
+    const user = await this.sessions.userOf(getCookie(c, SESSION_COOKIE), fresh);
     if (!user) throw fail(401, "Please sign in first.");
     return user;
   }
 
   routes(app: Hono<ProxyEnv>) {
     app.post("/auth/sign-in", (c) => this.signIn(c));
-    app.post("/auth/sign-out", (c) => {
-      this.sessions.destroy(getCookie(c, SESSION_COOKIE));
+    app.post("/auth/sign-out", async (c) => {
+      await this.sessions.destroy(getCookie(c, SESSION_COOKIE));
       deleteCookie(c, SESSION_COOKIE, { path: "/", secure: this.config.secureCookies });
       return c.json({ signedOut: true });
     });
@@ -131,7 +209,7 @@ export class Access {
   }
 
   private async signIn(c: Context<ProxyEnv>): Promise<Response> {
-    if (!this.users) throw fail(404, "Sign-in is off: this proxy serves a single local user.");
+    if (!this.required) throw fail(404, "Sign-in is off: this proxy serves a single local user.");
     const started = Date.now();
     let body: unknown;
     try {
@@ -152,7 +230,12 @@ export class Access {
       });
 
     // Unknown names run scrypt against a stand-in, so timing does not tell which names exist.
-    const ok = await verifyPassword(password, this.users.get(name));
+    const known = await this.database.db
+      .selectFrom("users")
+      .select("password_hash")
+      .where("name", "=", name)
+      .executeTakeFirst();
+    const ok = await verifyPassword(password, known?.password_hash);
     if (!ok) {
       this.limiter.fail(keys);
       const left = this.config.signIn.delayMs - (Date.now() - started);
@@ -160,7 +243,7 @@ export class Access {
       throw fail(401, "That name and password do not match.");
     }
     this.limiter.forgive(keys[0]!);
-    const id = this.sessions.create(name);
+    const id = await this.sessions.create(name);
     setCookie(c, SESSION_COOKIE, id, {
       httpOnly: true,
       sameSite: "Strict",

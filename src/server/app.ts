@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import path from "node:path";
 import { Hono } from "hono";
 import { requestId } from "hono/request-id";
 import type { DestinationStream, Logger } from "pino";
@@ -9,15 +8,16 @@ import { fail, ProxyProblem, problem, toResponse } from "./answer";
 import { browserGuard, hostGuard, securityHeaders } from "./browser-guard";
 import { ConfigError, type ProxyConfig } from "./config";
 import type { ProxyEnv } from "./context";
-import { forwardHandler } from "./forward";
+import { type Database, openDatabase } from "./db/database";
+import { forwardHandler, interruptedRotationMessage } from "./forward";
 import { HostAllowlist, isLoopbackHost } from "./hosts";
-import { IdempotencyJournal } from "./idempotency";
 import { KeyStore } from "./key-store";
 import { LimitsSeen } from "./limits-seen";
 import { createLogger } from "./logger";
 import { RateShaper } from "./rate-shaper";
 import { ResponseCache } from "./response-cache";
 import { PlanProbe } from "./session-info";
+import { SpendJournal } from "./spend-journal";
 import { staticSite } from "./static";
 import { ProxyStats } from "./stats";
 import { type Upstream, UpstreamClient } from "./upstream";
@@ -31,13 +31,14 @@ export interface ProxyDeps {
   random?: () => number;
   /** The clock of the remembered View budget (tests jump past UTC midnight). */
   now?: () => number;
+  /** The store, already open (tests); otherwise opened from the config. Closed with the proxy. */
+  database?: Database;
 }
 
 export interface BffProxy {
   app: Hono<ProxyEnv>;
   stats: ProxyStats;
-  /** Ready to answer spends (the journal folder exists, expired entries swept). */
-  ready: Promise<void>;
+  database: Database;
   /** Tell the proxy the port it listens on (needed for the Host check when started on port 0). */
   listening(port: number): void;
   close(): Promise<void>;
@@ -49,7 +50,11 @@ export interface BffProxy {
  * Order on every request: request id and logging, raw-target check, Host check, security headers;
  * then for /api: browser boundary, session, the operation allowlist.
  */
-export function createProxy(config: ProxyConfig, upstream: Upstream, deps: ProxyDeps = {}): BffProxy {
+export async function createProxy(
+  config: ProxyConfig,
+  upstream: Upstream,
+  deps: ProxyDeps = {},
+): Promise<BffProxy> {
   // Defence in depth: config.ts refuses this too, but a hand-built config must not slip past.
   if (!isLoopbackHost(config.host) && !config.usersFile)
     throw new ConfigError(
@@ -65,17 +70,37 @@ export function createProxy(config: ProxyConfig, upstream: Upstream, deps: Proxy
   const logger =
     deps.logger ??
     createLogger({ level: config.logLevel, secrets: () => keys.secrets(), destination: deps.logDestination });
-  const access = new Access(config);
+  const database = deps.database ?? (await openDatabase(config));
+  let access: Access;
+  const journal = new SpendJournal(database, {
+    ttlMs: config.idempotencyTtlMs,
+    onCommitError: (error) =>
+      logger.error(
+        { err: { message: String((error as Error)?.message) } },
+        "spend journal: answer not recorded",
+      ),
+  });
+  try {
+    access = await Access.open(config, database);
+    await journal.start();
+  } catch (error) {
+    if (!deps.database) await database.close();
+    throw error instanceof ConfigError
+      ? error
+      : new ConfigError(
+          `the database at ${database.where} failed: ${String((error as Error)?.message ?? error)}`,
+        );
+  }
+  // A rotation cut off between the service and the key store: said at start, and with every refusal.
+  const cutOff = await journal.cutOff(["rotateV1", "rotateV2"]);
+  if (cutOff.length > 0) {
+    keys.interruptedRotation = cutOff.at(-1)!.at;
+    logger.error(interruptedRotationMessage(keys.interruptedRotation));
+  }
   const hosts = new HostAllowlist(config.publicHosts, config.port);
   const shaper = new RateShaper(config.rate);
   const stats = new ProxyStats(() => shaper.queueLength);
   const cache = new ResponseCache(config.cacheTtlMs, config.cacheMaxEntries);
-  const journal = new IdempotencyJournal(
-    path.join(config.dataDir, "idempotency"),
-    config.idempotencyTtlMs,
-    Date.now,
-    (error) => logger.error({ err: error }, "idempotency journal write failed; kept in memory"),
-  );
   const client = new UpstreamClient({
     upstream,
     keys,
@@ -87,8 +112,6 @@ export function createProxy(config: ProxyConfig, upstream: Upstream, deps: Proxy
   });
   const plan = new PlanProbe(client, config);
   const limits = new LimitsSeen(deps.now);
-  const ready = journal.start();
-  ready.catch((error) => logger.error({ err: error }, "idempotency journal could not start"));
 
   const app = new Hono<ProxyEnv>();
 
@@ -140,7 +163,7 @@ export function createProxy(config: ProxyConfig, upstream: Upstream, deps: Proxy
   app.use(API_PREFIX, guard);
   app.use(`${API_PREFIX}/*`, async (c, next) => {
     if (c.req.method !== "GET" && c.req.method !== "POST") throw fail(404, "Not Found");
-    c.set("caller", access.userOf(c) ?? "local");
+    c.set("caller", (await access.userOf(c)) ?? "local");
     await next();
   });
   access.routes(app);
@@ -159,7 +182,17 @@ export function createProxy(config: ProxyConfig, upstream: Upstream, deps: Proxy
     c.json({ viewBudget: limits.viewBudget(), proxyPerMinute: shaper.currentLimit }),
   );
   registerOperations(app, (op) => {
-    const handler = forwardHandler(op, { config, client, keys, cache, journal, stats, scrub, log: logger });
+    const handler = forwardHandler(op, {
+      config,
+      client,
+      keys,
+      cache,
+      journal,
+      stats,
+      scrub,
+      log: logger,
+      confirmCaller: async (c) => (await access.userOf(c, true)) ?? "local",
+    });
     if (op.id === "view")
       return async (c, next) => {
         const response = (await handler(c, next)) as Response;
@@ -195,14 +228,14 @@ export function createProxy(config: ProxyConfig, upstream: Upstream, deps: Proxy
   return {
     app,
     stats,
-    ready,
+    database,
     logger,
     listening: (port) => hosts.listening(port),
     async close() {
       shaper.close();
-      journal.close();
       access.close();
-      await ready.catch(() => {});
+      await journal.close();
+      if (!deps.database) await database.close();
     },
   };
 }

@@ -44,6 +44,8 @@ const envSchema = z.object({
   PORT: int(5173, 0, 65535),
   HOST: z.preprocess(unsetIfEmpty, z.string().default("127.0.0.1")),
   DATA_DIR: z.preprocess(unsetIfEmpty, z.string().default(".data")),
+  /** A PostgreSQL server (postgres://…); without it the embedded one under DATA_DIR. */
+  DATABASE_URL: text(),
   STATIC_DIR: z.preprocess(unsetIfEmpty, z.string().default("dist/app")),
   UPSTREAM_URL: text(),
   API_KEY: text(),
@@ -82,6 +84,8 @@ export interface ProxyConfig {
   port: number;
   host: string;
   dataDir: string;
+  /** PostgreSQL server address, or null for the embedded database in DATA_DIR/db. */
+  databaseUrl: string | null;
   staticDir: string;
   /** Only `/api/session` reports it; nothing else in the proxy reads it. */
   mode: "sandbox" | "live";
@@ -151,6 +155,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ProxyConfig
     port: e.PORT,
     host: e.HOST,
     dataDir: path.resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL ? checkDatabaseUrl(e.DATABASE_URL) : null,
     staticDir: path.resolve(e.STATIC_DIR),
     mode: upstreamUrl ? "live" : "sandbox",
     upstreamUrl,
@@ -188,6 +193,11 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ProxyConfig
     sessionCacheMs: e.SESSION_CACHE_MS,
     logLevel: e.LOG_LEVEL,
   };
+}
+
+function checkDatabaseUrl(raw: string): string {
+  if (!/^postgres(ql)?:\/\//.test(raw)) throw new ConfigError("DATABASE_URL must be a postgres:// address");
+  return raw;
 }
 
 function checkUpstreamUrl(raw: string, allowInsecure: boolean): string {

@@ -14,7 +14,8 @@ export type Outcome =
   /** The status and headers arrived, the body did not (the connection broke or stalled mid-body). */
   | { kind: "cut"; status: number; headers: Headers }
   | { kind: "timeout" }
-  | { kind: "network" }
+  /** No answer. `reached`: the request may have got there (false only when the connection was never made). */
+  | { kind: "network"; reached: boolean }
   | { kind: "queue-timeout"; retryAfterSeconds: number };
 
 export const MESSAGES = {

@@ -2,18 +2,25 @@ import { createHash } from "node:crypto";
 import type { Context, Handler } from "hono";
 import type { Logger } from "pino";
 import { canonicalKey, stableStringify } from "../contract/canonical";
+import { hasExportTag, taggedExportName } from "../contract/export-tag";
 import type { GroupNode } from "../contract/filter";
 import { responses } from "../contract/operations";
-import type { OperationSpec } from "../contract/routes";
+import { type OperationSpec, operationById } from "../contract/routes";
 import { passedHeaders } from "./allowlist";
 import { fail, problem, toResponse } from "./answer";
 import type { ProxyConfig } from "./config";
 import type { ProxyEnv } from "./context";
-import { answerOf } from "./faults";
-import { IDEMPOTENCY_KEY, type IdempotencyJournal } from "./idempotency";
+import { answerOf, type Outcome } from "./faults";
 import type { KeyStore } from "./key-store";
 import { type Input, readInput } from "./request-input";
 import type { ResponseCache } from "./response-cache";
+import {
+  IDEMPOTENCY_KEY,
+  JournalUnavailable,
+  type Reconcile,
+  SpendJournal,
+  type WorkResult,
+} from "./spend-journal";
 import type { ProxyStats } from "./stats";
 import type { Call, UpstreamClient } from "./upstream";
 
@@ -27,10 +34,12 @@ export interface ForwardDeps {
   client: UpstreamClient;
   keys: KeyStore;
   cache: ResponseCache;
-  journal: IdempotencyJournal;
+  journal: SpendJournal;
   stats: ProxyStats;
   scrub: (text: string) => string;
   log: Logger;
+  /** The caller, checked against the database itself (not a cached session): spends use it. */
+  confirmCaller: (c: Context<ProxyEnv>) => Promise<string>;
 }
 
 export function forwardHandler(op: OperationSpec, deps: ForwardDeps): Handler<ProxyEnv> {
@@ -75,12 +84,48 @@ export function forwardHandler(op: OperationSpec, deps: ForwardDeps): Handler<Pr
   };
 }
 
-async function exchange(call: Call, deps: ForwardDeps, onUpstreamMs: (ms: number) => void) {
+async function exchange(
+  call: Call,
+  deps: ForwardDeps,
+  onUpstreamMs: (ms: number) => void,
+): Promise<WorkResult> {
   const outcome = await deps.client.send(call, onUpstreamMs);
   if (outcome.kind === "stream") throw new Error("unexpected stream"); // only file operations stream
   if (outcome.kind === "answer" && outcome.status === 200 && isRotation(call.op))
     return rotated(outcome, deps);
-  return answerOf(outcome, deps.scrub, { spends: call.op.spends });
+  if (outcome.kind === "answer" && outcome.status === 401 && deps.keys.interruptedRotation)
+    return {
+      answer: problem(502, interruptedRotationMessage(deps.keys.interruptedRotation)),
+      outcome: "nothing-done",
+    };
+  const { answer, final } = answerOf(outcome, deps.scrub, { spends: call.op.spends });
+  if (final) return { answer, outcome: "final" };
+  if (call.op.spends && mayHaveArrived(outcome))
+    return {
+      answer: problem(outcome.kind === "timeout" ? 504 : 502, UNKNOWN_NOW, { code: OUTCOME_UNKNOWN }),
+      outcome: "unknown",
+    };
+  return { answer, outcome: "nothing-done" };
+}
+
+/** Sent, and no answer: it may have been carried out. */
+function mayHaveArrived(outcome: Exclude<Outcome, { kind: "stream" }>): boolean {
+  return outcome.kind === "timeout" || (outcome.kind === "network" && outcome.reached);
+}
+
+export const OUTCOME_UNKNOWN = "OUTCOME_UNKNOWN";
+const UNKNOWN_NOW =
+  "This purchase was sent, but no answer came back from the data service, so whether it was carried out (and charged) is not known. " +
+  "It will not be sent again by itself. Check the balance on the Account page, and for an export the export list, before you buy it again.";
+const UNKNOWN_LATER =
+  "This purchase was under way when the proxy stopped, so whether it was carried out (and charged) is not known. " +
+  "It will not be sent again under this key. Check the balance on the Account page, and for an export the export list, before you buy it again.";
+
+export function interruptedRotationMessage(at: Date): string {
+  return (
+    `The data service refused the proxy's key. A key rotation was cut off at ${at.toISOString()}: the service may have issued a new key that was never stored. ` +
+    "Whoever runs the proxy: create a key in the service's dashboard and set it as API_KEY (or in API_KEY_FILE), then restart."
+  );
 }
 
 const isRotation = (op: OperationSpec) => op.id === "rotateV1" || op.id === "rotateV2";
@@ -90,7 +135,7 @@ const isRotation = (op: OperationSpec) => op.id === "rotateV1" || op.id === "rot
  * idempotency journal) only ever see `{ rotated: true, last4 }`. Read leniently (whatever the
  * content type): once the upstream has rotated, the old key is dead and this one is the only key.
  */
-async function rotated(outcome: { headers: Headers; text: string }, deps: ForwardDeps) {
+async function rotated(outcome: { headers: Headers; text: string }, deps: ForwardDeps): Promise<WorkResult> {
   let body: unknown;
   try {
     body = JSON.parse(outcome.text);
@@ -99,7 +144,7 @@ async function rotated(outcome: { headers: Headers; text: string }, deps: Forwar
   if (!parsed.success)
     return {
       answer: problem(502, "The data service's answer to the key rotation could not be read."),
-      final: true,
+      outcome: "final" as const,
     };
   try {
     await deps.keys.rotate(parsed.data.api_key);
@@ -111,7 +156,7 @@ async function rotated(outcome: { headers: Headers; text: string }, deps: Forwar
         500,
         "The key was rotated and is in use, but saving it to disk failed; it will be lost on restart. Check the data folder's permissions.",
       ),
-      final: true,
+      outcome: "final" as const,
     };
   }
   return {
@@ -120,7 +165,7 @@ async function rotated(outcome: { headers: Headers; text: string }, deps: Forwar
       headers: passedHeaders(outcome.headers, "json"),
       body: JSON.stringify({ rotated: true, last4: deps.keys.last4() }),
     },
-    final: true,
+    outcome: "final" as const,
   };
 }
 
@@ -150,23 +195,61 @@ async function spend(
       }),
     )
     .digest("hex");
-  const result = await deps.journal.run({ caller: c.get("caller"), operation: op.id, key }, fingerprint, () =>
-    exchange(call, deps, onUpstreamMs),
-  );
+  const scope = { caller: await deps.confirmCaller(c), operation: op.id, key };
+  let send = call;
+  let reconcile: Reconcile | undefined;
+  if (op.id === "exportStart") {
+    const tag = SpendJournal.tagOf(scope);
+    const body = { ...(input.json as Record<string, unknown>) };
+    body.name = taggedExportName(body.name as string | null | undefined, tag);
+    send = { ...call, body: { kind: "json", text: JSON.stringify(body) } };
+    reconcile = (found, since) => findExport(found, since, deps);
+  }
+  if (isRotation(op)) await deps.keys.checkWritable();
+  let result: Awaited<ReturnType<SpendJournal["run"]>>;
+  try {
+    result = await deps.journal.run(scope, fingerprint, () => exchange(send, deps, onUpstreamMs), reconcile);
+  } catch (error) {
+    if (!(error instanceof JournalUnavailable)) throw error;
+    deps.log.error({ err: { message: error.message } }, "spend journal unavailable: spending refused");
+    throw fail(
+      503,
+      "Spending is paused: the proxy cannot record this purchase before sending it (its database is unavailable or read-only), so nothing was sent and nothing charged. Try again later; if it lasts, tell whoever runs the proxy.",
+      { code: "JOURNAL_UNAVAILABLE", headers: [["retry-after", "30"]] },
+    );
+  }
   if (result.kind === "conflict")
     throw fail(
       409,
-      "This Idempotency-Key was already used with different details. Use a new key for a new request.",
-      {
-        code: "IDEMPOTENCY_KEY_REUSED",
-      },
+      "This Idempotency-Key was already used for a different request (other details, or another action). Use a new key for a new request.",
+      { code: "IDEMPOTENCY_KEY_REUSED" },
     );
+  if (result.kind === "unknown") throw fail(409, UNKNOWN_LATER, { code: OUTCOME_UNKNOWN });
   if (result.kind === "replay") {
     deps.stats.idempotentReplays++;
     c.set("replayed", true);
     return toResponse(result.answer, { "idempotent-replayed": "true" });
   }
   return toResponse(result.answer);
+}
+
+/**
+ * An export whose start has no recorded outcome is looked up in the export list by its tag. Not
+ * there yet is only proof it was never made once the start's own time limit has passed.
+ */
+async function findExport(tag: string, since: Date, deps: ForwardDeps): ReturnType<Reconcile> {
+  const op = operationById("exports");
+  const outcome = await deps.client.send({ op, target: op.path, body: { kind: "none" }, stream: false });
+  if (outcome.kind !== "answer" || outcome.status !== 200) return "not-known";
+  const parsed = responses.exports.safeParse(JSON.parse(outcome.text));
+  if (!parsed.success) return "not-known";
+  const found = parsed.data.exports.find((e) => hasExportTag(e.name, tag));
+  if (found) {
+    const started = { exportId: found.exportId, status: "QUEUED", rows: found.rows, credits: found.credits };
+    return { found: { status: 200, headers: [], body: JSON.stringify(started) } };
+  }
+  const settled = Date.now() - since.getTime() > deps.client.timeoutOf(operationById("exportStart")) + 5000;
+  return settled ? "absent" : "not-known";
 }
 
 function cacheKeyOf(op: OperationSpec, input: Input): string {

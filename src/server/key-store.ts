@@ -1,5 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
+import { unlink } from "node:fs/promises";
 import path from "node:path";
+import { fail } from "./answer";
 import { writeFileAtomic } from "./atomic-file";
 import type { ProxyConfig } from "./config";
 import { ConfigError } from "./config";
@@ -19,6 +21,8 @@ export class KeyStore {
   /** Every key this process has held: logs are scrubbed of all of them. */
   private readonly seen = new Set<string>();
   private readonly target: { file: string; format: "plain" | "record" };
+  /** When a rotation was cut off by a crash before its answer was stored (see app.ts), else null. */
+  interruptedRotation: Date | null = null;
 
   constructor(
     private readonly config: Pick<ProxyConfig, "apiKey" | "apiKeyFile" | "dataDir" | "upstreamLabel">,
@@ -48,6 +52,24 @@ export class KeyStore {
 
   secrets(): string[] {
     return [...this.seen];
+  }
+
+  /**
+   * Before a rotation is sent: the new key must be storable the moment it arrives, since the old
+   * one dies upstream at once. Throws a 503 the browser can show when it is not.
+   */
+  async checkWritable(): Promise<void> {
+    const probe = `${this.target.file}.probe`;
+    try {
+      await writeFileAtomic(probe, "", 0o600);
+      await unlink(probe);
+    } catch {
+      throw fail(
+        503,
+        "The key was not rotated: the proxy could not store a new key right now, and the old one would stop working at once. Whoever runs the proxy: make its key file writable, then try again.",
+        { code: "KEY_STORE_UNWRITABLE" },
+      );
+    }
   }
 
   /** Stores the new key durably, then swaps it in. Throws if it could not be stored (it is swapped in anyway). */

@@ -154,8 +154,8 @@ export class UpstreamClient {
       // Headers came but the body stalled: the upstream did answer, so this is not "no answer".
       const late = answered as { status: number; headers: Headers } | null;
       return late ? { kind: "cut", ...late } : { kind: "timeout" };
-    } catch {
-      return { kind: "network" };
+    } catch (error) {
+      return { kind: "network", reached: !NEVER_CONNECTED.has(causeCode(error)) };
     } finally {
       clearTimeout(timer);
     }
@@ -178,6 +178,21 @@ export class UpstreamClient {
     }
     return new Request(`${UPSTREAM_ORIGIN}${call.target}`, { method: call.op.method, headers, body, signal });
   }
+}
+
+/** Failures before a connection existed: the request cannot have reached the service. */
+const NEVER_CONNECTED = new Set([
+  "ECONNREFUSED",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "UND_ERR_CONNECT_TIMEOUT",
+]);
+
+function causeCode(error: unknown): string {
+  const e = error as { code?: unknown; cause?: { code?: unknown } } | null;
+  return String(e?.cause?.code ?? e?.code ?? "");
 }
 
 /** The body's length as the upstream declared it (passed on to the browser), when it is reliable. */

@@ -20,5 +20,7 @@ export default async function setup(project: TestProject) {
 declare module "vitest" {
   export interface ProvidedContext {
     datasetFile: string;
+    /** Set in the `postgres` project: a PostgreSQL server for this run (postgres-setup.ts). */
+    postgresUrl?: string;
   }
 }

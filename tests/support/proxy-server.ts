@@ -6,8 +6,10 @@ import type { Sandbox } from "../../src/sandbox/app";
 import type { SandboxOptions } from "../../src/sandbox/config";
 import { type BffProxy, createProxy, type ProxyDeps } from "../../src/server/app";
 import { configFromEnv, type ProxyConfig } from "../../src/server/config";
+import { type Database, emptyDatabaseImage, openDatabase } from "../../src/server/db/database";
 import { serveProxy } from "../../src/server/serve";
 import type { Upstream } from "../../src/server/upstream";
+import { createDatabase } from "./postgres";
 
 /** One request as an upstream saw it. */
 export interface SeenRequest {
@@ -87,6 +89,30 @@ export interface ProxyServer {
   close(): Promise<void>;
 }
 
+let image: Promise<Blob> | null = null;
+/** One database per DATA_DIR on the test PostgreSQL server, so a restarted proxy finds its own. */
+const serverDatabases = new Map<string, Promise<string>>();
+
+/**
+ * Where a test proxy keeps its state. In the `postgres` project (a server was started for the run)
+ * a database of its own on that server, the same one again for the same DATA_DIR. Otherwise the
+ * embedded database: on disk under DATA_DIR when the test chose the folder (it restarts the proxy
+ * on it), else in memory from an image of an empty one (a fraction of a second instead of seconds).
+ */
+export async function testDatabaseFor(
+  dataDir: string,
+  chosen: boolean,
+): Promise<{ url?: string; database?: Database }> {
+  const server = inject("postgresUrl");
+  if (server) {
+    if (!serverDatabases.has(dataDir)) serverDatabases.set(dataDir, createDatabase(server));
+    return { url: await serverDatabases.get(dataDir)! };
+  }
+  if (chosen) return {};
+  image ??= emptyDatabaseImage();
+  return { database: await openDatabase({ databaseUrl: null, dataDir, memoryImage: await image }) };
+}
+
 /**
  * The proxy over real HTTP on 127.0.0.1 with port 0. `env` goes through the real config parser
  * (defaults: a fresh temp DATA_DIR, silent-ish logs captured in memory); `config` then overrides
@@ -96,26 +122,34 @@ export async function startProxy(
   upstream: Upstream,
   options: { env?: Record<string, string>; config?: Partial<ProxyConfig>; deps?: ProxyDeps } = {},
 ): Promise<ProxyServer> {
+  const chosen = options.env?.DATA_DIR !== undefined;
   const dataDir = options.env?.DATA_DIR ?? (await mkdtemp(path.join(os.tmpdir(), "proxy-it-")));
+  const store =
+    options.env?.DATABASE_URL || options.deps?.database ? {} : await testDatabaseFor(dataDir, chosen);
   const config: ProxyConfig = {
     ...configFromEnv({
       PORT: "0",
       LOG_LEVEL: "info",
       STATIC_DIR: path.join(dataDir, "no-app"),
+      ...(store.url ? { DATABASE_URL: store.url } : {}),
       ...options.env,
       DATA_DIR: dataDir,
     }),
     ...options.config,
   };
   const logs: string[] = [];
-  const proxy = createProxy(config, upstream, {
+  const proxy = await createProxy(config, upstream, {
     logDestination: { write: (line: string) => void logs.push(line) },
     sleep: async () => {},
+    ...(store.database ? { database: store.database } : {}),
     ...options.deps,
   });
-  await proxy.ready;
   const served = await serveProxy(proxy, { host: "127.0.0.1", port: 0 });
-  return { url: served.url, port: served.port, proxy, config, dataDir, logs, close: served.close };
+  const close = async () => {
+    await served.close();
+    await store.database?.close();
+  };
+  return { url: served.url, port: served.port, proxy, config, dataDir, logs, close };
 }
 
 export interface Answer<T = unknown> {

@@ -12,8 +12,16 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { Sessions } from "../../../src/server/access";
 import { createProxy } from "../../../src/server/app";
 import { ConfigError, configFromEnv } from "../../../src/server/config";
+import { openDatabase } from "../../../src/server/db/database";
 import { hashPassword, loadUsers, verifyPassword } from "../../../src/server/passwords";
-import { browser, fakeUpstream, json, type ProxyServer, startProxy } from "../../support/proxy-server";
+import {
+  browser,
+  fakeUpstream,
+  json,
+  type ProxyServer,
+  startProxy,
+  testDatabaseFor,
+} from "../../support/proxy-server";
 
 const upstream = fakeUpstream(() => json({ credits: 10, plan: "PAYG" }));
 let usersFile: string;
@@ -65,7 +73,7 @@ describe("refusal to start beyond loopback", () => {
       expect(() => configFromEnv({ HOST: host })).not.toThrow();
     expect(() => configFromEnv({ HOST: "0.0.0.0", USERS_FILE: usersFile })).not.toThrow();
     const config = { ...configFromEnv({ DATA_DIR: os.tmpdir() }), host: "0.0.0.0" };
-    expect(() => createProxy(config, upstream)).toThrow(ConfigError);
+    await expect(createProxy(config, upstream)).rejects.toThrow(ConfigError);
   });
 
   it("the launcher exits with a clear message instead of listening", async () => {
@@ -183,16 +191,25 @@ describe("sign-in", () => {
     expect((await api.post("/auth/sign-in", good, from("10.0.0.2"))).status).toBe(200);
   });
 
-  it("expires idle sessions", () => {
-    let now = 0;
-    const sessions = new Sessions(8 * 3600_000, () => now);
-    const id = sessions.create("alice");
-    now += 7 * 3600_000;
-    expect(sessions.touch(id)).toBe("alice");
-    now += 7 * 3600_000; // idle time counts from the last use
-    expect(sessions.touch(id)).toBe("alice");
-    now += 8 * 3600_000 + 1;
-    expect(sessions.touch(id)).toBeNull();
+  it("expires idle sessions", async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), "sessions-"));
+    const { url, database } = await testDatabaseFor(dir, false);
+    const store = database ?? (await openDatabase({ databaseUrl: url ?? null, dataDir: dir }));
+    try {
+      await store.db.insertInto("users").values({ name: "alice", password_hash: "x" }).execute();
+      let now = Date.parse("2026-01-01T00:00:00Z");
+      const sessions = new Sessions(store, 8 * 3600_000, 5000, () => now);
+      const id = await sessions.create("alice");
+      now += 7 * 3600_000;
+      expect(await sessions.userOf(id)).toBe("alice");
+      now += 7 * 3600_000; // idle time counts from the last use
+      expect(await sessions.userOf(id)).toBe("alice");
+      now += 8 * 3600_000 + 1;
+      expect(await sessions.userOf(id)).toBeNull();
+      expect(await sessions.userOf(id, true)).toBeNull();
+    } finally {
+      await store.close();
+    }
   });
 });
 

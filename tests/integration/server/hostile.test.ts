@@ -48,6 +48,7 @@ import {
   recording,
   type SeenRequest,
   startSandbox,
+  testDatabaseFor,
 } from "../../support/proxy-server";
 
 /** Keys no input can produce by accident: if one shows up in an output, the proxy put it there. */
@@ -347,13 +348,20 @@ function checkAnswer(recipe: Recipe, answer: RawAnswer, secrets: Iterable<string
  */
 async function startCountingProxy(upstream: Upstream, env: Record<string, string>) {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), "hostile-proxy-"));
-  const config = configFromEnv({ PORT: "0", LOG_LEVEL: "info", ...env, DATA_DIR: dataDir });
+  const store = await testDatabaseFor(dataDir, false);
+  const config = configFromEnv({
+    PORT: "0",
+    LOG_LEVEL: "info",
+    ...(store.url ? { DATABASE_URL: store.url } : {}),
+    ...env,
+    DATA_DIR: dataDir,
+  });
   const logs: string[] = [];
-  const proxy = createProxy(config, upstream, {
+  const proxy = await createProxy(config, upstream, {
     logDestination: { write: (line: string) => void logs.push(line) },
     sleep: async () => {},
+    ...(store.database ? { database: store.database } : {}),
   });
-  await proxy.ready;
   let next = 0;
   const inFlight = new Map<number, string>();
   const fetch = proxy.app.fetch;
@@ -380,7 +388,10 @@ async function startCountingProxy(upstream: Upstream, env: Record<string, string
     config,
     dataDir,
     logs,
-    close: served.close,
+    close: async () => {
+      await served.close();
+      await store.database?.close();
+    },
   };
   const pending = (since: number) => [...inFlight].filter(([id]) => id >= since).map(([, what]) => what);
   return Object.assign(server, {

@@ -1,9 +1,13 @@
 /**
  * Spend safety over the sandbox: every credit-spending call needs an Idempotency-Key; repeats,
  * concurrent or later, even after a proxy restart, get the first answer and never reach the
- * upstream twice (the sandbox's balance proves it); a key reused with other details is a 409.
+ * upstream twice (the sandbox's balance proves it); a key reused with other details is a 409; an
+ * outcome the proxy cannot know is said (409 OUTCOME_UNKNOWN), never sent again by itself; an
+ * export cut off by a crash is found again; with no journal, nothing is sent (503).
  */
-import { readdirSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
+import { mkdtemp } from "node:fs/promises";
+import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Sandbox } from "../../../src/sandbox/app";
@@ -36,7 +40,10 @@ let api: ReturnType<typeof browser>;
 
 beforeAll(async () => {
   ({ sandbox } = await startSandbox());
-  server = await startProxy(upstream);
+  // A folder of its own: the restart test reopens the same database.
+  server = await startProxy(upstream, {
+    env: { DATA_DIR: await mkdtemp(path.join(os.tmpdir(), "journal-")) },
+  });
   api = browser(server.url);
 });
 afterAll(async () => {
@@ -93,7 +100,7 @@ describe("Idempotency-Key on spends", () => {
     expect(await balance(api)).toBe(after);
   });
 
-  it("refuses the same key with different details (409), and keeps keys apart per operation", async () => {
+  it("refuses the same key with different details or for another operation (409)", async () => {
     const key = "conflict-key-01";
     const first = await api.post(
       "/api/v2/contact/preview",
@@ -116,16 +123,19 @@ describe("Idempotency-Key on spends", () => {
     );
     expect(reordered.status).toBe(200);
     expect(reordered.text).toBe(first.text);
-    // The same key on another operation is another request.
+    // The same key on another operation is a mistake too (Stripe's rule): nothing is sent.
+    const calls = upstream.seen.length;
     const enrich = await api.post(
       "/api/v2/contact/enrich",
       { personIds: ["nobody"], reveal: "none" },
       { idempotencyKey: key },
     );
-    expect(enrich.status).toBe(200);
+    expect(enrich.status).toBe(409);
+    expect(enrich.body).toMatchObject({ code: "IDEMPOTENCY_KEY_REUSED" });
+    expect(upstream.seen.length).toBe(calls);
   });
 
-  it("answers a repeat after a proxy restart from the journal in DATA_DIR", async () => {
+  it("answers a repeat after a proxy restart from the journal in the database", async () => {
     const key = "restart-key-0001";
     const body = { filter, reveal: "none", limit: 3 };
     const first = await api.post("/api/v2/contact/preview", body, { idempotencyKey: key });
@@ -133,11 +143,9 @@ describe("Idempotency-Key on spends", () => {
     const spent = await balance(api);
     const calls = previewCalls();
 
-    // Journal entries are files of their own, private to the proxy's user.
-    const dir = path.join(server.dataDir, "idempotency");
-    const files = readdirSync(dir).filter((f) => f.endsWith(".json"));
-    expect(files.length).toBeGreaterThan(0);
-    for (const f of files) expect(statSync(path.join(dir, f)).mode & 0o777).toBe(0o600);
+    // The embedded database (paid answers inside) is private to the proxy's user.
+    if (server.proxy.database.kind === "embedded")
+      expect(statSync(path.join(server.dataDir, "db")).mode & 0o777).toBe(0o700);
 
     await server.close();
     server = await startProxy(upstream, { env: { DATA_DIR: server.dataDir } });
@@ -170,12 +178,14 @@ describe("Idempotency-Key on spends", () => {
   });
 });
 
+const enrichAnswer = { rows: [], matched: 0, notFound: ["x"], creditsCharged: 0, creditsRemaining: 10 };
+
 describe("unknown outcomes", () => {
-  it("stores nothing on a network failure, so the same key can be retried; then replays", async () => {
+  it("a request that may have arrived and got no answer is never sent again: OUTCOME_UNKNOWN", async () => {
     let fail = true;
     const flaky = recording(async () => {
       if (fail) throw new TypeError("fetch failed");
-      return json({ rows: [], matched: 0, notFound: ["x"], creditsCharged: 0, creditsRemaining: 10 });
+      return json(enrichAnswer);
     });
     const own = await startProxy(flaky);
     try {
@@ -183,13 +193,45 @@ describe("unknown outcomes", () => {
       const body = { personIds: ["x"], reveal: "none" };
       const first = await client.post("/api/v2/contact/enrich", body, { idempotencyKey: "flaky-key-0001" });
       expect(first.status).toBe(502);
-      expect(flaky.seen).toHaveLength(1); // spends are never retried by the proxy
+      expect(first.body).toMatchObject({
+        code: "OUTCOME_UNKNOWN",
+        detail: expect.stringContaining("balance"),
+      });
       fail = false;
       const retry = await client.post("/api/v2/contact/enrich", body, { idempotencyKey: "flaky-key-0001" });
+      expect(retry.status).toBe(409);
+      expect(retry.body).toMatchObject({ code: "OUTCOME_UNKNOWN" });
+      expect(flaky.seen).toHaveLength(1); // never sent again, by the proxy or by the retry
+      // A new purchase is a new key, and goes through.
+      const fresh = await client.post("/api/v2/contact/enrich", body, { idempotencyKey: "flaky-key-0002" });
+      expect(fresh.status).toBe(200);
+    } finally {
+      await own.close();
+    }
+  });
+
+  it("a connection that was never made charged nothing: the same key may be sent again", async () => {
+    let fail = true;
+    const refused = recording(async () => {
+      if (fail)
+        throw new TypeError("fetch failed", {
+          cause: Object.assign(new Error("refused"), { code: "ECONNREFUSED" }),
+        });
+      return json(enrichAnswer);
+    });
+    const own = await startProxy(refused);
+    try {
+      const client = browser(own.url);
+      const body = { personIds: ["x"], reveal: "none" };
+      const first = await client.post("/api/v2/contact/enrich", body, { idempotencyKey: "refused-key-01" });
+      expect(first.status).toBe(502);
+      expect(first.body).not.toMatchObject({ code: "OUTCOME_UNKNOWN" });
+      fail = false;
+      const retry = await client.post("/api/v2/contact/enrich", body, { idempotencyKey: "refused-key-01" });
       expect(retry.status).toBe(200);
-      const replay = await client.post("/api/v2/contact/enrich", body, { idempotencyKey: "flaky-key-0001" });
+      const replay = await client.post("/api/v2/contact/enrich", body, { idempotencyKey: "refused-key-01" });
       expect(replay.text).toBe(retry.text);
-      expect(flaky.seen).toHaveLength(2);
+      expect(refused.seen).toHaveLength(2);
     } finally {
       await own.close();
     }
@@ -211,6 +253,74 @@ describe("unknown outcomes", () => {
       expect(counting.seen).toHaveLength(2);
     } finally {
       await own.close();
+    }
+  });
+
+  it("refuses to spend when the journal cannot be written (503), and sends nothing", async () => {
+    const counting = recording(async () => json(enrichAnswer));
+    const own = await startProxy(counting);
+    try {
+      const client = browser(own.url);
+      await own.proxy.database.db.schema.dropTable("spend_journal").execute(); // as good as a dead database
+      const answer = await client.post(
+        "/api/v2/contact/enrich",
+        { personIds: ["x"], reveal: "none" },
+        { idempotencyKey: "no-journal-01" },
+      );
+      expect(answer.status).toBe(503);
+      expect(answer.body).toMatchObject({
+        code: "JOURNAL_UNAVAILABLE",
+        detail: expect.stringContaining("nothing charged"),
+      });
+      expect(counting.seen).toHaveLength(0);
+      // Reads need no journal.
+      expect((await client.post("/api/v2/contact/count", { filter })).status).toBe(200);
+    } finally {
+      await own.close();
+    }
+  });
+});
+
+describe("an export cut off by a crash", () => {
+  it("is found again in the export list by the tag in its name, not bought twice", async () => {
+    // The first proxy sends the export, the sandbox makes (and charges) it, and the answer never
+    // comes back: the proxy is gone before it could record it.
+    let hold = true;
+    const held = recording(async (request) => {
+      const answer = await sandbox.fetch(request);
+      if (hold && new URL(request.url).pathname === "/v2/contact/export") await new Promise(() => {});
+      return answer;
+    });
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), "export-crash-"));
+    const first = await startProxy(held, { env: { DATA_DIR: dataDir } });
+    const body = { filter, maxRows: 20, reveal: "none", name: "Germany, first 20" };
+    const key = "export-crash-key-1";
+    const before = await balance(browser(first.url));
+    void browser(first.url)
+      .post("/api/v2/contact/export", body, { idempotencyKey: key })
+      .catch(() => {});
+    while (!held.seen.some((s) => s.path === "/v2/contact/export")) await sleep(20);
+    await sleep(100);
+    await first.proxy.close(); // the instance is gone; its pending entry stays
+    hold = false;
+
+    const second = await startProxy(held, { env: { DATA_DIR: dataDir } });
+    try {
+      const client = browser(second.url);
+      const retry = await client.post<{ exportId: string; credits: number }>("/api/v2/contact/export", body, {
+        idempotencyKey: key,
+      });
+      expect(retry.status).toBe(200);
+      const list = await client.get<{ exports: { exportId: string; name: string }[] }>(
+        "/api/v2/contact/exports",
+      );
+      const made = list.body.exports.filter((e) => e.name.startsWith("Germany, first 20"));
+      expect(made).toHaveLength(1);
+      expect(made[0]!.exportId).toBe(retry.body.exportId);
+      expect(held.seen.filter((s) => s.path === "/v2/contact/export")).toHaveLength(1);
+      expect(await balance(client)).toBe(before - retry.body.credits);
+    } finally {
+      await second.close();
     }
   });
 });

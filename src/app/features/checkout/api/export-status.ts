@@ -1,4 +1,5 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
+import { exportNameWithoutTag } from "../../../../contract/export-tag";
 import type { ExportStatus } from "../../../../contract/inferred";
 import type { ExportStatusRecord } from "../../../../contract/operations";
 import { call } from "../../../api/operations";
@@ -18,8 +19,10 @@ export function pollDelay(answers: number): number {
   return Math.min(5000, Math.round(1000 * 1.5 ** Math.max(0, answers - FAST_POLLS)));
 }
 
-export function getExportStatus(exportId: string, signal?: AbortSignal): Promise<ExportStatusRecord> {
-  return call("exportStatus", { params: { exportId }, ...(signal ? { signal } : {}) });
+/** The name as the person gave it (the proxy's journal tag taken off). */
+export async function getExportStatus(exportId: string, signal?: AbortSignal): Promise<ExportStatusRecord> {
+  const record = await call("exportStatus", { params: { exportId }, ...(signal ? { signal } : {}) });
+  return { ...record, name: exportNameWithoutTag(record.name) };
 }
 
 export function exportStatusQueryOptions(exportId: string) {

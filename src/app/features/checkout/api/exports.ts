@@ -1,11 +1,13 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
+import { exportNameWithoutTag } from "../../../../contract/export-tag";
 import { call } from "../../../api/operations";
 
 /** `GET /api/v2/contact/exports`: this account's exports, newest first (the export history). */
 export const EXPORTS_QUERY_KEY = ["checkout", "exports"] as const;
 
-export function getExports(signal?: AbortSignal) {
-  return call("exports", { ...(signal ? { signal } : {}) });
+export async function getExports(signal?: AbortSignal) {
+  const answer = await call("exports", { ...(signal ? { signal } : {}) });
+  return { exports: answer.exports.map((e) => ({ ...e, name: exportNameWithoutTag(e.name) })) };
 }
 
 export const exportsQueryOptions = () =>

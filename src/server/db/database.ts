@@ -1,0 +1,166 @@
+import { constants } from "node:fs";
+import { access, chmod, mkdir, open, readFile, unlink } from "node:fs/promises";
+import path from "node:path";
+import { Kysely, PostgresDialect } from "kysely";
+import { ConfigError } from "../config";
+import { migrate } from "./migrations";
+import { PGliteDialect } from "./pglite-dialect";
+import type { Tables } from "./schema";
+
+export type { Tables } from "./schema";
+
+/**
+ * The proxy's store: PostgreSQL, embedded (PGlite, in this process, under DATA_DIR/db) unless
+ * DATABASE_URL names a server. One schema and one set of migrations serve both; Kysely writes
+ * the SQL, typed against `Tables`.
+ */
+export interface Database {
+  db: Kysely<Tables>;
+  kind: "embedded" | "server";
+  /** Where it is, for messages: a folder, or the server's address without its password. */
+  where: string;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  databaseUrl: string | null;
+  dataDir: string;
+  /** Tests: an embedded database in memory, started from this image of an empty one. */
+  memoryImage?: Blob;
+}
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  const database = options.databaseUrl
+    ? await openServer(options.databaseUrl)
+    : await openEmbedded(options.dataDir, options.memoryImage);
+  try {
+    await migrate(database.db as Kysely<unknown>);
+  } catch (error) {
+    await database.close();
+    throw new ConfigError(`${(error as Error).message} (${database.where})`);
+  }
+  return database;
+}
+
+async function openServer(url: string): Promise<Database> {
+  const { default: pg } = await import("pg");
+  const where = redacted(url);
+  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5000 });
+  // A server that goes away later makes queries fail (and spending refuse); it must not end the process.
+  pool.on("error", () => {});
+  try {
+    await pool.query("select 1");
+  } catch (error) {
+    await pool.end().catch(() => {});
+    throw new ConfigError(`cannot use the database at ${where}: ${reason(error)}`);
+  }
+  const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
+  return { db, kind: "server", where, close: () => db.destroy() };
+}
+
+async function openEmbedded(dataDir: string, memoryImage?: Blob): Promise<Database> {
+  const { PGlite } = await import("@electric-sql/pglite");
+  if (memoryImage) {
+    const pglite = await PGlite.create({ loadDataDir: memoryImage });
+    const db = new Kysely<Tables>({ dialect: new PGliteDialect(pglite) });
+    return { db, kind: "embedded", where: "memory", close: () => db.destroy() };
+  }
+  const folder = path.join(dataDir, "db");
+  await usableFolder(dataDir);
+  const unlock = await lockFolder(path.join(dataDir, "db.lock"), folder);
+  let pglite: Awaited<ReturnType<typeof PGlite.create>>;
+  try {
+    await mkdir(folder, { recursive: true, mode: 0o700 });
+    await chmod(folder, 0o700);
+    pglite = await PGlite.create(folder);
+  } catch (error) {
+    await unlock();
+    throw new ConfigError(
+      `the embedded database in ${folder} cannot be opened (${reason(error)}). It is left as it is: ` +
+        "restore the folder from a backup, or move it aside to start with an empty one " +
+        "(that forgets sessions, users and the record of spends in progress).",
+    );
+  }
+  const db = new Kysely<Tables>({ dialect: new PGliteDialect(pglite) });
+  return {
+    db,
+    kind: "embedded",
+    where: folder,
+    async close() {
+      await db.destroy();
+      await unlock();
+    },
+  };
+}
+
+/** An image of a new, empty embedded database (tests start many, each in milliseconds from it). */
+export async function emptyDatabaseImage(): Promise<Blob> {
+  const { PGlite } = await import("@electric-sql/pglite");
+  const pglite = await PGlite.create();
+  const image = await pglite.dumpDataDir("none");
+  await pglite.close();
+  return image;
+}
+
+/** DATA_DIR must exist (it is made) and be writable: said in one line, before anything else. */
+async function usableFolder(dataDir: string) {
+  try {
+    await mkdir(dataDir, { recursive: true, mode: 0o700 });
+    await access(dataDir, constants.W_OK);
+  } catch (error) {
+    throw new ConfigError(
+      `the data folder ${dataDir} cannot be used (${reason(error)}): make it writable by this user, or set DATA_DIR`,
+    );
+  }
+}
+
+/**
+ * PGlite is one process's database: a second process on the same folder would corrupt it. A lock
+ * file holding the owner's pid keeps it out; one left by a process that is gone is taken over.
+ */
+async function lockFolder(lockFile: string, folder: string): Promise<() => Promise<void>> {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const handle = await open(lockFile, "wx", 0o600);
+      await handle.writeFile(String(process.pid));
+      await handle.close();
+      return () => unlink(lockFile).catch(() => {});
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== "EEXIST")
+        throw new ConfigError(`the data folder ${path.dirname(lockFile)} cannot be written (${code})`);
+      const owner = Number((await readFile(lockFile, "utf8").catch(() => "")).trim());
+      if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && isAlive(owner))
+        throw new ConfigError(
+          `the embedded database in ${folder} is in use by another proxy (process ${owner}). ` +
+            "Stop it first; to run several proxies, give them one PostgreSQL server with DATABASE_URL.",
+        );
+      await unlink(lockFile).catch(() => {});
+    }
+  }
+  throw new ConfigError(`the lock ${lockFile} could not be taken`);
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+function redacted(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = "***";
+    return parsed.toString();
+  } catch {
+    return "DATABASE_URL (not a valid address)";
+  }
+}
+
+function reason(error: unknown): string {
+  const e = error as NodeJS.ErrnoException;
+  return e?.code ? `${e.code}${e.message ? `: ${e.message}` : ""}` : String(e?.message ?? e);
+}

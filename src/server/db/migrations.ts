@@ -1,0 +1,71 @@
+import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from "kysely";
+
+/**
+ * The one set of migrations, for PGlite and PostgreSQL alike. Append, never edit: a database
+ * records which ran. Kysely's migrator takes a PostgreSQL advisory lock around them, so two
+ * instances starting together on one server run each migration once.
+ */
+const MIGRATIONS: Record<string, Migration> = {
+  "001-journal-users-sessions": {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable("proxy_instances")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("started_at", "timestamptz", (c) => c.notNull())
+        .addColumn("seen_at", "timestamptz", (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable("spend_journal")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("caller", "text", (c) => c.notNull())
+        .addColumn("operation", "text", (c) => c.notNull())
+        .addColumn("fingerprint", "text", (c) => c.notNull())
+        .addColumn("state", "text", (c) => c.notNull().check(sql`state in ('pending', 'done', 'unknown')`))
+        .addColumn("owner", "text", (c) => c.notNull())
+        .addColumn("export_tag", "text")
+        .addColumn("created_at", "timestamptz", (c) => c.notNull())
+        .addColumn("finished_at", "timestamptz")
+        .addColumn("status", "integer")
+        .addColumn("headers", "jsonb")
+        .addColumn("body", "text")
+        .execute();
+      await db.schema
+        .createIndex("spend_journal_created_at")
+        .on("spend_journal")
+        .column("created_at")
+        .execute();
+      await db.schema
+        .createTable("users")
+        .addColumn("name", "text", (c) => c.primaryKey())
+        .addColumn("password_hash", "text", (c) => c.notNull())
+        .addColumn("created_at", "timestamptz", (c) => c.notNull().defaultTo(sql`now()`))
+        .execute();
+      await db.schema
+        .createTable("sessions")
+        .addColumn("id_hash", "text", (c) => c.primaryKey())
+        .addColumn("user_name", "text", (c) => c.notNull().references("users.name").onDelete("cascade"))
+        .addColumn("created_at", "timestamptz", (c) => c.notNull().defaultTo(sql`now()`))
+        .addColumn("last_seen", "timestamptz", (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable("proxy_settings")
+        .addColumn("name", "text", (c) => c.primaryKey())
+        .addColumn("value", "jsonb", (c) => c.notNull())
+        .addColumn("updated_at", "timestamptz", (c) => c.notNull())
+        .execute();
+    },
+  },
+};
+
+const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
+
+/** Brings the schema up to date; throws with the failing migration's name. */
+export async function migrate(db: Kysely<unknown>): Promise<void> {
+  const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === "Error")?.migrationName ?? "(none)";
+    throw new Error(
+      `database migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+}

@@ -1,0 +1,87 @@
+import type { PGlite } from "@electric-sql/pglite";
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  type Dialect,
+  type Driver,
+  PostgresAdapter,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+  type QueryResult,
+} from "kysely";
+
+/**
+ * Kysely over PGlite: PostgreSQL's adapter, compiler and introspector (it is PostgreSQL), and a
+ * driver for its one connection. The published `kysely-pglite` package brings a code-generation CLI
+ * with it; this is all of the runtime part we need.
+ */
+export class PGliteDialect implements Dialect {
+  constructor(private readonly pglite: PGlite) {}
+  createAdapter = () => new PostgresAdapter();
+  createDriver = () => new PGliteDriver(this.pglite);
+  createQueryCompiler = () => new PostgresQueryCompiler();
+  createIntrospector = (db: Parameters<Dialect["createIntrospector"]>[0]) => new PostgresIntrospector(db);
+}
+
+/** One connection, lent to one user at a time: a transaction must not interleave with other queries. */
+class PGliteDriver implements Driver {
+  private readonly connection: PGliteConnection;
+  private queue: Promise<void> = Promise.resolve();
+  private release: (() => void) | null = null;
+
+  constructor(private readonly pglite: PGlite) {
+    this.connection = new PGliteConnection(pglite);
+  }
+
+  async init() {}
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    const previous = this.queue;
+    let release!: () => void;
+    this.queue = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await previous;
+    this.release = release;
+    return this.connection;
+  }
+
+  async releaseConnection() {
+    const release = this.release;
+    this.release = null;
+    release?.();
+  }
+
+  async beginTransaction(connection: DatabaseConnection) {
+    await connection.executeQuery(CompiledQuery.raw("begin"));
+  }
+
+  async commitTransaction(connection: DatabaseConnection) {
+    await connection.executeQuery(CompiledQuery.raw("commit"));
+  }
+
+  async rollbackTransaction(connection: DatabaseConnection) {
+    await connection.executeQuery(CompiledQuery.raw("rollback"));
+  }
+
+  async destroy() {
+    if (!this.pglite.closed) await this.pglite.close();
+  }
+}
+
+class PGliteConnection implements DatabaseConnection {
+  constructor(private readonly pglite: PGlite) {}
+
+  async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
+    const result = await this.pglite.query<R>(compiled.sql, [...compiled.parameters]);
+    return {
+      rows: result.rows,
+      ...(result.affectedRows !== undefined ? { numAffectedRows: BigInt(result.affectedRows) } : {}),
+    };
+  }
+
+  // biome-ignore lint/correctness/useYield: streaming is not offered; Kysely requires the method.
+  async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
+    throw new Error("PGlite does not stream query results");
+  }
+}

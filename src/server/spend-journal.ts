@@ -1,0 +1,313 @@
+import { createHash, randomUUID } from "node:crypto";
+import type { BufferedAnswer } from "./answer";
+import type { Database } from "./db/database";
+
+/** Stripe's rule, narrowed: 8 to 128 characters a header can carry without escaping. */
+export const IDEMPOTENCY_KEY = /^[A-Za-z0-9_-]{8,128}$/;
+
+/** What a spend's exchange with the service came to, as far as the proxy can know. */
+export type WorkOutcome =
+  /** The service answered (whatever it said, it may have acted): replayed to every retry. */
+  | "final"
+  /** Nothing reached the service, or it refused before any work: the same key may be sent again. */
+  | "nothing-done"
+  /** Sent, and no answer came (timeout, broken connection): it may have been carried out. */
+  | "unknown";
+
+export interface WorkResult {
+  answer: BufferedAnswer;
+  outcome: WorkOutcome;
+}
+
+export type SpendResult =
+  | { kind: "fresh"; answer: BufferedAnswer }
+  | { kind: "replay"; answer: BufferedAnswer }
+  /** The key was used for another operation or other details. */
+  | { kind: "conflict" }
+  /** Sent before, and whether it was carried out is not known: never sent again by itself. */
+  | { kind: "unknown"; since: Date };
+
+export interface SpendScope {
+  caller: string;
+  operation: string;
+  key: string;
+}
+
+/**
+ * What a lost outcome can be checked against: for an export, the service's export list, searched
+ * for the tag this journal put in its name. `found` is the answer the start would have given;
+ * `absent` means it was never made (and may be sent now).
+ */
+export type Reconcile = (
+  tag: string,
+  since: Date,
+) => Promise<{ found: BufferedAnswer } | "absent" | "not-known">;
+
+/** The journal could not be written: nothing was sent. */
+export class JournalUnavailable extends Error {
+  override name = "JournalUnavailable";
+}
+
+const HEARTBEAT_MS = 2000;
+/** An instance whose heartbeat is older than this is gone (killed, or cut off from the database). */
+const GONE_AFTER_MS = 10_000;
+/** How long a retry waits for the same spend under way in another instance. */
+const JOIN_WAIT_MS = 120_000;
+
+/**
+ * The write-ahead record of every spending request, Stripe's way: the entry (caller, operation,
+ * canonical request hash, key) is committed as `pending` before the request leaves, and the answer
+ * committed before it is returned. A retry with the same key gets the saved answer; one that
+ * arrives while the first is under way (in this process or another sharing the database) joins
+ * it; one whose first attempt was cut off by a crash is `unknown` and never sent again by itself
+ * (an export is looked up instead: see `Reconcile`). Entries, and the paid data in their answers,
+ * are deleted once older than the TTL.
+ */
+export class SpendJournal {
+  readonly instanceId = randomUUID();
+  private readonly inFlight = new Map<string, Promise<SpendResult & { fingerprint: string }>>();
+  private timers: NodeJS.Timeout[] = [];
+
+  constructor(
+    private readonly database: Database,
+    private readonly options: {
+      ttlMs: number;
+      /** The answer could not be committed (it is still returned; a later retry hears "unknown"). */
+      onCommitError?: (error: unknown) => void;
+      now?: () => number;
+    },
+  ) {}
+
+  private now() {
+    return new Date((this.options.now ?? Date.now)());
+  }
+
+  async start(): Promise<void> {
+    const { db } = this.database;
+    const now = this.now();
+    await db
+      .insertInto("proxy_instances")
+      .values({ id: this.instanceId, started_at: now, seen_at: now })
+      .execute();
+    await this.sweep();
+    const beat = setInterval(() => {
+      void db
+        .updateTable("proxy_instances")
+        .set({ seen_at: this.now() })
+        .where("id", "=", this.instanceId)
+        .execute()
+        .catch(() => {});
+    }, HEARTBEAT_MS);
+    const sweeper = setInterval(
+      () => void this.sweep().catch(() => {}),
+      Math.min(this.options.ttlMs, 3600_000),
+    );
+    this.timers = [beat, sweeper];
+    for (const timer of this.timers) timer.unref();
+  }
+
+  async close(): Promise<void> {
+    for (const timer of this.timers) clearInterval(timer);
+    await this.database.db
+      .deleteFrom("proxy_instances")
+      .where("id", "=", this.instanceId)
+      .execute()
+      .catch(() => {});
+  }
+
+  /** The tag an export started under this scope carries in its name. */
+  static tagOf(scope: SpendScope): string {
+    return `ab-${idOf(scope).slice(0, 16)}`;
+  }
+
+  /** Spends started by instances that are gone, whose outcome was never recorded (e.g. a rotation). */
+  async cutOff(operations: string[]): Promise<{ operation: string; at: Date }[]> {
+    const rows = await this.database.db
+      .selectFrom("spend_journal")
+      .select(["operation", "created_at", "owner"])
+      .where("state", "in", ["pending", "unknown"])
+      .where("operation", "in", operations)
+      .execute();
+    const gone = [];
+    for (const row of rows)
+      if (await this.isGone(row.owner)) gone.push({ operation: row.operation, at: row.created_at });
+    return gone;
+  }
+
+  /**
+   * Runs `work` at most once per (caller, key). Throws JournalUnavailable when the pending entry
+   * cannot be written: then nothing was sent.
+   */
+  async run(
+    scope: SpendScope,
+    fingerprint: string,
+    work: () => Promise<WorkResult>,
+    reconcile?: Reconcile,
+  ): Promise<SpendResult> {
+    const id = idOf(scope);
+    const signature = `${scope.operation}\n${fingerprint}`;
+    const joined = this.inFlight.get(id);
+    if (joined) {
+      const first = await joined;
+      if (first.fingerprint !== signature) return { kind: "conflict" };
+      return first.kind === "fresh" ? { kind: "replay", answer: first.answer } : first;
+    }
+    // Registered before the first await, so a concurrent repeat in this process always finds it.
+    const promise = this.settle(id, scope, signature, work, reconcile).then((result) => ({
+      ...result,
+      fingerprint: result.kind === "conflict" ? "" : signature,
+    }));
+    this.inFlight.set(id, promise);
+    try {
+      const { fingerprint: _, ...result } = await promise;
+      return result;
+    } finally {
+      this.inFlight.delete(id);
+    }
+  }
+
+  private async settle(
+    id: string,
+    scope: SpendScope,
+    signature: string,
+    work: () => Promise<WorkResult>,
+    reconcile?: Reconcile,
+  ): Promise<SpendResult> {
+    const { db } = this.database;
+    const waitUntil = Date.now() + JOIN_WAIT_MS;
+    for (;;) {
+      let inserted: { id: string } | undefined;
+      try {
+        inserted = await db
+          .insertInto("spend_journal")
+          .values({
+            id,
+            caller: scope.caller,
+            operation: scope.operation,
+            fingerprint: signature,
+            state: "pending",
+            owner: this.instanceId,
+            export_tag: reconcile ? SpendJournal.tagOf(scope) : null,
+            created_at: this.now(),
+            finished_at: null,
+            status: null,
+            headers: null,
+            body: null,
+          })
+          .onConflict((oc) => oc.column("id").doNothing())
+          .returning("id")
+          .executeTakeFirst();
+      } catch (error) {
+        throw new JournalUnavailable(String((error as Error)?.message ?? error));
+      }
+      if (inserted) return this.perform(id, work);
+
+      const row = await db.selectFrom("spend_journal").selectAll().where("id", "=", id).executeTakeFirst();
+      if (!row) continue; // expired and swept between the two statements: insert again
+      if (this.now().getTime() - row.created_at.getTime() > this.options.ttlMs) {
+        await db
+          .deleteFrom("spend_journal")
+          .where("id", "=", id)
+          .where("created_at", "=", row.created_at)
+          .execute();
+        continue;
+      }
+      if (row.fingerprint !== signature) return { kind: "conflict" };
+      if (row.state === "done") return { kind: "replay", answer: answerOf(row) };
+      const gone = row.state === "unknown" || (await this.isGone(row.owner));
+      if (!gone && Date.now() < waitUntil) {
+        await new Promise((r) => setTimeout(r, 100));
+        continue;
+      }
+      if (row.state === "pending")
+        await db
+          .updateTable("spend_journal")
+          .set({ state: "unknown" })
+          .where("id", "=", id)
+          .where("state", "=", "pending")
+          .execute();
+      if (!reconcile || !row.export_tag) return { kind: "unknown", since: row.created_at };
+      const found = await reconcile(row.export_tag, row.created_at).catch(() => "not-known" as const);
+      if (found === "not-known") return { kind: "unknown", since: row.created_at };
+      if (found !== "absent") {
+        await this.finish(id, { answer: found.found, outcome: "final" });
+        return { kind: "replay", answer: found.found };
+      }
+      // Never made: take the entry over (one instance wins) and send it now.
+      const taken = await db
+        .updateTable("spend_journal")
+        .set({ state: "pending", owner: this.instanceId })
+        .where("id", "=", id)
+        .where("state", "=", "unknown")
+        .executeTakeFirst();
+      if (Number(taken.numUpdatedRows) === 1) return this.perform(id, work);
+    }
+  }
+
+  private async perform(id: string, work: () => Promise<WorkResult>): Promise<SpendResult> {
+    const result = await work();
+    await this.finish(id, result);
+    return { kind: "fresh", answer: result.answer };
+  }
+
+  private async finish(id: string, { answer, outcome }: WorkResult) {
+    const { db } = this.database;
+    try {
+      if (outcome === "nothing-done") await db.deleteFrom("spend_journal").where("id", "=", id).execute();
+      else
+        await db
+          .updateTable("spend_journal")
+          .set(
+            outcome === "final"
+              ? {
+                  state: "done",
+                  finished_at: this.now(),
+                  status: answer.status,
+                  headers: JSON.stringify(answer.headers),
+                  body: answer.body,
+                }
+              : { state: "unknown", finished_at: this.now() },
+          )
+          .where("id", "=", id)
+          .execute();
+    } catch (error) {
+      // The entry stays pending: a retry after this process is gone hears "outcome unknown".
+      this.options.onCommitError?.(error);
+    }
+  }
+
+  private async isGone(owner: string): Promise<boolean> {
+    // Not in flight here (run() looked first), so its final commit failed: the outcome is lost.
+    if (owner === this.instanceId) return true;
+    // The embedded database belongs to one process at a time: any other owner is an earlier run.
+    if (this.database.kind === "embedded") return true;
+    const instance = await this.database.db
+      .selectFrom("proxy_instances")
+      .select("seen_at")
+      .where("id", "=", owner)
+      .executeTakeFirst();
+    return !instance || this.now().getTime() - instance.seen_at.getTime() > GONE_AFTER_MS;
+  }
+
+  /** Deletes expired entries (their paid answers with them) and instances long gone. */
+  async sweep(): Promise<void> {
+    const { db } = this.database;
+    const now = this.now().getTime();
+    await db
+      .deleteFrom("spend_journal")
+      .where("created_at", "<", new Date(now - this.options.ttlMs))
+      .execute();
+    await db
+      .deleteFrom("proxy_instances")
+      .where("seen_at", "<", new Date(now - 24 * 3600_000))
+      .execute();
+  }
+}
+
+function idOf(scope: SpendScope): string {
+  return createHash("sha256").update(`${scope.caller}\n${scope.key}`).digest("hex");
+}
+
+function answerOf(row: { status: number | null; headers: [string, string][] | null; body: string | null }) {
+  return { status: row.status ?? 500, headers: row.headers ?? [], body: row.body ?? "" };
+}
