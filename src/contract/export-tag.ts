@@ -20,3 +20,10 @@ export function exportNameWithoutTag(name: string | null): string | null {
   const bare = name.replace(TAG_AT_END, "");
   return bare === "" ? null : bare;
 }
+
+/** A download's file name as the service made it from the tagged name, with the tag taken out. */
+export function fileNameWithoutTag(disposition: string): string {
+  return disposition
+    .replace(/[\s_\-[(]*ab-[0-9a-f]{16}[\])\s_-]*/g, "")
+    .replace(/filename="\./, 'filename="export.');
+}

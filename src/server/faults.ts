@@ -37,10 +37,11 @@ export const MESSAGES = {
 /**
  * Upstream statuses that mean the call was refused before it did anything (the contract's order):
  * 401, 403, 422, any 429 (the rate limit, whatever its body says, and the View cap both refuse
- * before any work), and 503 (unavailable: not handled at all).
+ * before any work), 503 (unavailable: not handled at all), and 404/405/410 (no such operation or
+ * object here: the app then tries the other API version under the same key).
  */
 function refusedBeforeWork(status: number): boolean {
-  return status === 401 || status === 403 || status === 422 || status === 429 || status === 503;
+  return [401, 403, 404, 405, 410, 422, 429, 503].includes(status);
 }
 
 /**

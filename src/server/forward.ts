@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import type { Context, Handler } from "hono";
 import type { Logger } from "pino";
 import { canonicalKey, stableStringify } from "../contract/canonical";
-import { hasExportTag, taggedExportName } from "../contract/export-tag";
+import { fileNameWithoutTag, hasExportTag, taggedExportName } from "../contract/export-tag";
 import type { GroupNode } from "../contract/filter";
 import { responses } from "../contract/operations";
 import { type OperationSpec, operationById } from "../contract/routes";
@@ -77,7 +77,10 @@ export function forwardHandler(op: OperationSpec, deps: ForwardDeps): Handler<Pr
     if (call.stream) {
       const outcome = await deps.client.send(call, onUpstreamMs);
       if (outcome.kind === "stream")
-        return new Response(outcome.body, { status: 200, headers: passedHeaders(outcome.headers, "file") });
+        return new Response(outcome.body, {
+          status: 200,
+          headers: withoutTag(passedHeaders(outcome.headers, "file")),
+        });
       return toResponse(answerOf(outcome, deps.scrub).answer);
     }
     return toResponse((await exchange(call, deps, onUpstreamMs)).answer);
@@ -250,6 +253,14 @@ async function findExport(tag: string, since: Date, deps: ForwardDeps): ReturnTy
   }
   const settled = Date.now() - since.getTime() > deps.client.timeoutOf(operationById("exportStart")) + 5000;
   return settled ? "absent" : "not-known";
+}
+
+/** The journal's tag is in an export's name, and so in its file's name: people get theirs back. */
+function withoutTag(headers: [string, string][]): [string, string][] {
+  return headers.map(([name, value]) => [
+    name,
+    name === "content-disposition" ? fileNameWithoutTag(value) : value,
+  ]);
 }
 
 function cacheKeyOf(op: OperationSpec, input: Input): string {

@@ -262,7 +262,7 @@ describe("enrich", () => {
     );
     expect(other.status).toBe(409);
     expect(other.body).toEqual({
-      detail: expect.stringContaining("already used with different details"),
+      detail: expect.stringContaining("already used for a different request"),
       code: "IDEMPOTENCY_KEY_REUSED",
     });
     expect(upstreamCalls("/v2/contact/enrich")).toBe(calls + 1);

@@ -195,7 +195,23 @@ describe("the proxy over the sandbox, with each fault in between", () => {
       PREVIEW,
       { idempotencyKey: key },
     );
-    return { during, after, chargedDuring, charged: before - (await balance()) };
+    const charged = before - (await balance());
+    /** A new purchase (new key), as a person chooses after "outcome unknown". */
+    const buyAgain = async () => {
+      const fresh = await api.post("/api/v2/contact/preview", PREVIEW, { idempotencyKey: newKey() });
+      return { fresh, total: before - (await balance()) };
+    };
+    return { during, after, chargedDuring, charged, buyAgain };
+  }
+
+  /** Sent, no answer: the proxy cannot know, says so, and never sends it again under that key. */
+  function expectUnknown(
+    during: { status: number; body: { code?: string } },
+    after: { status: number; body: unknown },
+  ) {
+    expect(during.body.code).toBe("OUTCOME_UNKNOWN");
+    expect(after.status).toBe(409);
+    expect(after.body).toMatchObject({ code: "OUTCOME_UNKNOWN", detail: expect.stringContaining("balance") });
   }
 
   it("latency under the timeout: answered, just later", async () => {
@@ -206,17 +222,22 @@ describe("the proxy over the sandbox, with each fault in between", () => {
     expect(Date.now() - t0).toBeGreaterThanOrEqual(290);
   });
 
-  it("latency over the timeout: 504 in plain words; nothing charged for a spend, charged once after", async () => {
+  it("latency over the timeout: 504 in plain words; a spend's outcome is unknown, never resent; a new purchase charges once", async () => {
     faults.latency(2000);
     const count = await api.post("/api/v2/contact/count", COUNT);
     expect(count.status).toBe(504);
     expect(count.body).toEqual({ detail: MESSAGES.timeout });
     faults.resetCounts();
-    const { during, after, chargedDuring, charged } = await spendThrough(() => faults.latency(2000));
+    const { during, after, chargedDuring, charged, buyAgain } = await spendThrough(() =>
+      faults.latency(2000),
+    );
     expect(during.status).toBe(504);
     expect(chargedDuring).toBe(0);
-    expect(after.status).toBe(200);
-    expect(charged).toBe(3);
+    expectUnknown(during, after);
+    expect(charged).toBe(0);
+    const { fresh, total } = await buyAgain();
+    expect(fresh.status).toBe(200);
+    expect(total).toBe(3);
   });
 
   it("reset before the sandbox: reads retried then 502 'could not be reached'; a spend charged once", async () => {
@@ -226,24 +247,24 @@ describe("the proxy over the sandbox, with each fault in between", () => {
     expect(count.body).toEqual({ detail: MESSAGES.network });
     expect(faults.caughtCount("/v2/contact/count")).toBe(3); // 1 + 2 retries
     expect(faults.reachedCount()).toBe(0);
-    const { during, after, charged } = await spendThrough(() => faults.reset({ only: SPENDS }));
+    // A reset on an open connection cannot be told from one after the work: unknown, not resent.
+    const { during, after, charged, buyAgain } = await spendThrough(() => faults.reset({ only: SPENDS }));
     expect(during.status).toBe(502);
-    expect(during.body.detail).toBe(MESSAGES.network);
-    expect(after.status).toBe(200);
-    expect(after.headers.get("idempotent-replayed")).toBeNull();
-    expect(charged).toBe(3);
+    expectUnknown(during, after);
+    expect(charged).toBe(0);
+    expect((await buyAgain()).total).toBe(3);
   });
 
-  it("known limit: a reset AFTER the sandbox charged cannot be told from one before; the retry charges again", async () => {
-    // The upstream has no idempotency of its own, and no answer (not even a status) came back: the
-    // proxy cannot know the spend happened. The README states this limit.
+  it("a reset AFTER the sandbox charged: the retry hears 'outcome unknown' and nothing is charged twice", async () => {
+    // The upstream has no idempotency of its own and no answer came back: the proxy cannot know
+    // the spend happened, so it says so instead of sending it again.
     const { during, after, chargedDuring, charged } = await spendThrough(() =>
       faults.reset({ only: SPENDS, after: true }),
     );
     expect(during.status).toBe(502);
     expect(chargedDuring).toBe(3);
-    expect(after.status).toBe(200);
-    expect(charged).toBe(6);
+    expectUnknown(during, after);
+    expect(charged).toBe(3);
   });
 
   it("truncated reads (the body errors or ends mid-JSON): retried, then 502; a count after the fault is fine", async () => {
@@ -312,18 +333,20 @@ describe("the proxy over the sandbox, with each fault in between", () => {
     }
   });
 
-  it("hang: 504 after the timeout (not retried); a spend is not charged, and the same key goes through after", async () => {
+  it("hang: 504 after the timeout (not retried); a spend's outcome is unknown, and a new purchase charges once", async () => {
     faults.hang();
     const t0 = Date.now();
     const count = await api.post("/api/v2/contact/count", COUNT);
     expect(count.status).toBe(504);
     expect(Date.now() - t0).toBeLessThan(3000);
     expect(faults.caughtCount()).toBe(1);
-    const { during, after, chargedDuring, charged } = await spendThrough(() => faults.hang({ only: SPENDS }));
+    const { during, after, chargedDuring, buyAgain } = await spendThrough(() =>
+      faults.hang({ only: SPENDS }),
+    );
     expect(during.status).toBe(504);
     expect(chargedDuring).toBe(0);
-    expect(after.status).toBe(200);
-    expect(charged).toBe(3);
+    expectUnknown(during, after);
+    expect((await buyAgain()).total).toBe(3);
   });
 
   it("a short 429 storm is absorbed: the proxy waits for the reset and asks again", async () => {
