@@ -53,16 +53,20 @@ export async function startPostgres(): Promise<PostgresServer> {
     chownSync(dir, uid, gid);
   }
   chmodSync(dir, 0o700);
-  const run = (tool: string, args: string[]) =>
-    execFileSync(
-      asRoot ? "runuser" : path.join(bin, tool),
-      asRoot ? ["-u", "postgres", "--", path.join(bin, tool), ...args] : args,
-      {
-        stdio: ["ignore", "pipe", "pipe"],
-        cwd: dir,
-      },
-    );
-  run("initdb", ["-D", data, "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8"]);
+  const run = (tool: string, args: string[]) => {
+    try {
+      execFileSync(
+        asRoot ? "runuser" : path.join(bin, tool),
+        asRoot ? ["-u", "postgres", "--", path.join(bin, tool), ...args] : args,
+        // The C locale exists everywhere (the test processes pin one that may not be installed).
+        { stdio: ["ignore", "pipe", "pipe"], cwd: dir, env: { ...process.env, LC_ALL: "C", LANG: "C" } },
+      );
+    } catch (error) {
+      const stderr = String((error as { stderr?: Buffer }).stderr ?? "");
+      throw new Error(`${tool} failed: ${stderr.trim() || (error as Error).message}`);
+    }
+  };
+  run("initdb", ["-D", data, "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8", "--locale=C"]);
   const port = await freePort();
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`;
   const start = () => run("pg_ctl", ["-D", data, "-o", options, "-l", path.join(dir, "log"), "-w", "start"]);
