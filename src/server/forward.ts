@@ -249,7 +249,7 @@ async function findExport(tag: string, since: Date, deps: ForwardDeps): ReturnTy
   const found = parsed.data.exports.find((e) => hasExportTag(e.name, tag));
   if (found) {
     const started = { exportId: found.exportId, status: "QUEUED", rows: found.rows, credits: found.credits };
-    return { found: { status: 200, headers: [], body: JSON.stringify(started) } };
+    return { found: { status: 202, headers: [], body: JSON.stringify(started) } };
   }
   const settled = Date.now() - since.getTime() > deps.client.timeoutOf(operationById("exportStart")) + 5000;
   return settled ? "absent" : "not-known";

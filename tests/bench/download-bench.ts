@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { get, KEY, post, startEmbeddedProxy, startProxy, startSandboxProcess } from "./services";
-import { rssMb, stopProcess } from "./spawn";
+import { rssMb, stopProcess } from "../support/processes";
 import { median, table } from "./stats";
 
 /**

@@ -11,7 +11,7 @@ import { encodeTreeForUrl, WORKING_TREE_KEY } from "../../src/app/lib/working-tr
 import type { FilterNode, GroupNode } from "../../src/contract/filter";
 import { CHROMIUM_PATH, launchChromium } from "../support/chromium";
 import { type CompareResult, compareEditors } from "./editor-compare";
-import { freePort, startProcess, stopProcess } from "./spawn";
+import { freePort, startProcess, stopProcess } from "../support/processes";
 import { fmt, median, p95, table } from "./stats";
 
 /**

@@ -12,7 +12,7 @@ import {
   startProxy,
   startSandboxProcess,
 } from "./services";
-import { stopProcess } from "./spawn";
+import { stopProcess } from "../support/processes";
 import { fmt, median, p95, table, timed } from "./stats";
 
 /**

@@ -8,7 +8,7 @@ import { datasetPath } from "../../src/sandbox/dataset/index";
 import { Dataset, type Sql } from "../../src/sandbox/db";
 import { Audience } from "../../src/sandbox/query/audience";
 import { SemanticIndex } from "../../src/sandbox/query/semantic";
-import { freePort, rssMb, startProcess, stopProcess } from "./spawn";
+import { freePort, rssMb, startProcess, stopProcess } from "../support/processes";
 import { fmt, median, p95, table, timed } from "./stats";
 
 /**

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { freePort, startProcess } from "./spawn";
+import { freePort, startProcess } from "../support/processes";
 
 /**
  * The processes the proxy and download benchmarks run against, each in its own process on

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import os from "node:os";
-import { rssMb } from "../bench/spawn";
+import { rssMb } from "../support/processes";
 import { table } from "../bench/stats";
 import { loadAverage, machine, writeSection } from "./report";
 import { type Stack, startStack } from "./stack";

@@ -1,6 +1,6 @@
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { rssMb, tail } from "../bench/spawn";
+import { rssMb, tail } from "../support/processes";
 import { table } from "../bench/stats";
 import type { MemoryReport } from "./memory-report";
 import { ARTIFACTS, loadAverage, machine, writeSection } from "./report";

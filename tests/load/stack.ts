@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { KEY, startProxy, startSandboxProcess } from "../bench/services";
-import { stopProcess } from "../bench/spawn";
+import { stopProcess } from "../support/processes";
 
 /**
  * The system under load, as the bench runs it: the sandbox in its own process (limits raised far

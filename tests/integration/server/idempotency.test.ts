@@ -310,7 +310,7 @@ describe("an export cut off by a crash", () => {
       const retry = await client.post<{ exportId: string; credits: number }>("/api/v2/contact/export", body, {
         idempotencyKey: key,
       });
-      expect(retry.status).toBe(200);
+      expect(retry.status).toBe(202);
       const list = await client.get<{ exports: { exportId: string; name: string }[] }>(
         "/api/v2/contact/exports",
       );

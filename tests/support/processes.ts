@@ -45,7 +45,7 @@ export async function startProcess(
   timeoutMs = 120_000,
 ) {
   const started = performance.now();
-  const logFile = path.join(mkdtempSync(path.join(os.tmpdir(), "ab-bench-proc-")), "output.log");
+  const logFile = path.join(mkdtempSync(path.join(os.tmpdir(), "ab-proc-")), "output.log");
   const fd = openSync(logFile, "a");
   const child = spawn(process.execPath, nodeArgsOf(script), {
     env: { ...process.env, ...env },

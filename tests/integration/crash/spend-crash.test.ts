@@ -1,0 +1,201 @@
+/**
+ * The crash suite: the sandbox in a process of its own (as the real service is), the proxy in
+ * another, killed with SIGKILL at random moments of a paid Enrich (25 runs) and of an export
+ * (10 runs), started again on the same data folder, and the same Idempotency-Key sent again, as
+ * the app's "Try again" does. Whatever the moment: never charged twice (the sandbox's own balance
+ * says so), every retry is either the saved answer or 409 OUTCOME_UNKNOWN, and an export that was
+ * made is found again rather than bought again.
+ */
+import type { ChildProcess } from "node:child_process";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SpendJournal } from "../../../src/server/spend-journal";
+import { freePort, startProcess, stopProcess } from "../../support/processes";
+
+const KEY = "sbx_payg_demo";
+const ENRICH_RUNS = 25;
+const EXPORT_RUNS = 10;
+
+let sandbox: { child: ChildProcess; url: string };
+let proxy: { child: ChildProcess; url: string } | null = null;
+let proxyEnv: Record<string, string>;
+const root = mkdtempSync(path.join(os.tmpdir(), "ab-crash-"));
+
+async function startProxy() {
+  const port = await freePort();
+  const { child } = await startProcess("start", { ...proxyEnv, PORT: String(port) }, /ready on/);
+  proxy = { child, url: `http://127.0.0.1:${port}` };
+}
+
+function kill() {
+  proxy?.child.kill("SIGKILL");
+  proxy = null;
+}
+
+async function spend(pathname: string, body: unknown, key: string) {
+  if (!proxy) throw new Error("no proxy");
+  const response = await fetch(`${proxy.url}/api${pathname}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-csrf": "1", "idempotency-key": key },
+    body: JSON.stringify(body),
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+/** Straight from the sandbox, past the proxy: the truth about credits and exports. */
+async function fromSandbox<T>(pathname: string, body?: unknown): Promise<T> {
+  const response = await fetch(`${sandbox.url}${pathname}`, {
+    method: body === undefined ? "GET" : "POST",
+    headers: { "x-key": KEY, "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`${pathname}: ${response.status} ${await response.text()}`);
+  return (await response.json()) as T;
+}
+const balance = async () => (await fromSandbox<{ credits: number }>("/v2/credits")).credits;
+
+/** Kills the proxy `delayMs` after sending, starts it again, and sends the same request again. */
+async function crashAndRetry(pathname: string, body: unknown, key: string, delayMs: number) {
+  const first = spend(pathname, body, key).catch(() => null);
+  await new Promise((r) => setTimeout(r, delayMs));
+  kill();
+  const answered = await first;
+  await startProxy();
+  return { answered, retry: await spend(pathname, body, key) };
+}
+
+beforeAll(async () => {
+  const sandboxPort = await freePort();
+  const started = await startProcess(
+    "sandbox",
+    {
+      SANDBOX_PORT: String(sandboxPort),
+      SANDBOX_DATA_DIR: path.join(root, "sandbox"),
+      SANDBOX_ROWS: "20000",
+      SANDBOX_RATE_PER_MIN: "100000",
+      SANDBOX_RATE_PER_DAY: "1000000",
+    },
+    /sandbox ready on/,
+  );
+  sandbox = { child: started.child, url: `http://127.0.0.1:${sandboxPort}` };
+  // A built page newer than the app's sources, so the launcher does not build the SPA.
+  const staticDir = path.join(root, "static");
+  mkdirSync(staticDir, { recursive: true });
+  writeFileSync(path.join(staticDir, "index.html"), "<!doctype html><title>crash suite</title>");
+  proxyEnv = {
+    DATA_DIR: path.join(root, "proxy"),
+    STATIC_DIR: staticDir,
+    UPSTREAM_URL: sandbox.url,
+    API_KEY: KEY,
+    UPSTREAM_RATE_PER_MIN: "100000",
+    LOG_LEVEL: "warn",
+  };
+  await startProxy();
+}, 180_000);
+
+afterAll(async () => {
+  kill();
+  if (sandbox) await stopProcess(sandbox.child);
+});
+
+const random = (() => {
+  let seed = 20261125;
+  return () => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return seed / 2 ** 31;
+  };
+})();
+
+describe("the proxy killed mid-spend, then the same key again", () => {
+  it(`Enrich, ${ENRICH_RUNS} runs: never charged twice; the saved answer or OUTCOME_UNKNOWN`, async () => {
+    const view = await fromSandbox<{ rows: Record<string, unknown>[] }>("/v2/contact/view", {
+      filter: null,
+      limit: 5,
+    });
+    const body = { personIds: view.rows.map((r) => String(r.RBID_PAO)), reveal: "email" };
+    // The price and the time of one Enrich through the proxy, uninterrupted.
+    const t0 = performance.now();
+    const plain = await spend("/v2/contact/enrich", body, `crash-plain-${Date.now()}`);
+    const tookMs = performance.now() - t0;
+    expect(plain.status).toBe(200);
+    const price = plain.body.creditsCharged as number;
+    expect(price).toBeGreaterThan(0);
+
+    const seen = { saved: 0, unknown: 0, chargedOnce: 0, notCharged: 0 };
+    for (let run = 0; run < ENRICH_RUNS; run++) {
+      const before = await balance();
+      const delay = random() * tookMs * 2;
+      const { retry } = await crashAndRetry(
+        "/v2/contact/enrich",
+        body,
+        `crash-enrich-${Date.now()}-${run}`,
+        delay,
+      );
+      const charged = before - (await balance());
+      const label = `run ${run}, killed after ${delay.toFixed(1)} ms: ${retry.status} ${JSON.stringify(retry.body).slice(0, 120)}`;
+      if (retry.status === 200) {
+        seen.saved++;
+        expect(charged, label).toBe(price);
+        expect(retry.body.creditsCharged, label).toBe(price);
+      } else {
+        expect(retry.status, label).toBe(409);
+        expect(retry.body.code, label).toBe("OUTCOME_UNKNOWN");
+        seen.unknown++;
+        expect([0, price], label).toContain(charged);
+      }
+      if (charged === price) seen.chargedOnce++;
+      else seen.notCharged++;
+    }
+    console.log(
+      `[crash] enrich: ${JSON.stringify(seen)} (one enrich ${tookMs.toFixed(0)} ms, ${price} credits)`,
+    );
+  }, 600_000);
+
+  it(`Export, ${EXPORT_RUNS} runs: never charged twice; every export made is found again`, async () => {
+    const body = {
+      filter: {
+        type: "group",
+        children: [{ type: "condition", column: "COUNTRY_NAME_PER", operator: "eq", value: "Germany" }],
+      },
+      maxRows: 40,
+      reveal: "email",
+      name: "Crash suite",
+    };
+    const t0 = performance.now();
+    const plain = await spend("/v2/contact/export", body, `crash-export-plain-${Date.now()}`);
+    const tookMs = performance.now() - t0;
+    expect(plain.status).toBe(202);
+
+    const seen = { found: 0, unknown: 0 };
+    for (let run = 0; run < EXPORT_RUNS; run++) {
+      const key = `crash-export-${Date.now()}-${run}`;
+      const tag = SpendJournal.tagOf({ caller: "local", operation: "exportStart", key });
+      const before = await balance();
+      const delay = random() * tookMs * 2;
+      const { retry } = await crashAndRetry("/v2/contact/export", body, key, delay);
+      const made = (
+        await fromSandbox<{ exports: { exportId: string; name: string | null; credits: number }[] }>(
+          "/v2/contact/exports",
+        )
+      ).exports.filter((e) => e.name?.endsWith(`[${tag}]`));
+      const charged = before - (await balance());
+      const label = `run ${run}, killed after ${delay.toFixed(1)} ms: ${retry.status} ${JSON.stringify(retry.body).slice(0, 120)}`;
+      expect(made.length, label).toBeLessThanOrEqual(1);
+      expect(charged, label).toBe(made[0]?.credits ?? 0);
+      if (retry.status === 202) {
+        seen.found++;
+        expect(made, label).toHaveLength(1);
+        expect(retry.body.exportId, label).toBe(made[0]!.exportId);
+      } else {
+        // Only when nothing was made: an export that exists is always found.
+        expect(retry.status, label).toBe(409);
+        expect(retry.body.code, label).toBe("OUTCOME_UNKNOWN");
+        expect(made, label).toHaveLength(0);
+        seen.unknown++;
+      }
+    }
+    console.log(`[crash] export: ${JSON.stringify(seen)} (one start ${tookMs.toFixed(0)} ms)`);
+  }, 600_000);
+});
