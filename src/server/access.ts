@@ -171,7 +171,7 @@ export class Access {
     private readonly database: Database,
     readonly required: boolean,
   ) {
-    this.sessions = new Sessions(database, config.sessionIdleMs);
+    this.sessions = new Sessions(database, config.sessionIdleMs, config.sessionCheckMs);
     this.limiter = new SignInLimiter(config.signIn.maxFailures, config.signIn.windowMs);
     this.sweeper = setInterval(() => void this.sessions.sweep().catch(() => {}), 60_000);
     this.sweeper.unref();

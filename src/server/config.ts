@@ -59,6 +59,8 @@ const envSchema = z.object({
   /** Behind a reverse proxy: take the client address from the last X-Forwarded-For hop. */
   TRUST_PROXY: flag(),
   SESSION_IDLE_MS: int(8 * 3600_000, 60_000),
+  /** How long a read trusts a session checked in the database (spends always ask it). */
+  SESSION_CHECK_MS: int(5000, 0, 60_000),
   SIGN_IN_DELAY_MS: int(300, 0, 10_000),
   SIGN_IN_MAX_FAILURES: int(5, 1),
   SIGN_IN_WINDOW_MS: int(15 * 60_000, 1000),
@@ -103,6 +105,7 @@ export interface ProxyConfig {
   secureCookies: boolean;
   trustProxy: boolean;
   sessionIdleMs: number;
+  sessionCheckMs: number;
   signIn: { delayMs: number; maxFailures: number; windowMs: number };
   cacheTtlMs: number;
   cacheMaxEntries: number;
@@ -168,6 +171,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ProxyConfig
     secureCookies: e.SECURE_COOKIES || publicOrigin?.startsWith("https:") === true,
     trustProxy: e.TRUST_PROXY,
     sessionIdleMs: e.SESSION_IDLE_MS,
+    sessionCheckMs: e.SESSION_CHECK_MS,
     signIn: {
       delayMs: e.SIGN_IN_DELAY_MS,
       maxFailures: e.SIGN_IN_MAX_FAILURES,

@@ -1,0 +1,91 @@
+/**
+ * Several proxies on one PostgreSQL server (the `postgres` project; the embedded database belongs
+ * to one process by design): a session made on one is valid on the other and ends on both when
+ * its person signs out; one Idempotency-Key sent to both at once is carried out and charged once.
+ */
+import { writeFileSync } from "node:fs";
+import { mkdtemp } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Sandbox } from "../../../src/sandbox/app";
+import { hashPassword } from "../../../src/server/passwords";
+import { createDatabase } from "../../support/postgres";
+import {
+  browser,
+  inject,
+  type ProxyServer,
+  recording,
+  sleep,
+  startProxy,
+  startSandbox,
+} from "../../support/proxy-server";
+
+const server = inject("postgresUrl");
+
+describe.skipIf(!server)("two proxy instances on one PostgreSQL", () => {
+  let sandbox: Sandbox;
+  const upstream = recording((request) => sandbox.fetch(request));
+  let a: ProxyServer;
+  let b: ProxyServer;
+
+  beforeAll(async () => {
+    ({ sandbox } = await startSandbox());
+    const dir = await mkdtemp(path.join(os.tmpdir(), "instances-"));
+    const usersFile = path.join(dir, "users");
+    writeFileSync(usersFile, `ada:${await hashPassword("ada-password-1")}\n`);
+    const env = {
+      DATABASE_URL: await createDatabase(server!),
+      USERS_FILE: usersFile,
+      SESSION_CHECK_MS: "1000",
+    };
+    // Started together: the migrations run once, under their lock.
+    [a, b] = await Promise.all([startProxy(upstream, { env }), startProxy(upstream, { env })]);
+  });
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+    await sandbox?.close();
+  });
+
+  it("a session made on one works on the other, and signing out ends it on both", async () => {
+    const onA = browser(a.url);
+    expect((await onA.post("/auth/sign-in", { name: "ada", password: "ada-password-1" })).status).toBe(200);
+    const onB = browser(b.url);
+    const cookie = { headers: { cookie: onA.cookie! } };
+    expect((await onB.get("/api/session", cookie)).status).toBe(200);
+    expect((await onA.post("/auth/sign-out")).status).toBe(200);
+    // A spend asks the database itself: refused at once on the other instance.
+    const spend = await onB.post(
+      "/api/v2/email/verify",
+      { email: "a@example.com" },
+      { ...cookie, idempotencyKey: "after-sign-out-1" },
+    );
+    expect(spend.status).toBe(401);
+    // A read trusts its check for SESSION_CHECK_MS (here 1 s), then asks again.
+    await sleep(1100);
+    expect((await onB.get("/api/session", cookie)).status).toBe(401);
+  });
+
+  it("one Idempotency-Key sent to both at once is charged once", async () => {
+    const people = [browser(a.url), browser(b.url)];
+    for (const person of people)
+      expect((await person.post("/auth/sign-in", { name: "ada", password: "ada-password-1" })).status).toBe(
+        200,
+      );
+    const credits = async () => (await people[0]!.get<{ credits: number }>("/api/v2/credits")).body.credits;
+    const before = await credits();
+    const calls = () => upstream.seen.filter((s) => s.path === "/v2/contact/preview").length;
+    const seen = calls();
+    const body = { filter: null, reveal: "email", limit: 3 };
+    const answers = await Promise.all(
+      people.map((p) => p.post("/api/v2/contact/preview", body, { idempotencyKey: "both-instances-1" })),
+    );
+    expect(answers.map((x) => x.status)).toEqual([200, 200]);
+    expect(answers[0]!.text).toBe(answers[1]!.text);
+    expect(calls() - seen).toBe(1);
+    const charged = (answers[0]!.body as { creditsCharged: number }).creditsCharged;
+    expect(charged).toBeGreaterThan(0);
+    expect(before - (await credits())).toBe(charged);
+  });
+});
