@@ -1,0 +1,141 @@
+/**
+ * When the proxy's store fails, spending stops and nothing is charged: a database server that
+ * stops mid-run (503 JOURNAL_UNAVAILABLE, reads go on, spending comes back with the server), a
+ * data folder that cannot be written or does not exist at start (one line, exit 1, no stack
+ * trace), and a second process on an embedded database already in use.
+ */
+import { spawn } from "node:child_process";
+import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Sandbox } from "../../../src/sandbox/app";
+import { createDatabase, type PostgresServer, startPostgres } from "../../support/postgres";
+import { browser, type ProxyServer, startProxy, startSandbox } from "../../support/proxy-server";
+
+const filter = {
+  type: "group",
+  children: [{ type: "condition", column: "COUNTRY_NAME_PER", operator: "eq", value: "Germany" }],
+};
+
+describe("the database server stops mid-run", () => {
+  let postgres: PostgresServer;
+  let sandbox: Sandbox;
+  let proxy: ProxyServer;
+
+  beforeAll(async () => {
+    // A server of its own: stopping the run's shared one would fail other files' tests.
+    postgres = await startPostgres();
+    ({ sandbox } = await startSandbox());
+    proxy = await startProxy((r) => sandbox.fetch(r), {
+      env: { DATABASE_URL: await createDatabase(postgres.url) },
+    });
+  });
+  afterAll(async () => {
+    await proxy?.close();
+    await sandbox?.close();
+    postgres?.remove();
+  });
+
+  it("refuses spending (503) and charges nothing; counts go on; spending resumes with the server", async () => {
+    const api = browser(proxy.url);
+    const credits = async () => (await api.get<{ credits: number }>("/api/v2/credits")).body.credits;
+    const before = await credits();
+    postgres.stop();
+    const refused = await api.post(
+      "/api/v2/contact/preview",
+      { filter, reveal: "email", limit: 3 },
+      { idempotencyKey: "database-down-1" },
+    );
+    expect(refused.status).toBe(503);
+    expect(refused.body).toMatchObject({
+      code: "JOURNAL_UNAVAILABLE",
+      detail: expect.stringContaining("nothing was sent and nothing charged"),
+    });
+    expect(refused.headers.get("retry-after")).toBe("30");
+    expect((await api.post("/api/v2/contact/count", { filter })).status).toBe(200);
+    expect(await credits()).toBe(before);
+    expect(proxy.logs.join("")).toContain("spend journal unavailable");
+
+    postgres.start();
+    const after = await api.post(
+      "/api/v2/contact/preview",
+      { filter, reveal: "email", limit: 3 },
+      { idempotencyKey: "database-down-1" },
+    );
+    expect(after.status).toBe(200);
+    expect(before - (await credits())).toBe((after.body as { creditsCharged: number }).creditsCharged);
+  });
+});
+
+/** `npm start` on the real service's settings (nothing is reached: it must refuse first). */
+function launch(dataDir: string, asUser?: string) {
+  const node = [process.execPath, "--import", "tsx", "src/launcher.ts"];
+  const [command, ...args] = asUser ? ["runuser", "-u", asUser, "--", ...node] : node;
+  return new Promise<{ code: number | null; stderr: string; stdout: string }>((resolve) => {
+    const child = spawn(command!, args, {
+      cwd: process.cwd(),
+      env: {
+        PATH: process.env.PATH ?? "",
+        PORT: "0",
+        DATA_DIR: dataDir,
+        STATIC_DIR: staticDir,
+        UPSTREAM_URL: "http://127.0.0.1:9",
+        API_KEY: "sbx_payg_demo",
+      },
+    });
+    let stderr = "";
+    let stdout = "";
+    child.stderr.on("data", (d) => {
+      stderr += d;
+    });
+    child.stdout.on("data", (d) => {
+      stdout += d;
+    });
+    child.on("close", (code) => resolve({ code, stderr, stdout }));
+  });
+}
+
+const root = mkdtempSync(path.join(os.tmpdir(), "ab-store-"));
+chmodSync(root, 0o755);
+const staticDir = path.join(root, "static");
+mkdirSync(staticDir);
+writeFileSync(path.join(staticDir, "index.html"), "<!doctype html><title>x</title>");
+
+describe("the data folder at start", () => {
+  it("read-only: one line naming the folder, exit 1, nothing started", async () => {
+    const readOnly = path.join(root, "read-only");
+    mkdirSync(readOnly, { mode: 0o555 });
+    chmodSync(readOnly, 0o555);
+    // root writes anywhere: the proxy runs as an unprivileged user then, as it should in production.
+    const result = await launch(readOnly, process.getuid?.() === 0 ? "nobody" : undefined);
+    expect(result.code).toBe(1);
+    expect(result.stderr.trim().split("\n")).toEqual([
+      expect.stringMatching(
+        new RegExp(`^refusing to start: the data folder ${readOnly} cannot be used \\(EACCES`),
+      ),
+    ]);
+    expect(result.stdout).not.toContain("ready on");
+  });
+
+  it("missing and impossible to make: one line, exit 1", async () => {
+    const file = path.join(root, "a-file");
+    writeFileSync(file, "not a folder");
+    const result = await launch(path.join(file, "data"));
+    expect(result.code).toBe(1);
+    expect(result.stderr.trim().split("\n")).toEqual([
+      expect.stringMatching(/^refusing to start: the data folder .* cannot be used \(ENOTDIR/),
+    ]);
+  });
+
+  it("an embedded database in use by another proxy: refused, naming the process", async () => {
+    const shared = path.join(root, "shared");
+    mkdirSync(shared);
+    writeFileSync(path.join(shared, "db.lock"), String(process.pid));
+    const result = await launch(shared);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(
+      new RegExp(`in use by another proxy \\(process ${process.pid}\\).*DATABASE_URL`),
+    );
+  });
+});
