@@ -3,7 +3,7 @@
  * hears `{ rotated: true, last4 }`, it is used from the next call on, it survives a restart, and
  * it never appears in an answer.
  */
-import { readFileSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { mkdtemp } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -14,6 +14,7 @@ import {
   json,
   type ProxyServer,
   recording,
+  sleep,
   startProxy,
   startSandbox,
 } from "../../support/proxy-server";
@@ -135,6 +136,76 @@ describe("rotation with a live-style key file", () => {
       expect(live.seen[0]!.headers["x-key"]).toBe("live_env_key_9999");
     } finally {
       await server.close();
+    }
+  });
+});
+
+describe("a rotation that cannot lock the team out", () => {
+  it("is not sent when the new key could not be stored (503); the old key keeps working", async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), "key-store-"));
+    const keyDir = path.join(dir, "keys");
+    const keyFile = path.join(keyDir, "api-key");
+    mkdirSync(keyDir);
+    writeFileSync(keyFile, "sbx_payg_demo\n");
+    // The live service's settings, answered by a sandbox of its own (the others rotated the demo
+    // keys of the shared one): the key lives in API_KEY_FILE.
+    const own = await startSandbox();
+    const seen = recording((request) => own.sandbox.fetch(request));
+    const server = await startProxy(seen, {
+      env: { UPSTREAM_URL: "http://127.0.0.1:9", API_KEY_FILE: keyFile },
+    });
+    try {
+      // The key's folder goes away and a file takes its place: nothing can be written there now.
+      rmSync(keyDir, { recursive: true });
+      writeFileSync(keyDir, "in the way");
+      const api = browser(server.url);
+      const refused = await api.post("/api/v2/account/api-keys/rotate", undefined, {
+        idempotencyKey: "rotate-unwritable-1",
+      });
+      expect(refused.status).toBe(503);
+      expect(refused.body).toMatchObject({
+        code: "KEY_STORE_UNWRITABLE",
+        detail: expect.stringContaining("not rotated"),
+      });
+      expect(seen.seen.some((s) => s.path.includes("api-key"))).toBe(false);
+      expect((await api.get("/api/v2/credits")).status).toBe(200);
+    } finally {
+      await server.close();
+      await own.sandbox.close();
+      rmSync(keyDir, { force: true });
+    }
+  });
+
+  it("one cut off between the service and the key store is reported at the next start, with the way out", async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), "key-cut-"));
+    // The service rotates (the old key dies) and its answer never reaches the proxy.
+    let hold = true;
+    const held = recording(async (request) => {
+      const answer = await sandbox.fetch(request);
+      if (hold && new URL(request.url).pathname === "/v2/account/api-keys/rotate")
+        await new Promise(() => {});
+      return answer;
+    });
+    const first = await startProxy(held, { env: { DATA_DIR: dataDir, SANDBOX_KEY: "sbx_ayce_demo" } });
+    void browser(first.url)
+      .post("/api/v2/account/api-keys/rotate", undefined, { idempotencyKey: "rotate-cut-off-1" })
+      .catch(() => {});
+    while (!held.seen.some((s) => s.path === "/v2/account/api-keys/rotate")) await sleep(20);
+    await first.proxy.close();
+    hold = false;
+
+    const second = await startProxy(held, { env: { DATA_DIR: dataDir, SANDBOX_KEY: "sbx_ayce_demo" } });
+    try {
+      expect(second.logs.join("")).toContain("A key rotation was cut off");
+      const refused = await browser(second.url).post<{ detail: string }>("/api/v2/contact/count", {
+        filter: null,
+      });
+      expect(refused.status).toBe(502);
+      expect(refused.body.detail).toMatch(
+        /key rotation was cut off.*create a key in the service's dashboard/,
+      );
+    } finally {
+      await second.close();
     }
   });
 });
