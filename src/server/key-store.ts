@@ -30,7 +30,7 @@ export class KeyStore {
     const stored = path.join(config.dataDir, "api-key");
     if (config.apiKeyFile) {
       this.target = { file: config.apiKeyFile, format: "plain" };
-      this.key = readPlainKey(config.apiKeyFile);
+      this.key = readPlainKey(config.apiKeyFile, "API_KEY_FILE");
     } else {
       this.target = { file: stored, format: "record" };
       const fromFile = existsSync(stored) ? readRecord(stored, config.upstreamLabel) : null;
@@ -89,27 +89,42 @@ export class KeyStore {
   }
 }
 
-function readPlainKey(file: string): string {
+function readPlainKey(file: string, what: string): string {
   let text: string;
   try {
     text = readFileSync(file, "utf8");
   } catch (error) {
-    throw new ConfigError(`API_KEY_FILE ${file} cannot be read: ${(error as NodeJS.ErrnoException).code}`);
+    throw new ConfigError(`${what} ${file} cannot be read: ${(error as NodeJS.ErrnoException).code}`);
   }
-  return text.trim();
+  const key = text.trim();
+  if (key === "" || !/^[\x21-\x7e]+$/.test(key)) throw damaged(file, what);
+  return key;
 }
 
 /** A record written by `rotate`; a bare key written by hand is accepted too. */
 function readRecord(file: string, upstreamLabel: string): string | null {
-  const text = readPlainKey(file);
+  const text = readPlainKey(file, "the stored key");
   if (!text.startsWith("{")) return text;
   try {
     const record = JSON.parse(text) as { upstream?: unknown; key?: unknown };
     if (typeof record.key !== "string") throw new Error("no key");
+    checkKey(record.key, file);
     return record.upstream === upstreamLabel ? record.key : null;
   } catch {
-    throw new ConfigError(`${file} is not a key record; remove it to fall back to the configured key`);
+    throw damaged(file, "the stored key");
   }
+}
+
+/**
+ * A damaged key file is never passed over for the key in the environment: after a rotation it
+ * holds the only key that works. It is left as it is (it is the copy) and the way out is said.
+ */
+function damaged(file: string, what: string): ConfigError {
+  return new ConfigError(
+    `${what} ${file} is damaged (empty, cut short or not a key). It is left untouched. If a key was rotated, ` +
+      "this file held the only working key: restore it from a backup; otherwise create a key in the service's dashboard, " +
+      "put it in this file (or move the file aside and set API_KEY), then start again.",
+  );
 }
 
 function checkKey(key: string, where: string) {

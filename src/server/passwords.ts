@@ -96,15 +96,15 @@ export function loadUsers(file: string): Map<string, string> {
       const l = line.trim();
       if (l === "" || l.startsWith("#")) continue;
       const colon = l.indexOf(":");
-      if (colon <= 0) throw new ConfigError(`USERS_FILE line ${i + 1} is not 'name:scrypt$...'`);
+      if (colon <= 0) throw new ConfigError(`USERS_FILE ${file} line ${i + 1} is not 'name:scrypt$...'`);
       entries.push([l.slice(0, colon), l.slice(colon + 1)]);
     }
   }
   const users = new Map<string, string>();
   for (const [name, hash] of entries) {
-    if (!USER_NAME.test(name)) throw new ConfigError(`USERS_FILE: '${name}' is not a valid user name`);
+    if (!USER_NAME.test(name)) throw new ConfigError(`USERS_FILE ${file}: '${name}' is not a valid user name`);
     if (!parseHash(hash))
-      throw new ConfigError(`USERS_FILE: the entry of '${name}' is not a scrypt hash from hash-password.ts`);
+      throw new ConfigError(`USERS_FILE ${file}: the entry of '${name}' is not a scrypt hash from hash-password.ts`);
     users.set(name, hash);
   }
   if (users.size === 0) throw new ConfigError(`USERS_FILE ${file} names nobody`);
