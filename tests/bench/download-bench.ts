@@ -2,8 +2,8 @@ import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { get, KEY, post, startEmbeddedProxy, startProxy, startSandboxProcess } from "./services";
 import { rssMb, stopProcess } from "../support/processes";
+import { get, KEY, post, startEmbeddedProxy, startProxy, startSandboxProcess } from "./services";
 import { median, table } from "./stats";
 
 /**

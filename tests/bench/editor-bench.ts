@@ -10,8 +10,8 @@ import type { Browser, Page } from "playwright-core";
 import { encodeTreeForUrl, WORKING_TREE_KEY } from "../../src/app/lib/working-tree";
 import type { FilterNode, GroupNode } from "../../src/contract/filter";
 import { CHROMIUM_PATH, launchChromium } from "../support/chromium";
-import { type CompareResult, compareEditors } from "./editor-compare";
 import { freePort, startProcess, stopProcess } from "../support/processes";
+import { type CompareResult, compareEditors } from "./editor-compare";
 import { fmt, median, p95, table } from "./stats";
 
 /**

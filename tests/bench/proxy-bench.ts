@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
+import { stopProcess } from "../support/processes";
 import {
   callsOf,
   counters,
@@ -12,7 +13,6 @@ import {
   startProxy,
   startSandboxProcess,
 } from "./services";
-import { stopProcess } from "../support/processes";
 import { fmt, median, p95, table, timed } from "./stats";
 
 /**

@@ -6,8 +6,8 @@ import { freePort } from "./processes";
 
 /**
  * A throwaway PostgreSQL server from Debian's `postgresql` package: a new cluster in a temporary
- * folder, on a free loopback port, trust authentication on loopback only, fsync off (nothing here
- * outlives the run). PostgreSQL refuses to run as root: as root it runs as the `postgres` user
+ * folder, on a free loopback port, trust authentication on loopback only, fsync off unless asked
+ * (nothing here outlives the run). PostgreSQL refuses to run as root: as root it runs as the `postgres` user
  * the package creates.
  */
 export interface PostgresServer {
@@ -30,7 +30,8 @@ export function postgresBinaries(): string | null {
   return versions.length > 0 ? path.join(root, versions[0]!, "bin") : null;
 }
 
-export async function startPostgres(): Promise<PostgresServer> {
+/** `durable`: fsync and synchronous commits on, as a production server runs (benchmarks). */
+export async function startPostgres(options: { durable?: boolean } = {}): Promise<PostgresServer> {
   const bin = postgresBinaries();
   if (!bin) throw new Error("PostgreSQL is not installed: `apt-get install postgresql` (.ci/run does)");
   const asRoot = process.getuid?.() === 0;
@@ -57,8 +58,9 @@ export async function startPostgres(): Promise<PostgresServer> {
   };
   run("initdb", ["-D", data, "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8", "--locale=C"]);
   const port = await freePort();
-  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`;
-  const start = () => run("pg_ctl", ["-D", data, "-o", options, "-l", path.join(dir, "log"), "-w", "start"]);
+  const fast = options.durable ? "" : " -c fsync=off -c synchronous_commit=off -c full_page_writes=off";
+  const settings = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=200${fast}`;
+  const start = () => run("pg_ctl", ["-D", data, "-o", settings, "-l", path.join(dir, "log"), "-w", "start"]);
   start();
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
