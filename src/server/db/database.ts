@@ -130,9 +130,9 @@ async function lockFolder(lockFile: string, folder: string): Promise<() => Promi
       if (code !== "EEXIST")
         throw new ConfigError(`the data folder ${path.dirname(lockFile)} cannot be written (${code})`);
       const owner = Number((await readFile(lockFile, "utf8").catch(() => "")).trim());
-      if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && isAlive(owner))
+      if (Number.isInteger(owner) && owner > 0 && isAlive(owner))
         throw new ConfigError(
-          `the embedded database in ${folder} is in use by another proxy (process ${owner}). ` +
+          `the embedded database in ${folder} is in use by ${owner === process.pid ? "another proxy in this process" : `another proxy (process ${owner})`}. ` +
             "Stop it first; to run several proxies, give them one PostgreSQL server with DATABASE_URL.",
         );
       await unlink(lockFile).catch(() => {});
