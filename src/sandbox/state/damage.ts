@@ -65,14 +65,14 @@ export function reason(error: unknown): string {
  * shows here too, for root as well), or refuses to start with one line saying what to do.
  */
 export function usableFolder(dir: string, what: string): void {
-  const hint = "make it writable, or set SANDBOX_DATA_DIR to a folder that is";
+  const elsewhere = "or set SANDBOX_DATA_DIR to a folder that is";
   if (existsSync(dir) && !statSync(dir).isDirectory())
-    throw new SandboxStartError(`the ${what} ${dir} is not a folder; ${hint}`);
+    throw new SandboxStartError(`the ${what} ${dir} is not a folder; move that file away, ${elsewhere}`);
   try {
     mkdirSync(dir, { recursive: true });
   } catch (error) {
     throw new SandboxStartError(
-      `the ${what} ${dir} is missing and cannot be created (${reason(error)}); ${hint}`,
+      `the ${what} ${dir} is missing and cannot be created (${reason(error)}); create it, ${elsewhere}`,
     );
   }
   const probe = path.join(dir, `.write-probe-${process.pid}`);
@@ -80,7 +80,9 @@ export function usableFolder(dir: string, what: string): void {
     accessSync(dir, constants.W_OK);
     writeFileSync(probe, "");
   } catch (error) {
-    throw new SandboxStartError(`the ${what} ${dir} is read-only (${reason(error)}); ${hint}`);
+    throw new SandboxStartError(
+      `the ${what} ${dir} is read-only (${reason(error)}); make it writable, ${elsewhere}`,
+    );
   } finally {
     rmSync(probe, { force: true });
   }

@@ -4,7 +4,9 @@
  * the file, keeps a copy, and once the file is put back everything is as it was: credits, the
  * rotated key, exports and verification jobs.
  */
+import { spawnSync } from "node:child_process";
 import {
+  chmodSync,
   copyFileSync,
   mkdirSync,
   mkdtempSync,
@@ -276,8 +278,33 @@ describe("The data folder", () => {
     const error = await start({ dataDir: aFile }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SandboxStartError);
     expect((error as Error).message).toBe(
-      `the data folder ${aFile} is not a folder; make it writable, or set SANDBOX_DATA_DIR to a folder that is`,
+      `the data folder ${aFile} is not a folder; move that file away, or set SANDBOX_DATA_DIR to a folder that is`,
     );
+  });
+
+  // chmod does not stop root, so this runs only as another user; a read-only mount refuses the same way.
+  it.skipIf(process.getuid?.() === 0)("read-only: a one-line refusal naming it", async () => {
+    const dir = tempDir();
+    chmodSync(dir, 0o555);
+    try {
+      await expect(start({ dataDir: dir })).rejects.toThrow(`the data folder ${dir} is read-only`);
+    } finally {
+      chmodSync(dir, 0o755);
+    }
+  });
+
+  it("`npm run sandbox` (main.ts) prints the refusal as one line and exits 1, no stack trace", () => {
+    const aFile = path.join(tempDir(), "a-file");
+    writeFileSync(aFile, "");
+    const run = spawnSync(process.execPath, ["--import", "tsx", "src/sandbox/main.ts"], {
+      env: { ...process.env, SANDBOX_DATA_DIR: path.join(aFile, "data") },
+      encoding: "utf8",
+      timeout: 20_000,
+    });
+    expect(run.status, run.stderr).toBe(1);
+    expect(run.stderr.trim().split("\n")).toEqual([
+      expect.stringMatching(/^refusing to start: the data folder \S+ is missing and cannot be created/),
+    ]);
   });
 });
 
