@@ -11,6 +11,7 @@ import {
   jobRecordSchema,
   type StateStore,
   type VerifyJobRecord,
+  writeAtomically,
 } from "../state/store";
 import {
   type AddressBook,
@@ -91,7 +92,12 @@ export class VerifyJobs {
           `restore it from a backup and start again (deleting job ${job.processId} from state.json gives the job up; what it charged stays charged)`,
         );
       }
-      await writeFile(this.resultsFile(job), lines.map((r) => `${JSON.stringify(r)}\n`).join(""));
+      // Replaced atomically: a stop mid-rewrite must not leave fewer results than were charged.
+      await writeAtomically(
+        this.resultsFile(job),
+        lines.map((r) => `${JSON.stringify(r)}\n`).join(""),
+        0o644,
+      );
     }
     this.timer = setInterval(() => void this.tick(), TICK_MS);
     this.timer.unref();
