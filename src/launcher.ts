@@ -2,6 +2,7 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { createSandbox } from "./sandbox/app";
 import { sandboxOptionsFromEnv } from "./sandbox/config";
+import { SandboxStartError } from "./sandbox/state/damage";
 import { createProxy } from "./server/app";
 import { ConfigError, configFromEnv } from "./server/config";
 import { serveProxy } from "./server/serve";
@@ -51,7 +52,17 @@ async function main() {
   if (config.upstreamUrl) {
     upstream = liveUpstream(config.upstreamUrl);
   } else {
-    const sandbox = await createSandbox(sandboxOptionsFromEnv().options);
+    let sandbox: Awaited<ReturnType<typeof createSandbox>>;
+    try {
+      sandbox = await createSandbox(sandboxOptionsFromEnv().options);
+    } catch (error) {
+      // As for the proxy's ConfigError: one line that says what to fix, then exit 1.
+      if (error instanceof SandboxStartError) {
+        console.error(`refusing to start: ${error.message}`);
+        process.exit(1);
+      }
+      throw error;
+    }
     upstream = sandbox.fetch;
     closeUpstream = () => sandbox.close();
   }

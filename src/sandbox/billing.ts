@@ -17,12 +17,17 @@ export function insufficient(required: number, balance: number) {
   });
 }
 
-/** Takes credits or refuses with 402, charging nothing; durable before it returns. */
+/**
+ * Takes credits or refuses with 402, charging nothing; durable before it returns. A charge that
+ * cannot be saved is given back and the request fails (StateSaveError, a 500): never answered as done.
+ */
 export async function charge(store: StateStore, account: Account, amount: number): Promise<void> {
   if (amount <= 0) return;
   if (account.credits < amount) throw insufficient(amount, account.credits);
   account.credits -= amount;
-  await store.save();
+  await store.commit(() => {
+    account.credits += amount;
+  });
 }
 
 /**

@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { createReadStream, createWriteStream, type WriteStream } from "node:fs";
 import { mkdir, rename, rm, stat } from "node:fs/promises";
 import path from "node:path";
@@ -10,8 +10,9 @@ import { contactCost, fullRowColumns, insufficient } from "../billing";
 import { csvLine } from "../csv";
 import { HttpError } from "../http/pipeline";
 import type { Audience } from "../query/audience";
+import { reason } from "../state/damage";
 import { History } from "../state/history";
-import type { Account, ExportRecord, StateStore } from "../state/store";
+import { type Account, type ExportRecord, exportRecordSchema, type StateStore } from "../state/store";
 
 /**
  * Export jobs: started at once, written in the background as fast as the database streams, one at
@@ -23,6 +24,9 @@ import type { Account, ExportRecord, StateStore } from "../state/store";
  * An export that has ended (COMPLETED, ERROR, CANCELLED) never changes again: once that end is in
  * the state file, the record moves to the history archive on disk (`<dir>/history.jsonl`), so the
  * state file and memory hold only the exports under way, however long the history grows.
+ *
+ * Each finished file's size and sha256 are recorded with its completion, and checked at download:
+ * a damaged file is refused with a 500 record (and logged), never served as if it were whole.
  */
 export class ExportJobs {
   private readonly queue: string[] = [];
@@ -34,8 +38,15 @@ export class ExportJobs {
     private readonly audience: Audience,
     private readonly store: StateStore,
     private readonly dir: string,
+    private readonly log: (message: unknown) => void = () => {},
   ) {
-    this.history = new History(store, "exports", (e) => ({ id: e.exportId, owner: e.accountId }));
+    this.history = new History(
+      store,
+      "exports",
+      (e) => ({ id: e.exportId, owner: e.accountId }),
+      exportRecordSchema,
+      log,
+    );
   }
 
   /**
@@ -83,7 +94,8 @@ export class ExportJobs {
       charged: false,
     };
     this.store.state.exports[record.exportId] = record;
-    await this.store.save();
+    // Not saved, not started: the caller gets a 500, and no export appears later from nowhere.
+    await this.store.commit(() => delete this.store.state.exports[record.exportId]);
     this.enqueue(record.exportId);
     return record;
   }
@@ -122,6 +134,15 @@ export class ExportJobs {
         detail: `The export is ${record.status}; it can be downloaded once COMPLETED`,
       });
     const file = this.fileOf(exportId);
+    const problem = await damageOf(file, record);
+    if (problem) {
+      this.log(
+        `export ${exportId}: its file ${file} is damaged (${problem}); refused at download, left in place`,
+      );
+      throw new HttpError(500, {
+        detail: `The file of export ${exportId} is damaged (${problem}), so it is not served. Nothing was charged for this download; start a new export to get these rows again.`,
+      });
+    }
     const { size } = await stat(file);
     const filename = `${(record.name ?? record.exportId).replace(/[^\w.-]+/g, "_")}.csv`;
     c.header("Content-Type", "text/csv; charset=utf-8");
@@ -143,7 +164,10 @@ export class ExportJobs {
 
   private enqueue(exportId: string) {
     this.queue.push(exportId);
-    if (!this.running) this.running = this.drain().finally(() => (this.running = null));
+    if (!this.running)
+      this.running = this.drain()
+        .catch((error) => this.log(error))
+        .finally(() => (this.running = null));
   }
 
   private async drain() {
@@ -157,15 +181,23 @@ export class ExportJobs {
   private async run(record: ExportRecord) {
     const part = `${this.fileOf(record.exportId)}.part`;
     let out: WriteStream | null = null;
+    const digest = createHash("sha256");
+    let bytes = 0;
+    const put = (text: string) => {
+      const data = Buffer.from(text);
+      digest.update(data);
+      bytes += data.length;
+      return write(out!, data);
+    };
     try {
       record.status = "PROCESSING";
       record.rowsWritten = 0;
       await this.store.save();
       out = createWriteStream(part);
-      await write(out, csvLine(record.columns));
+      await put(csvLine(record.columns));
       for await (const chunk of this.audience.streamRows(record.filter, record.columns, record.rows)) {
         if (cancelled(record) || this.closed) break;
-        await write(out, chunk.rows.map((r) => csvLine(r.map(plain))).join(""));
+        await put(chunk.rows.map((r) => csvLine(r.map(plain))).join(""));
         record.rowsWritten += chunk.rows.length;
         this.store.saveSoon();
       }
@@ -183,34 +215,53 @@ export class ExportJobs {
         await rm(this.fileOf(record.exportId), { force: true });
         return;
       }
-      this.finish(record);
-      await this.history.end(record);
+      record.fileBytes = bytes;
+      record.fileSha256 = digest.digest("hex");
+      const refund = this.finish(record);
+      try {
+        await this.history.end(record);
+      } catch (error) {
+        // A completion that is not on disk is no completion: the charge is given back (below, ERROR).
+        refund();
+        throw error;
+      }
     } catch (error) {
       out?.destroy();
       await rm(part, { force: true });
       // A cancelled export stays cancelled (and is in the history already) whatever failed after.
       if (cancelled(record)) return;
+      await rm(this.fileOf(record.exportId), { force: true });
       record.status = "ERROR";
-      record.error = `The export failed: ${(error as Error).message}`;
+      record.error = `The export failed: ${reason(error)}. Nothing was charged.`;
       record.completedAt = new Date().toISOString();
-      await this.history.end(record);
+      // If this cannot be saved either, the record stays ERROR in the state for the next save.
+      await this.history.end(record).catch((e) => this.log(e));
     }
   }
 
-  /** Completes and charges in one state change, so the charge happens exactly once. */
-  private finish(record: ExportRecord) {
+  /**
+   * Completes and charges in one state change, so the charge happens exactly once; returns how to
+   * give the charge back if that change cannot be saved.
+   */
+  private finish(record: ExportRecord): () => void {
     const account = this.store.state.accounts[record.accountId];
     record.completedAt = new Date().toISOString();
     if (!account || account.credits < record.credits) {
       record.status = "ERROR";
       record.error = `Not enough credits at completion: needs ${record.credits}, balance ${account?.credits ?? 0}. Nothing was charged.`;
-      return;
+      return () => {};
     }
-    if (!record.charged) {
+    const chargesNow = !record.charged;
+    if (chargesNow) {
       account.credits -= record.credits;
       record.charged = true;
     }
     record.status = "COMPLETED";
+    return () => {
+      if (!chargesNow) return;
+      account.credits += record.credits;
+      record.charged = false;
+    };
   }
 }
 
@@ -222,7 +273,7 @@ function plain(value: unknown) {
   return typeof value === "bigint" ? Number(value) : value;
 }
 
-function write(out: WriteStream, text: string): Promise<void> {
+function write(out: WriteStream, text: string | Buffer): Promise<void> {
   return new Promise((resolve, reject) => {
     if (out.write(text)) resolve();
     else {
@@ -241,8 +292,35 @@ function write(out: WriteStream, text: string): Promise<void> {
   });
 }
 
+/**
+ * What is wrong with a finished export's file, or null: missing, or not the size and sha256
+ * recorded at completion (a record from before they were recorded: only an empty file is caught).
+ */
+async function damageOf(file: string, record: ExportRecord): Promise<string | null> {
+  let size: number;
+  try {
+    size = (await stat(file)).size;
+  } catch (error) {
+    return `unreadable: ${reason(error)}`;
+  }
+  if (size === 0) return "empty";
+  if (record.fileBytes === undefined || record.fileSha256 === undefined) return null;
+  if (size !== record.fileBytes) return `${size} bytes where ${record.fileBytes} were written`;
+  const digest = createHash("sha256");
+  for await (const chunk of createReadStream(file)) digest.update(chunk as Buffer);
+  return digest.digest("hex") === record.fileSha256 ? null : "its content is not what was written";
+}
+
 /** The public status record (internal fields left out). */
 export function exportStatusBody(record: ExportRecord) {
-  const { accountId: _a, filter: _f, maxRows: _m, charged: _c, ...rest } = record;
+  const {
+    accountId: _a,
+    filter: _f,
+    maxRows: _m,
+    charged: _c,
+    fileBytes: _b,
+    fileSha256: _s,
+    ...rest
+  } = record;
   return rest;
 }

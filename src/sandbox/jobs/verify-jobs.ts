@@ -1,13 +1,37 @@
 import { appendFile, mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { z } from "zod";
 import { PRICE } from "../../contract/inferred";
 import { HttpError } from "../http/pipeline";
+import { DamagedFileError, parseKept, reason, refuseDamaged } from "../state/damage";
 import { History } from "../state/history";
-import type { Account, JobStatus, StateStore, VerifyJobRecord } from "../state/store";
-import { type AddressBook, isDefinite, toV1Result, type V1Result, verifyEmail } from "../verify/verify-email";
+import {
+  type Account,
+  type JobStatus,
+  jobRecordSchema,
+  type StateStore,
+  type VerifyJobRecord,
+  writeAtomically,
+} from "../state/store";
+import {
+  type AddressBook,
+  DELIVERABILITIES,
+  isDefinite,
+  RISKS,
+  toV1Result,
+  type V1Result,
+  verifyEmail,
+} from "../verify/verify-email";
 
 const TICK_MS = 200;
 const ACTIVE: readonly JobStatus[] = ["QUEUED", "PROCESSING", "CANCELLING"];
+const resultSchema: z.ZodType<V1Result> = z.object({
+  email: z.string(),
+  deliverability: z.enum(DELIVERABILITIES),
+  role: z.boolean(),
+  risk: z.enum(RISKS),
+});
+const inputSchema = z.array(z.string());
 
 /**
  * Batch verification jobs that really run: addresses are checked at `rate` per second (so progress
@@ -18,20 +42,33 @@ const ACTIVE: readonly JobStatus[] = ["QUEUED", "PROCESSING", "CANCELLING"];
  * A job that has ended (COMPLETED, ERROR, CANCELLED) never changes again: once that end is in the
  * state file, the record moves to the history archive (`<dir>/history.jsonl`), as ended exports
  * do, so the state file (rewritten whole on every step) and each tick's scan hold only live jobs.
+ *
+ * The input and results files are read back, and never trusted blindly: a live job's damaged file
+ * refuses the start (a copy kept), an ended job's damaged results refuse its download (500), and a
+ * results file with fewer whole lines than the saved progress is damage, not fewer results.
  */
 export class VerifyJobs {
   private timer: NodeJS.Timeout | null = null;
   private allowance = 0;
   private busy = false;
   private readonly history: History<"jobs">;
+  /** The last step failure logged, so a failure repeated every tick is logged once. */
+  private lastFailure = "";
 
   constructor(
     private readonly store: StateStore,
     private readonly book: AddressBook,
     private readonly dir: string,
     private readonly rate: number,
+    private readonly log: (message: unknown) => void = () => {},
   ) {
-    this.history = new History(store, "jobs", (j) => ({ id: String(j.processId), owner: j.accountId }));
+    this.history = new History(
+      store,
+      "jobs",
+      (j) => ({ id: String(j.processId), owner: j.accountId }),
+      jobRecordSchema,
+      log,
+    );
   }
 
   /**
@@ -44,8 +81,23 @@ export class VerifyJobs {
     await this.history.open(path.join(this.dir, "history.jsonl"), (j) => !ACTIVE.includes(j.status));
     for (const job of this.jobs()) {
       // Keep exactly the saved progress: a crash may have appended lines it never recorded.
-      const lines = await this.readResults(job);
-      await writeFile(this.resultsFile(job), lines.map((r) => `${JSON.stringify(r)}\n`).join(""));
+      let lines: V1Result[];
+      try {
+        await this.readInput(job);
+        lines = await this.readResults(job);
+      } catch (error) {
+        if (!(error instanceof DamagedFileError)) throw error;
+        throw refuseDamaged(
+          error,
+          `restore it from a backup and start again (deleting job ${job.processId} from state.json gives the job up; what it charged stays charged)`,
+        );
+      }
+      // Replaced atomically: a stop mid-rewrite must not leave fewer results than were charged.
+      await writeAtomically(
+        this.resultsFile(job),
+        lines.map((r) => `${JSON.stringify(r)}\n`).join(""),
+        0o644,
+      );
     }
     this.timer = setInterval(() => void this.tick(), TICK_MS);
     this.timer.unref();
@@ -77,7 +129,8 @@ export class VerifyJobs {
     await writeFile(this.inputFile(job), JSON.stringify(emails));
     await writeFile(this.resultsFile(job), "");
     this.store.state.jobs[String(processId)] = job;
-    await this.store.save();
+    // Not saved, not created: the caller gets a 500 and no job runs that it was never told of.
+    await this.store.commit(() => delete this.store.state.jobs[String(processId)]);
     return job;
   }
 
@@ -116,7 +169,15 @@ export class VerifyJobs {
       throw new HttpError(400, { detail: "process_error: the job ended with an error" });
     if (job.status !== "COMPLETED" && job.status !== "CANCELLED")
       throw new HttpError(400, { detail: `not_completed: the job is ${job.status}` });
-    return this.readResults(job);
+    try {
+      return await this.readResults(job);
+    } catch (error) {
+      if (!(error instanceof DamagedFileError)) throw error;
+      this.log(`verification job ${job.processId}: ${error.message}; refused at download, left in place`);
+      throw new HttpError(500, {
+        detail: `The results of job ${job.processId} are damaged (${error.problem}), so they are not served. Nothing was charged for this download.`,
+      });
+    }
   }
 
   /** The jobs in the state file: live ones, and ended ones for the moment before they move. */
@@ -132,13 +193,41 @@ export class VerifyJobs {
     return path.join(this.dir, `${job.processId}.results.jsonl`);
   }
 
+  /** The addresses of a job; DamagedFileError when the file is not the list it was given. */
+  private async readInput(job: VerifyJobRecord): Promise<string[]> {
+    const file = this.inputFile(job);
+    const text = await readFile(file, "utf8").catch((error) => {
+      throw new DamagedFileError(file, `unreadable: ${reason(error)}`);
+    });
+    const parsed = parseKept(text, inputSchema);
+    if ("problem" in parsed) throw new DamagedFileError(file, parsed.problem);
+    if (parsed.value.length !== job.total)
+      throw new DamagedFileError(file, `${parsed.value.length} addresses where the job has ${job.total}`);
+    return parsed.value;
+  }
+
+  /**
+   * The first `processed` results (lines past them are a crash's unrecorded appends, ignored);
+   * DamagedFileError when any of those is missing or not a whole result.
+   */
   private async readResults(job: VerifyJobRecord): Promise<V1Result[]> {
-    const text = await readFile(this.resultsFile(job), "utf8").catch(() => "");
-    return text
-      .split("\n")
-      .filter((line) => line !== "")
-      .slice(0, job.processed)
-      .map((line) => JSON.parse(line) as V1Result);
+    const file = this.resultsFile(job);
+    const text = await readFile(file, "utf8").catch((error: NodeJS.ErrnoException) => {
+      if (error.code === "ENOENT" && job.processed === 0) return "";
+      throw new DamagedFileError(file, `unreadable: ${reason(error)}`);
+    });
+    // The piece after the last newline is not a whole line.
+    const lines = text.split("\n").slice(0, -1);
+    if (lines.length < job.processed)
+      throw new DamagedFileError(
+        file,
+        `truncated: ${lines.length} whole results where ${job.processed} were saved`,
+      );
+    return lines.slice(0, job.processed).map((line, i) => {
+      const parsed = parseKept(line, resultSchema);
+      if ("problem" in parsed) throw new DamagedFileError(file, parsed.problem, i + 1);
+      return parsed.value;
+    });
   }
 
   /** One step: spends this tick's allowance of addresses on the oldest active job. */
@@ -148,6 +237,11 @@ export class VerifyJobs {
     try {
       this.allowance = Math.min(this.allowance + (this.rate * TICK_MS) / 1000, this.rate);
       for (const job of this.jobs()) {
+        // An end whose save failed is still in the state: it moves once a save succeeds.
+        if (!ACTIVE.includes(job.status)) {
+          await this.history.end(job);
+          continue;
+        }
         if (job.status === "CANCELLING") {
           job.status = "CANCELLED";
           job.message = `Cancelled after ${job.processed} of ${job.total} addresses`;
@@ -160,8 +254,12 @@ export class VerifyJobs {
         await this.step(job);
         break;
       }
-    } catch {
-      // A failed step leaves its progress unsaved and is tried again next tick.
+      this.lastFailure = "";
+    } catch (error) {
+      // A failed step is tried again next tick (its progress stays in memory for the next save);
+      // said once, not five times a second.
+      if (reason(error) !== this.lastFailure) this.log(error);
+      this.lastFailure = reason(error);
     } finally {
       this.busy = false;
     }
@@ -169,7 +267,7 @@ export class VerifyJobs {
 
   private async step(job: VerifyJobRecord) {
     const account = this.store.state.accounts[job.accountId];
-    const emails = JSON.parse(await readFile(this.inputFile(job), "utf8")) as string[];
+    const emails = await this.readInput(job);
     const take = Math.min(Math.floor(this.allowance), job.total - job.processed);
     const batch = emails.slice(job.processed, job.processed + take);
     const results: V1Result[] = [];

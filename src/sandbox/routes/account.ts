@@ -16,7 +16,11 @@ export function accountHandlers(deps: { store: StateStore }): SomeHandlers<Accou
     const hash = hashKey(key);
     store.state.keys[hash] = { ...caller.key, hash, revoked: false };
     caller.key.revoked = true;
-    await store.save();
+    // A rotation that is not saved must not leave the old key dead and the new one never handed out.
+    await store.commit(() => {
+      delete store.state.keys[hash];
+      caller.key.revoked = false;
+    });
     return c.json({ api_key: key });
   };
 

@@ -1,4 +1,6 @@
 import { closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, writeSync } from "node:fs";
+import type { z } from "zod";
+import { DamagedFileError, keepCopy, parseKept, reason } from "./damage";
 
 /**
  * Records that will never change again (finished exports), kept on disk instead of in memory: one
@@ -9,24 +11,48 @@ import { closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, wri
  *
  * Appends are synchronous (a line, a few a second at most) and fsynced before `add` returns, so the
  * offsets in the index are exact and a record is never only in memory. A crash mid-append leaves a
- * partial last line: `open` drops it (its record is still in the state file, which removes a record
- * only after `add` returned).
+ * partial last line: `open` cuts it (keeping a copy of the file, and saying so): its record is still
+ * in the state file, which removes a record only after `add` returned.
+ *
+ * Anything else that is wrong is damage, and `open` throws DamagedFileError rather than drop a
+ * record: a complete line that is not a record, or a file shorter than `expectBytes` (the size of
+ * its complete records that the state file last recorded: the file only grows, so shorter means
+ * whole records were lost, which no line-by-line reading can see).
  */
 export class Archive<T> {
   private readonly index = new Map<string, { offset: number; length: number; owner: string }>();
   private size: number;
+  /** An append failed and its partial bytes could not be cut yet: the next append cuts them first. */
+  private torn = false;
 
   private constructor(
     private readonly fd: number,
-    private readonly describe: (record: T) => { id: string; owner: string },
+    private readonly file: string,
+    private readonly options: ArchiveOptions<T>,
   ) {
     this.size = fstatSync(fd).size;
   }
 
-  static open<T>(file: string, describe: (record: T) => { id: string; owner: string }): Archive<T> {
-    const archive = new Archive<T>(openSync(file, "a+", 0o600), describe);
-    archive.load();
+  static open<T>(file: string, options: ArchiveOptions<T>): Archive<T> {
+    let fd: number;
+    try {
+      fd = openSync(file, "a+", 0o600);
+    } catch (error) {
+      throw new DamagedFileError(file, `unreadable: ${reason(error)}`);
+    }
+    const archive = new Archive<T>(fd, file, options);
+    try {
+      archive.load();
+    } catch (error) {
+      archive.close();
+      throw error;
+    }
     return archive;
+  }
+
+  /** Bytes of complete records: what the state file records as `expectBytes` for the next open. */
+  get bytes(): number {
+    return this.size;
   }
 
   has(id: string): boolean {
@@ -47,11 +73,27 @@ export class Archive<T> {
 
   /** Adds a record for good; a second add of the same id is ignored (the first one stands). */
   add(record: T): void {
-    const { id, owner } = this.describe(record);
+    const { id, owner } = this.options.describe(record);
     if (this.index.has(id)) return;
     const line = Buffer.from(`${JSON.stringify(record)}\n`);
-    writeSync(this.fd, line);
-    fsyncSync(this.fd);
+    if (this.torn) {
+      ftruncateSync(this.fd, this.size);
+      this.torn = false;
+    }
+    try {
+      for (let written = 0; written < line.length; )
+        written += writeSync(this.fd, line, written, line.length - written);
+      fsyncSync(this.fd);
+    } catch (error) {
+      // A failed append (a full disk) may leave part of a line: cut it now or before the next
+      // append, which would otherwise be glued to it into one damaged line.
+      try {
+        ftruncateSync(this.fd, this.size);
+      } catch {
+        this.torn = true;
+      }
+      throw error;
+    }
     this.index.set(id, { offset: this.size, length: line.length - 1, owner });
     this.size += line.length;
   }
@@ -68,7 +110,8 @@ export class Archive<T> {
 
   /**
    * Indexes every complete line. Bytes after the last newline are a torn append (a crash mid-write)
-   * and are cut off; a complete line that does not parse (a damaged disk) is skipped, not trusted.
+   * and are cut off, a copy kept; a complete line that is not a record, or a file shorter than
+   * recorded, is damage (DamagedFileError naming the line).
    */
   private load() {
     const CHUNK = 1 << 20;
@@ -76,33 +119,44 @@ export class Archive<T> {
     let pending = Buffer.alloc(0);
     let position = 0;
     let lineStart = 0;
+    let lineNumber = 0;
     for (;;) {
       const read = readSync(this.fd, buffer, 0, CHUNK, position);
       if (read === 0) break;
       position += read;
       pending = Buffer.concat([pending, buffer.subarray(0, read)]);
       for (let newline = pending.indexOf(10); newline >= 0; newline = pending.indexOf(10)) {
-        const record = parseLine<T>(pending.subarray(0, newline).toString("utf8"));
-        if (record !== undefined) {
-          const { id, owner } = this.describe(record);
-          if (!this.index.has(id)) this.index.set(id, { offset: lineStart, length: newline, owner });
-        }
+        lineNumber++;
+        const parsed = parseKept(pending.subarray(0, newline).toString("utf8"), this.options.schema);
+        if ("problem" in parsed) throw new DamagedFileError(this.file, parsed.problem, lineNumber);
+        const { id, owner } = this.options.describe(parsed.value);
+        if (!this.index.has(id)) this.index.set(id, { offset: lineStart, length: newline, owner });
         lineStart += newline + 1;
         pending = pending.subarray(newline + 1);
       }
     }
+    const expected = this.options.expectBytes ?? 0;
+    if (lineStart < expected)
+      throw new DamagedFileError(
+        this.file,
+        `truncated: ${lineStart} bytes of whole records where the state file recorded ${expected}`,
+      );
     if (lineStart < this.size) {
+      const kept = keepCopy(this.file);
       ftruncateSync(this.fd, lineStart);
+      this.options.log?.(
+        `${this.file}: cut ${this.size - lineStart} bytes of a torn last record (a stop mid-append; the record is still in the state file); ${kept}`,
+      );
       this.size = lineStart;
     }
   }
 }
 
-function parseLine<T>(text: string): T | undefined {
-  if (!text.trim()) return undefined;
-  try {
-    return JSON.parse(text) as T;
-  } catch {
-    return undefined;
-  }
+export interface ArchiveOptions<T> {
+  describe: (record: T) => { id: string; owner: string };
+  /** What a line must hold; a complete line that does not is damage. */
+  schema: z.ZodType<T>;
+  /** Bytes of complete records the file held when last recorded: fewer means records were lost. */
+  expectBytes?: number;
+  log?: (message: string) => void;
 }

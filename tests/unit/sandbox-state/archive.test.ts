@@ -1,9 +1,19 @@
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { Archive } from "../../../src/sandbox/state/archive";
+import { DamagedFileError } from "../../../src/sandbox/state/damage";
 
 interface Rec {
   id: string;
@@ -20,7 +30,9 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-const open = () => Archive.open<Rec>(file, describeRec);
+const recSchema = z.object({ id: z.string(), owner: z.string(), note: z.string() });
+const open = (expectBytes?: number) =>
+  Archive.open<Rec>(file, { describe: describeRec, schema: recSchema, expectBytes });
 
 describe("Archive: ended records on disk, an offset index in memory", () => {
   it("gives back what was added, by id and by owner in the order added, after a reopen too", () => {
@@ -67,18 +79,57 @@ describe("Archive: ended records on disk, an offset index in memory", () => {
     c.close();
   });
 
-  it("skips a damaged complete line and keeps every record after it", () => {
-    writeFileSync(
-      file,
-      `${JSON.stringify({ id: "e1", owner: "o", note: "a" })}\n{damaged\n${JSON.stringify({ id: "e2", owner: "o", note: "b" })}\n`,
-    );
+  it("refuses a damaged complete line (garbage, empty, not a record), naming its line, instead of dropping it", () => {
+    const good = (id: string) => JSON.stringify({ id, owner: "o", note: id });
+    for (const bad of ["{damaged", "", '{"id":"e2"}', "42"]) {
+      writeFileSync(file, `${good("e1")}\n${bad}\n${good("e3")}\n`);
+      const before = readFileSync(file, "utf8");
+      let error: unknown;
+      try {
+        open().close();
+      } catch (e) {
+        error = e;
+      }
+      expect(error, bad).toBeInstanceOf(DamagedFileError);
+      expect((error as DamagedFileError).line).toBe(2);
+      expect((error as DamagedFileError).message).toContain(`${file}, line 2,`);
+      // Nothing was cut or rewritten.
+      expect(readFileSync(file, "utf8")).toBe(before);
+    }
+  });
+
+  it("refuses a file shorter than the size of whole records last recorded (truncated, emptied)", () => {
     const a = open();
-    expect(a.ownedBy("o").map((r) => r.id)).toEqual(["e1", "e2"]);
-    const size = statSync(file).size;
-    a.add({ id: "e3", owner: "o", note: "c" });
-    expect(statSync(file).size).toBeGreaterThan(size);
-    expect(a.get("e3")?.note).toBe("c");
+    a.add({ id: "e1", owner: "o", note: "a" });
+    a.add({ id: "e2", owner: "o", note: "b" });
+    const recorded = a.bytes;
     a.close();
+    expect(statSync(file).size).toBe(recorded);
+    open(recorded).close(); // exactly as recorded: fine
+    const full = readFileSync(file);
+    for (const cut of [recorded - 1, full.indexOf(10) + 1, 0]) {
+      writeFileSync(file, full.subarray(0, cut));
+      expect(() => open(recorded), `cut at ${cut}`).toThrow(/truncated/);
+    }
+    // More than recorded is normal: appends after the state file was last written.
+    writeFileSync(file, full);
+    open(recorded - 10).close();
+  });
+
+  it("keeps a copy of the file before cutting a torn last line", () => {
+    writeFileSync(file, `${JSON.stringify({ id: "e1", owner: "o", note: "a" })}\n{"id":"e2","ow`);
+    const logged: string[] = [];
+    const a = Archive.open<Rec>(file, {
+      describe: describeRec,
+      schema: recSchema,
+      log: (m) => logged.push(m),
+    });
+    expect(a.ownedBy("o").map((r) => r.id)).toEqual(["e1"]);
+    a.close();
+    const copies = readdirSync(dir).filter((n) => n.startsWith("history.jsonl.damaged-"));
+    expect(copies).toHaveLength(1);
+    expect(readFileSync(path.join(dir, copies[0]!), "utf8")).toContain('{"id":"e2","ow');
+    expect(logged.join("\n")).toContain(file);
   });
 
   it("indexes across read chunks: records larger and more numerous than one read", () => {
