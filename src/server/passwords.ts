@@ -102,9 +102,12 @@ export function loadUsers(file: string): Map<string, string> {
   }
   const users = new Map<string, string>();
   for (const [name, hash] of entries) {
-    if (!USER_NAME.test(name)) throw new ConfigError(`USERS_FILE ${file}: '${name}' is not a valid user name`);
+    if (!USER_NAME.test(name))
+      throw new ConfigError(`USERS_FILE ${file}: '${name}' is not a valid user name`);
     if (!parseHash(hash))
-      throw new ConfigError(`USERS_FILE ${file}: the entry of '${name}' is not a scrypt hash from hash-password.ts`);
+      throw new ConfigError(
+        `USERS_FILE ${file}: the entry of '${name}' is not a scrypt hash from hash-password.ts`,
+      );
     users.set(name, hash);
   }
   if (users.size === 0) throw new ConfigError(`USERS_FILE ${file} names nobody`);

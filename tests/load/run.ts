@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import os from "node:os";
-import { rssMb } from "../support/processes";
 import { table } from "../bench/stats";
+import { rssMb } from "../support/processes";
 import { loadAverage, machine, writeSection } from "./report";
 import { type Stack, startStack } from "./stack";
 import { discover, type Ingredients, type MixedRun, runMix, TABLE_HEADERS } from "./traffic";

@@ -1,7 +1,7 @@
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { rssMb, tail } from "../support/processes";
 import { table } from "../bench/stats";
+import { rssMb, tail } from "../support/processes";
 import type { MemoryReport } from "./memory-report";
 import { ARTIFACTS, loadAverage, machine, writeSection } from "./report";
 import { startStack } from "./stack";

@@ -19,7 +19,7 @@
  * Seeds: a fresh one per run, printed; replay with HOSTILE_SEED=<seed>. HOSTILE_SCALE=<n> multiplies
  * the runs (default 1).
  */
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
