@@ -204,6 +204,21 @@ export function markSending(
   return persisted || !storageHolds(storage, purchaseId);
 }
 
+/**
+ * Takes the mark off call `index`: the proxy answered that it passed nothing on (it could not
+ * record the spend, the session had ended, a rate limit), so a reload can still say it never left.
+ */
+export function unmarkSending(storage: Storage | null, purchaseId: string, index: number): void {
+  update(storage, purchaseId, (p) => ({
+    ...p,
+    calls: p.calls.map((call, i) => {
+      if (i !== index) return call;
+      const { sentAt: _, ...rest } = call;
+      return rest;
+    }),
+  }));
+}
+
 /** Marks call `index` as answered (a new purchase after an unknown outcome leaves it out). */
 export function markAnswered(storage: Storage | null, purchaseId: string, index: number): void {
   update(storage, purchaseId, (p) => ({

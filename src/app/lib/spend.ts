@@ -14,6 +14,7 @@ import {
   type PurchaseKind,
   pendingPurchase,
   unansweredBodies,
+  unmarkSending,
 } from "./spend-journal";
 import { browserStorage } from "./store";
 
@@ -121,7 +122,9 @@ export function sendPurchase<T>(
                   message: "The request was interrupted before its answer arrived.",
                 })
               : await toApiError(caught);
-        return { ok: false, results, error, meaning: failureMeaning(error) };
+        const meaning = failureMeaning(error);
+        if (meaning === "not-sent") unmarkSending(storage, purchase.purchaseId, index);
+        return { ok: false, results, error, meaning };
       }
     }
     return { ok: true, results };

@@ -22,7 +22,7 @@ const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(
 /** Why a spend that provably never left was not sent. */
 function notSentReason(error: ApiError | null, what: string): string {
   if (error === null)
-    return `${capitalised(what)} was noted on this device, but the page was closed or reloaded before it was sent, so it never left this browser.`;
+    return `${capitalised(what)} is kept on this device, and it never reached the data service.`;
   if (error === NOT_RECORDED) return error.message;
   if (error.code === SPEND_CODES.journalUnavailable || error.status === 503)
     return "The server has paused spending for now (it could not record the purchase before passing it on), so it sent nothing on.";

@@ -36,7 +36,7 @@ describe("the notice of a spend that waits for a click", () => {
   it("not sent: says nothing was charged, and Send it now is the click", () => {
     const { calls, text } = show({ phase: "not-sent", purchase, error: null, results: [] });
     expect(text()).toContain("Not sent, nothing charged");
-    expect(text()).toContain("never left this browser");
+    expect(text()).toContain("never reached the data service");
     fireEvent.click(screen.getByRole("button", { name: "Send it now" }));
     expect(calls.retry).toHaveBeenCalledTimes(1);
   });

@@ -333,6 +333,9 @@ describe("usePurchase", () => {
     expect(pendingPurchase(window.localStorage, "verify")).not.toBeNull();
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(proxy.sent).toHaveLength(1);
+    // A reload now still says it never left (the proxy's word took the "sent" mark off).
+    resetJournalMemory();
+    expect(pendingPurchase(window.localStorage, "verify")?.calls[0]?.sentAt).toBeUndefined();
     act(() => result.current.retry());
     await waitFor(() => expect(result.current.state.phase).toBe("done"));
     expect(proxy.sent[1]!.key).toBe(proxy.sent[0]!.key);
