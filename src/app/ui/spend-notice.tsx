@@ -35,7 +35,8 @@ function notSentReason(error: ApiError | null, what: string): string {
 function noAnswerReason(error: ApiError | null, what: string): string {
   if (error === null)
     return `The page was closed or reloaded while ${what} was on its way, before its answer arrived.`;
-  if (error.kind === "network") return "The connection dropped before the answer arrived.";
+  if (error.kind === "network")
+    return "The server could not be reached, or the connection dropped, before any answer arrived.";
   if (error.kind === "timeout") return "The server did not answer in time.";
   return readableError(error);
 }
@@ -134,7 +135,7 @@ export function SpendNotice<T>({
     <div className={className} role="alert" data-spend="unknown">
       <h3 className="alert-title">We don't know whether {words.what} went through</h3>
       <p>{unknownReason(state.error)}</p>
-      <p>It will not be sent again. Check {words.check} before you buy it again.</p>
+      <p>It will not be sent again. Before you buy it again, check {words.check}.</p>
       {children}
       {started}
       {asking ? (
