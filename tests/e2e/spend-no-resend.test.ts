@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { copyFile, rm } from "node:fs/promises";
 import path from "node:path";
-import type { Browser, Page, Route } from "playwright-core";
+import type { Browser, Locator, Page, Route } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Sandbox } from "../../src/sandbox/app";
 import { launchBrowser, openPage, type RunningApp, screenshot, startApp } from "../support/browser";
@@ -79,20 +79,63 @@ function watchPreviewKeys(page: Page): string[] {
 const rowsOf = (page: Page) =>
   previewPanel(page).getByRole("region", { name: "Preview rows", exact: true }).locator("tbody tr");
 
-describe("a purchase is never sent again without a click", () => {
-  it("the proxy unreachable, then a reload: nothing is sent until Try again, which uses the same key", async () => {
-    const { app } = env;
-    const { context, page, log } = await openPage(env.browser, { width: 1280, height: 900 });
-    try {
-      const keys = watchPreviewKeys(page);
-      await page.goto(urlWithAudience(app, GERMANY, "/checkout"));
-      const confirm = await reviewPreview(page);
-      const before = await balanceOf(app);
-      const reachedBefore = previewsReached();
+interface AtConfirm {
+  app: RunningApp;
+  page: Page;
+  /** Idempotency-Keys of the previews the page sent, in order. */
+  keys: string[];
+  confirm: Locator;
+  /** The balance and the previews that reached the sandbox, before the confirm. */
+  before: number;
+  reachedBefore: number;
+}
 
+/**
+ * A fresh page at the Preview's confirm step; runs `steps`, then checks the page logged nothing
+ * beyond `allowed` (the failures the test itself caused).
+ */
+async function atPreviewConfirm(allowed: RegExp[], steps: (at: AtConfirm) => Promise<void>) {
+  const { app } = env;
+  const { context, page, log } = await openPage(env.browser, { width: 1280, height: 900 });
+  try {
+    const keys = watchPreviewKeys(page);
+    await page.goto(urlWithAudience(app, GERMANY, "/checkout"));
+    const confirm = await reviewPreview(page);
+    await steps({ app, page, keys, confirm, before: await balanceOf(app), reachedBefore: previewsReached() });
+    await log.settle();
+    expectClean(log, allowed);
+  } finally {
+    await context.close();
+  }
+}
+
+/** Reloads, opens the Preview tab again, and waits for its notice to say `says`; sends nothing. */
+async function reloadTo(page: Page, says: string, at: AtConfirm): Promise<Locator> {
+  const sent = at.keys.length;
+  await page.reload();
+  await page.getByRole("tab", { name: "Preview first rows" }).click();
+  const notice = previewPanel(page).getByRole("alert");
+  await poll(() => notice.textContent()).toContain(says);
+  // Time enough for anything automatic to have gone out: nothing did.
+  await page.waitForTimeout(1500);
+  expect(at.keys).toHaveLength(sent);
+  return notice;
+}
+
+/** The rows are shown, the sandbox was reached once for them, and they were charged once. */
+async function expectBoughtOnce(at: AtConfirm) {
+  await poll(() => rowsOf(at.page).count()).toBe(5);
+  expect(previewsReached()).toBe(at.reachedBefore + 1);
+  expect(await balanceOf(at.app)).toBe(at.before - 10);
+}
+
+describe("a purchase is never sent again without a click", () => {
+  it("the proxy unreachable, then a reload: nothing is sent until Try again, which uses the same key", () =>
+    atPreviewConfirm([/ERR_CONNECTION_REFUSED/, /net::ERR_FAILED/], async (at) => {
+      const { page, keys } = at;
       // The proxy cannot be reached at all.
       await page.route("**/api/v2/contact/preview", (route: Route) => route.abort("connectionrefused"));
-      await confirm.click();
+      await at.confirm.click();
       const notice = previewPanel(page).getByRole("alert");
       await poll(() => notice.textContent()).toContain(
         "No answer: the preview may or may not have gone through",
@@ -101,41 +144,23 @@ describe("a purchase is never sent again without a click", () => {
       await shot(page, "01-no-answer");
       await page.unrouteAll();
 
-      await page.reload();
-      await page.getByRole("tab", { name: "Preview first rows" }).click();
-      const after = previewPanel(page).getByRole("alert");
-      await poll(() => after.textContent()).toContain(
+      const after = await reloadTo(
+        page,
         "The page was closed or reloaded while the preview was on its way",
+        at,
       );
-      // Time enough for anything automatic to have gone out: nothing did.
-      await page.waitForTimeout(2000);
-      expect(keys).toHaveLength(1);
-      expect(previewsReached()).toBe(reachedBefore);
-      expect(await balanceOf(app)).toBe(before);
+      expect(previewsReached()).toBe(at.reachedBefore);
+      expect(await balanceOf(at.app)).toBe(at.before);
       await shot(page, "02-no-answer-after-reload");
 
       await after.getByRole("button", { name: "Try again" }).click();
-      await poll(() => rowsOf(page).count()).toBe(5);
-      expect(keys).toHaveLength(2);
-      expect(keys[1]).toBe(keys[0]);
-      expect(previewsReached()).toBe(reachedBefore + 1);
-      expect(await balanceOf(app)).toBe(before - 10);
-      await log.settle();
-      expectClean(log, [/ERR_CONNECTION_REFUSED/, /net::ERR_FAILED/]);
-    } finally {
-      await context.close();
-    }
-  });
+      await expectBoughtOnce(at);
+      expect(keys).toEqual([keys[0], keys[0]]);
+    }));
 
-  it("the proxy says it sent nothing (503): 'Not sent, nothing charged', still so after a reload; Send it now uses the same key", async () => {
-    const { app } = env;
-    const { context, page, log } = await openPage(env.browser, { width: 1280, height: 900 });
-    try {
-      const keys = watchPreviewKeys(page);
-      await page.goto(urlWithAudience(app, GERMANY, "/checkout"));
-      const confirm = await reviewPreview(page);
-      const before = await balanceOf(app);
-      const reachedBefore = previewsReached();
+  it("the proxy says it sent nothing (503): 'Not sent, nothing charged', still so after a reload; Send it now uses the same key", () =>
+    atPreviewConfirm([/status of 503/], async (at) => {
+      const { page, keys } = at;
       await page.route("**/api/v2/contact/preview", (route: Route) =>
         route.fulfill({
           status: 503,
@@ -147,43 +172,25 @@ describe("a purchase is never sent again without a click", () => {
           }),
         }),
       );
-      await confirm.click();
+      await at.confirm.click();
       const notice = previewPanel(page).getByRole("alert");
       await poll(() => notice.textContent()).toContain("Not sent, nothing charged");
       expect(await notice.textContent()).toContain("paused spending");
       await shot(page, "03-not-sent");
       await page.unrouteAll();
 
-      await page.reload();
-      await page.getByRole("tab", { name: "Preview first rows" }).click();
-      const after = previewPanel(page).getByRole("alert");
-      await poll(() => after.textContent()).toContain("Not sent, nothing charged");
-      await page.waitForTimeout(1500);
-      expect(keys).toHaveLength(1);
-      expect(previewsReached()).toBe(reachedBefore);
+      const after = await reloadTo(page, "Not sent, nothing charged", at);
+      expect(previewsReached()).toBe(at.reachedBefore);
       await shot(page, "04-not-sent-after-reload");
 
       await after.getByRole("button", { name: "Send it now" }).click();
-      await poll(() => rowsOf(page).count()).toBe(5);
+      await expectBoughtOnce(at);
       expect(keys).toEqual([keys[0], keys[0]]);
-      expect(previewsReached()).toBe(reachedBefore + 1);
-      expect(await balanceOf(app)).toBe(before - 10);
-      await log.settle();
-      expectClean(log, [/status of 503/]);
-    } finally {
-      await context.close();
-    }
-  });
+    }));
 
-  it("409 outcome unknown: says what to check, never resends; a new purchase only after a confirmation, with a new key", async () => {
-    const { app } = env;
-    const { context, page, log } = await openPage(env.browser, { width: 1280, height: 900 });
-    try {
-      const keys = watchPreviewKeys(page);
-      await page.goto(urlWithAudience(app, GERMANY, "/checkout"));
-      const confirm = await reviewPreview(page);
-      const before = await balanceOf(app);
-      const reachedBefore = previewsReached();
+  it("409 outcome unknown: says what to check, never resends; a new purchase only after a confirmation, with a new key", () =>
+    atPreviewConfirm([/status of 409/], async (at) => {
+      const { page, keys } = at;
       let answered = 0;
       await page.route("**/api/v2/contact/preview", (route: Route) => {
         answered += 1;
@@ -197,7 +204,7 @@ describe("a purchase is never sent again without a click", () => {
           }),
         });
       });
-      await confirm.click();
+      await at.confirm.click();
       const notice = previewPanel(page).getByRole("alert");
       await poll(() => notice.textContent()).toContain("We don't know whether the preview went through");
       const text = (await notice.textContent()) ?? "";
@@ -208,30 +215,17 @@ describe("a purchase is never sent again without a click", () => {
       await shot(page, "05-outcome-unknown");
 
       // A reload: still said, still nothing sent.
-      await page.reload();
-      await page.getByRole("tab", { name: "Preview first rows" }).click();
-      const after = previewPanel(page).getByRole("alert");
-      await poll(() => after.textContent()).toContain("We don't know whether the preview went through");
-      await page.waitForTimeout(1500);
-      expect(keys).toHaveLength(1);
-
+      const after = await reloadTo(page, "We don't know whether the preview went through", at);
       await after.getByRole("button", { name: "Preview them again…" }).click();
       await poll(() => after.textContent()).toContain("charged a second time");
       // Asking is not buying.
       expect(keys).toHaveLength(1);
       await shot(page, "06-buy-again-confirmation");
       await after.getByRole("button", { name: "Yes, buy it again" }).click();
-      await poll(() => rowsOf(page).count()).toBe(5);
+      // The first (answered by the route) never reached the sandbox; the new purchase did, once.
+      await expectBoughtOnce(at);
       expect(keys).toHaveLength(2);
       expect(keys[1]).not.toBe(keys[0]);
-      // The first (answered by the route) never reached the sandbox; the new purchase did, once.
-      expect(previewsReached()).toBe(reachedBefore + 1);
-      expect(await balanceOf(app)).toBe(before - 10);
       await shot(page, "07-bought-again");
-      await log.settle();
-      expectClean(log, [/status of 409/]);
-    } finally {
-      await context.close();
-    }
-  });
+    }));
 });
