@@ -126,7 +126,8 @@ export function SpendNotice<T>({
           </button>
         </div>
         <p className="alert-meta">
-          Forget it only if you are sure it did not go through: if it did, it stays charged.
+          Forget it only if you are sure it did not go through: if it did, forgetting it here does not undo
+          it.
         </p>
       </div>
     );
