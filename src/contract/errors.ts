@@ -43,6 +43,19 @@ export const OUTCOME_CODES = {
   answerCutOff: "UPSTREAM_ANSWER_CUT_OFF",
 } as const;
 
+/** Codes the proxy puts on its own answers to a spend (the spend journal's verdicts). */
+export const SPEND_CODES = {
+  /**
+   * It was sent, and whether it was carried out (and charged) cannot be known; the same key will
+   * never be sent on again (409, or 502/504 on the attempt itself). Only a new key can buy it again.
+   */
+  outcomeUnknown: "OUTCOME_UNKNOWN",
+  /** 409: the key was already used for a different request; this one was not carried out. */
+  keyReused: "IDEMPOTENCY_KEY_REUSED",
+  /** 503: the proxy could not record the spend before sending it, so it sent nothing. */
+  journalUnavailable: "JOURNAL_UNAVAILABLE",
+} as const;
+
 export type Location = "body" | "query" | "path";
 
 /**

@@ -226,7 +226,7 @@ describe("Export: estimate, confirm, follow, download", () => {
     }
   });
 
-  it("a reload while the purchase is in flight charges once, and the export appears after the reload", async () => {
+  it("a reload while the purchase is in flight: nothing resent until Try again, charged once, the export appears", async () => {
     const { context, page, log } = await openPage(browser);
     try {
       await openExport(page, GERMANY);
@@ -264,9 +264,18 @@ describe("Export: estimate, confirm, follow, download", () => {
         ),
       ).toBe(1);
 
-      const download = page.waitForEvent("download", { timeout: 30_000 });
       await page.reload();
-      // The journal resumes it with the same key: the proxy answers with the first answer.
+      // Nothing is sent again by itself: the export waits for a click, kept with its key.
+      const notice = exportTab(page).getByRole("alert");
+      await poll(() => notice.textContent()).toContain(
+        "No answer: the export may or may not have gone through",
+      );
+      await page.waitForTimeout(1500);
+      expect(starts).toBe(1);
+      await shot(page, "export-09a-waiting-after-reload");
+      // Try again sends the same key: the proxy answers with the first answer.
+      const download = page.waitForEvent("download", { timeout: 30_000 });
+      await notice.getByRole("button", { name: "Try again" }).click();
       const progress = exportTab(page).getByRole("region", { name: "Export “Reload test”" });
       const csv = await readCsvDownload(await download);
       expect(csv.rows).toHaveLength(100);

@@ -199,7 +199,7 @@ interface FaultCase {
   purchaseTitle: RegExp;
   purchaseSays: RegExp;
   /** How the person gets the purchase after the fault: the same request again, or a new one. */
-  purchaseRecovery: "none" | "try-again" | "change";
+  purchaseRecovery: "none" | "try-again" | "change" | "buy-again";
   /** Credits the faulted attempt itself may charge: 0, or the preview's cost (the answer was lost). */
   chargedDuring: "nothing" | "once";
   /** How long, at most, anything may stay busy after the fault began (its own bound). */
@@ -226,7 +226,7 @@ const CASES: FaultCase[] = [
     builder: (f) => f.reset(),
     spend: (f) => f.reset({ only: SPENDS }),
     countSays: /The count could not be loaded\. The data service could not be reached\. Your filter is safe/,
-    purchaseTitle: /The answer did not arrive/,
+    purchaseTitle: /No answer: the preview may or may not have gone through/,
     purchaseSays: /The data service could not be reached.*Try again sends the very same request/,
     purchaseRecovery: "try-again",
     chargedDuring: "nothing",
@@ -252,9 +252,9 @@ const CASES: FaultCase[] = [
     spend: (f) => f.burst5xx(100_000, { only: SPENDS, statuses: [502] }),
     countSays:
       /The count could not be loaded\. The data service had a problem answering\. Your filter is safe/,
-    purchaseTitle: /The purchase may not have gone through/,
-    purchaseSays: /may or may not have been carried out.*check the balance/,
-    purchaseRecovery: "change",
+    purchaseTitle: /We don't know whether the preview went through/,
+    purchaseSays: /may or may not have been carried out.*Before you buy it again, check the balance/,
+    purchaseRecovery: "buy-again",
     chargedDuring: "nothing",
     boundMs: 15_000,
   },
@@ -265,7 +265,7 @@ const CASES: FaultCase[] = [
     spend: (f) => f.hang({ only: SPENDS }),
     countSays:
       /The count could not be loaded\. The data service did not answer in time\. Your filter is safe/,
-    purchaseTitle: /The answer did not arrive/,
+    purchaseTitle: /No answer: the preview may or may not have gone through/,
     purchaseSays: /did not answer in time.*Try again sends the very same request/,
     purchaseRecovery: "try-again",
     chargedDuring: "nothing",
@@ -278,8 +278,8 @@ const CASES: FaultCase[] = [
     spend: (f) => f.storm429({ ms: 600_000 }, { resetSeconds: 1, only: SPENDS }),
     countSays:
       /The count could not be loaded\. Too many requests right now\. Try again in (a second|\d+ seconds)/,
-    purchaseTitle: /Not bought yet: the data service asked us to wait/,
-    purchaseSays: /Too many requests right now\. Try again in .*Nothing was bought yet/,
+    purchaseTitle: /Not sent, nothing charged/,
+    purchaseSays: /Too many requests right now\. Try again in .*It was not passed on/,
     purchaseRecovery: "try-again",
     chargedDuring: "nothing",
     boundMs: 15_000,
@@ -460,7 +460,11 @@ async function checkoutThrough(fault: FaultCase) {
       faults.clear();
       const t1 = Date.now();
       if (fault.purchaseRecovery === "try-again") {
-        await notice.getByRole("button", { name: "Try again" }).click();
+        await notice.getByRole("button", { name: /^(Try again|Send it now)$/ }).click();
+      } else if (fault.purchaseRecovery === "buy-again") {
+        // The outcome is unknown: a new purchase, only after saying it may charge again.
+        await notice.getByRole("button", { name: "Preview them again…" }).click();
+        await notice.getByRole("button", { name: "Yes, buy it again" }).click();
       } else {
         // The same key would only repeat this answer: the person starts the purchase again.
         await panel.getByRole("button", { name: "Change the preview" }).click();

@@ -6,9 +6,13 @@ import { newIdempotencyKey } from "../api/client";
  * The purchase journal: what makes a purchase charge once. At Confirm, BEFORE anything is sent, the
  * purchase is written to localStorage with one Idempotency-Key per call (an Enrich split in several
  * calls has a key per call) and the exact bodies. It is removed only when a definite answer arrives.
- * Until then every send, whether a second click, a "Try again" or the automatic resume after a
- * reload, sends the SAME bodies with the SAME keys, and the proxy answers repeats with the first
- * answer instead of spending again.
+ * Until then every send, whether a second click or a "Try again" (after a failure or a reload: nothing
+ * is ever sent again without a click), sends the SAME bodies with the SAME keys, and the proxy answers
+ * repeats with the first answer instead of spending again.
+ *
+ * Each call also records when its send started (`sentAt`, written BEFORE the request leaves), so a
+ * purchase found after a reload with no call marked provably never left the browser; and a purchase
+ * the proxy called "outcome unknown" is marked (`unknownAt`), so a reload still says so.
  *
  * Plain functions over a Storage (tests pass their own). When the browser refuses storage the
  * journal lives in memory: a double click and a retry are still safe, a reload is not.
@@ -16,25 +20,27 @@ import { newIdempotencyKey } from "../api/client";
 
 export const JOURNAL_KEY = "ab.checkout.pending.v1";
 
-/**
- * How long an unfinished purchase is resumed without asking: less than the proxy's memory of
- * answers (IDEMPOTENCY_TTL_MS, 24 h by default), so a resume is always answered from that memory
- * when the first send got through. An older entry is shown, and sent again only when asked.
- */
-export const RESUME_WINDOW_MS = 20 * 60 * 60 * 1000;
-
 export const PURCHASE_KINDS = ["enrich", "preview", "export", "verify", "verifyBatch", "rotateKey"] as const;
 export type PurchaseKind = (typeof PURCHASE_KINDS)[number];
 
-const callSchema = z.object({ key: z.string().min(8).max(128), body: z.unknown() });
+const callSchema = z.object({
+  key: z.string().min(8).max(128),
+  body: z.unknown(),
+  /** When this call's send started (written before the request left); absent: never sent. */
+  sentAt: z.string().optional(),
+  /** When its answer arrived: a new purchase after an unknown outcome leaves it out. */
+  answeredAt: z.string().optional(),
+});
 const purchaseSchema = z.object({
   v: z.literal(1),
   purchaseId: z.string().min(1),
   kind: z.enum(PURCHASE_KINDS),
   calls: z.array(callSchema).min(1),
   startedAt: z.string(),
-  /** What is being bought, in a sentence, for the "finishing your purchase" notice. */
+  /** What is being bought, in a sentence, for the notices. */
   summary: z.string(),
+  /** When the proxy said its outcome cannot be known: it is never sent again under these keys. */
+  unknownAt: z.string().optional(),
 });
 export type PendingPurchase = z.infer<typeof purchaseSchema>;
 export type PurchaseCall = z.infer<typeof callSchema>;
@@ -146,8 +152,91 @@ export function finishPurchase(storage: Storage | null, purchaseId: string): voi
   if (rest.length !== purchases.length) writeJournal(storage, rest);
 }
 
-/** Young enough to be sent again without asking (see RESUME_WINDOW_MS). */
-export function isResumable(purchase: PendingPurchase, now: number = Date.now()): boolean {
-  const started = Date.parse(purchase.startedAt);
-  return Number.isFinite(started) && now - started < RESUME_WINDOW_MS && now >= started - 60_000;
+/** True once any of its calls started to be sent: it may have reached the server. */
+export function hasBeenSent(purchase: PendingPurchase): boolean {
+  return purchase.calls.some((call) => call.sentAt !== undefined);
+}
+
+/** Changes one purchase in the journal; false when the change could not be written to storage. */
+function update(
+  storage: Storage | null,
+  purchaseId: string,
+  change: (purchase: PendingPurchase) => PendingPurchase,
+): { purchase: PendingPurchase | null; persisted: boolean } {
+  const purchases = readJournal(storage);
+  let changed: PendingPurchase | null = null;
+  const next = purchases.map((p) => {
+    if (p.purchaseId !== purchaseId) return p;
+    changed = change(p);
+    return changed;
+  });
+  if (changed === null) return { purchase: null, persisted: true };
+  return { purchase: changed, persisted: writeJournal(storage, next) };
+}
+
+/** True when the storage itself (not the in-memory copy) still holds this purchase. */
+function storageHolds(storage: Storage | null, purchaseId: string): boolean {
+  if (!storage) return false;
+  try {
+    return (storage.getItem(JOURNAL_KEY) ?? "").includes(JSON.stringify(purchaseId));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Marks call `index` as being sent, BEFORE it is sent. False when it must not be sent: the mark
+ * could not be written while the storage still holds the purchase unmarked, so a reload would wrongly
+ * say it never left.
+ */
+export function markSending(
+  storage: Storage | null,
+  purchaseId: string,
+  index: number,
+  now: Date = new Date(),
+): boolean {
+  const { persisted } = update(storage, purchaseId, (p) => ({
+    ...p,
+    calls: p.calls.map((call, i) =>
+      i === index && !call.sentAt ? { ...call, sentAt: now.toISOString() } : call,
+    ),
+  }));
+  return persisted || !storageHolds(storage, purchaseId);
+}
+
+/**
+ * Takes the mark off call `index`: the proxy answered that it passed nothing on (it could not
+ * record the spend, the session had ended, a rate limit), so a reload can still say it never left.
+ */
+export function unmarkSending(storage: Storage | null, purchaseId: string, index: number): void {
+  update(storage, purchaseId, (p) => ({
+    ...p,
+    calls: p.calls.map((call, i) => {
+      if (i !== index) return call;
+      const { sentAt: _, ...rest } = call;
+      return rest;
+    }),
+  }));
+}
+
+/** Marks call `index` as answered (a new purchase after an unknown outcome leaves it out). */
+export function markAnswered(storage: Storage | null, purchaseId: string, index: number): void {
+  update(storage, purchaseId, (p) => ({
+    ...p,
+    calls: p.calls.map((call, i) => (i === index ? { ...call, answeredAt: new Date().toISOString() } : call)),
+  }));
+}
+
+/** Marks a purchase whose outcome the proxy says cannot be known: kept to be shown, never resent. */
+export function markUnknown(
+  storage: Storage | null,
+  purchaseId: string,
+  now: Date = new Date(),
+): PendingPurchase | null {
+  return update(storage, purchaseId, (p) => ({ ...p, unknownAt: p.unknownAt ?? now.toISOString() })).purchase;
+}
+
+/** The bodies of the calls that got no answer: what a new purchase after an unknown outcome buys. */
+export function unansweredBodies(purchase: PendingPurchase): unknown[] {
+  return purchase.calls.filter((call) => call.answeredAt === undefined).map((call) => call.body);
 }

@@ -1,70 +1,116 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
-import { OUTCOME_CODES } from "../../contract/errors";
+import { OUTCOME_CODES, SPEND_CODES } from "../../contract/errors";
 import { ApiError, isAbortError, toApiError } from "../api/api-error";
 import { CREDITS_QUERY_KEY } from "../api/credits";
 import {
   beginPurchase,
   finishPurchase,
-  isResumable,
+  hasBeenSent,
+  markAnswered,
+  markSending,
+  markUnknown,
   type PendingPurchase,
   type PurchaseKind,
   pendingPurchase,
+  unansweredBodies,
+  unmarkSending,
 } from "./spend-journal";
 import { browserStorage } from "./store";
 
 /**
  * The one way the app spends (checkout's purchases, a verification, a batch job, a key rotation):
  * the request and its Idempotency-Key are written to the journal (spend-journal.ts) BEFORE anything
- * is sent, and cleared only on a definite answer, so a double click, a "Try again" or a reload
- * sends the same key and the proxy answers a repeat with the first answer instead of spending again.
- */
-
-/**
- * Sends a journaled purchase: each call with its own key, in order. Repeats of a call that already
- * got through are answered by the proxy from its journal (free), so sending a whole purchase again
- * after a failure part-way is safe.
+ * is sent, and cleared only on a definite answer, so a double click or a "Try again" sends the same
+ * key and the proxy answers a repeat with the first answer instead of spending again.
+ *
+ * Nothing is ever sent again by itself: after a failure or a reload, a spend waits for a click.
  */
 
 export type SendCall<T> = (body: unknown, idempotencyKey: string) => Promise<T>;
 
+/**
+ * What a failed send means for the money, decided here once for every screen:
+ * - `not-sent`: provably never carried out (the proxy refused before sending it on, or this page
+ *   could not record it before sending): nothing charged; sending it again with the same key is safe.
+ * - `no-answer`: no answer came (a dropped connection, a timeout, a 5xx that says nothing): it may
+ *   have been carried out. The same key is safe to send again: the proxy answers a repeat once.
+ * - `unknown`: the proxy says the outcome cannot be known, and the same key will never go through
+ *   again: only a NEW purchase can, and it may charge a second time.
+ * - `refused`: a definite answer (402, 403, 422, a key used for something else...): it is over.
+ */
+export type FailureMeaning = "not-sent" | "no-answer" | "unknown" | "refused";
+
 export type SendOutcome<T> =
   | { ok: true; results: T[] }
-  /**
-   * `results`: the calls answered before the failure. `definite`: the answer will not change if
-   * sent again (402, 403, 422...): the purchase is over. Otherwise (no answer, a timeout, a 5xx,
-   * rate limited) it stays in the journal for "Try again".
-   */
-  | { ok: false; results: T[]; error: ApiError; definite: boolean };
+  /** `results`: the calls answered before the failure. */
+  | { ok: false; results: T[]; error: ApiError; meaning: FailureMeaning };
 
-/** The proxy's word that the service may have acted: the same key would only repeat this answer. */
-export function isFinalForKey(error: ApiError): boolean {
-  return error.code === OUTCOME_CODES.upstreamFailed || error.code === OUTCOME_CODES.answerCutOff;
+/** The proxy's word that the service may have acted, and the same key would only repeat that. */
+export function isOutcomeUnknown(error: ApiError): boolean {
+  return error.code === SPEND_CODES.outcomeUnknown || error.code === OUTCOME_CODES.upstreamFailed;
 }
 
 /**
- * A refusal that sending the same thing again would only repeat: a 4xx other than "wait" (408,
- * 429) and "sign in first" (401: nothing reached the service; after signing in, the same key is
- * sent again), and a 5xx the proxy has kept as the answer for this key (see isFinalForKey).
+ * The proxy's word that it sent nothing on: it could not record the spend first (503 with its own
+ * sentence), the session ended (401: nothing reached the service), or a rate limit refused it before
+ * any work (429).
  */
-export function isDefiniteFailure(error: ApiError): boolean {
-  if (isFinalForKey(error)) return true;
-  if (error.transient) return false;
-  if (error.status < 400 || error.status >= 500) return false;
-  return error.status !== 401 && error.status !== 408 && error.status !== 429;
+export function isNotSent(error: ApiError): boolean {
+  if (error.code === SPEND_CODES.journalUnavailable) return true;
+  if (error.status === 503 && error.kind === "upstream" && hasOwnSentence(error)) return true;
+  return error.status === 401 || error.status === 429;
 }
+
+/** The answer carries the proxy's own `{ detail }` (not a gateway's page): the proxy spoke. */
+function hasOwnSentence(error: ApiError): boolean {
+  const body = error.body;
+  return (
+    body !== null && typeof body === "object" && typeof (body as { detail?: unknown }).detail === "string"
+  );
+}
+
+export function failureMeaning(error: ApiError): FailureMeaning {
+  if (isOutcomeUnknown(error)) return "unknown";
+  if (isNotSent(error)) return "not-sent";
+  // The answer was lost after the service acted: over, and sending it again only repeats that.
+  if (error.code === OUTCOME_CODES.answerCutOff) return "refused";
+  if (error.transient || error.status === 408) return "no-answer";
+  if (error.status >= 400 && error.status < 500) return "refused";
+  // A 2xx the app could not read: it was answered (and maybe charged); the same key replays it.
+  return "no-answer";
+}
+
+/** This page could not record the send first, so it did not send (see markSending). */
+export const NOT_RECORDED = new ApiError({
+  kind: "other",
+  status: 0,
+  message: "This browser could not note the purchase on this device before sending it, so it was not sent.",
+});
 
 /** Purchases being sent right now, by id: a second sender (a remounted panel) joins the first. */
 const inFlight = new Map<string, Promise<SendOutcome<unknown>>>();
 
-export function sendPurchase<T>(purchase: PendingPurchase, send: SendCall<T>): Promise<SendOutcome<T>> {
+/**
+ * Sends a journaled purchase: each call with its own key, in order, each marked as sent in the
+ * journal just before it leaves. Repeats of a call that already got through are answered by the
+ * proxy from its journal (free), so sending a whole purchase again after a failure part-way is safe.
+ */
+export function sendPurchase<T>(
+  purchase: PendingPurchase,
+  send: SendCall<T>,
+  storage: Storage | null = null,
+): Promise<SendOutcome<T>> {
   const running = inFlight.get(purchase.purchaseId);
   if (running) return running as Promise<SendOutcome<T>>;
   const job = (async (): Promise<SendOutcome<T>> => {
     const results: T[] = [];
-    for (const call of purchase.calls) {
+    for (const [index, call] of purchase.calls.entries()) {
+      if (!markSending(storage, purchase.purchaseId, index))
+        return { ok: false, results, error: NOT_RECORDED, meaning: "not-sent" };
       try {
         results.push(await send(call.body, call.key));
+        markAnswered(storage, purchase.purchaseId, index);
       } catch (caught) {
         const error =
           caught instanceof ApiError
@@ -76,7 +122,9 @@ export function sendPurchase<T>(purchase: PendingPurchase, send: SendCall<T>): P
                   message: "The request was interrupted before its answer arrived.",
                 })
               : await toApiError(caught);
-        return { ok: false, results, error, definite: isDefiniteFailure(error) };
+        const meaning = failureMeaning(error);
+        if (meaning === "not-sent") unmarkSending(storage, purchase.purchaseId, index);
+        return { ok: false, results, error, meaning };
       }
     }
     return { ok: true, results };
@@ -94,37 +142,49 @@ export function isSending(purchaseId: string): boolean {
 /**
  * One kind of purchase on a screen: confirm, send with the journal's keys, and what happened.
  *
- * - `sending`: under way (`resumed` when it is the automatic resume of a purchase a reload or a
- *   closed tab interrupted).
- * - `interrupted`: no definite answer (the connection dropped, a timeout, a 5xx): the purchase is
- *   still in the journal, and Try again sends it again with the same keys.
- * - `stale`: an unfinished purchase too old to resume without asking.
+ * - `sending`: under way (`joined` when the screen was opened again while this page was still
+ *   sending it: nothing is sent twice, the same send is followed).
+ * - `not-sent`: provably never carried out; nothing charged. Kept: "Send it now" sends it with the
+ *   same keys. `error` is the proxy's refusal, or null when a reload came before it was sent.
+ * - `interrupted`: no answer (`error` null when found after a reload): it may have been carried out.
+ *   Kept: Try again sends it with the same keys, which the proxy answers once.
+ * - `unknown`: the proxy says its outcome cannot be known (null `error` after a reload). Never sent
+ *   again; `buyAgain` makes it a NEW purchase (new keys), which may charge a second time.
  * - `failed`: a definite refusal (402, 403, 422...): the purchase is over; nothing more to send.
  * - `done`: answered.
  * `results` holds the answers received (for a purchase of several calls, those before a failure).
  */
 export type PurchaseState<T> =
   | { phase: "idle" }
-  | { phase: "sending"; purchase: PendingPurchase; resumed: boolean }
-  | { phase: "interrupted"; purchase: PendingPurchase; error: ApiError; results: T[] }
-  | { phase: "stale"; purchase: PendingPurchase }
+  | { phase: "sending"; purchase: PendingPurchase; joined: boolean }
+  | { phase: "not-sent"; purchase: PendingPurchase; error: ApiError | null; results: T[] }
+  | { phase: "interrupted"; purchase: PendingPurchase; error: ApiError | null; results: T[] }
+  | { phase: "unknown"; purchase: PendingPurchase; error: ApiError | null; results: T[] }
   | { phase: "failed"; purchase: PendingPurchase; error: ApiError; results: T[] }
   | { phase: "done"; purchase: PendingPurchase; results: T[] };
+
+/** The phases in which a spend is kept and waits for a click. */
+export type WaitingState<T> = Extract<PurchaseState<T>, { phase: "not-sent" | "interrupted" | "unknown" }>;
+
+export function isWaiting<T>(state: PurchaseState<T>): state is WaitingState<T> {
+  return state.phase === "not-sent" || state.phase === "interrupted" || state.phase === "unknown";
+}
+
+/** How an unfinished purchase found in the journal (a reload, another tab) is shown: never sent. */
+function waitingStateOf<T>(purchase: PendingPurchase): WaitingState<T> {
+  if (purchase.unknownAt) return { phase: "unknown", purchase, error: null, results: [] };
+  if (!hasBeenSent(purchase)) return { phase: "not-sent", purchase, error: null, results: [] };
+  return { phase: "interrupted", purchase, error: null, results: [] };
+}
 
 export interface UsePurchaseOptions<T> {
   kind: PurchaseKind;
   send: SendCall<T>;
   /**
    * Called when the purchase is over with answers to keep (all of them, or those before a definite
-   * failure), even if the screen was left meanwhile: persist what was paid for here.
+   * failure or an unknown outcome), even if the screen was left meanwhile: persist what was paid for.
    */
   onSettled?: (results: T[], purchase: PendingPurchase) => void;
-  /**
-   * What happens to an unfinished purchase of this kind found when the screen opens (a reload, a
-   * closed tab): "ask" shows it (`stale`) and sends it again only on Try again, with the same keys;
-   * "automatic" sends it again at once while it is young (RESUME_WINDOW_MS).
-   */
-  resume?: "ask" | "automatic";
   storage?: Storage | null;
 }
 
@@ -136,9 +196,14 @@ export interface Purchase<T> {
   notPersisted: boolean;
   /** Records the purchase in the journal, then sends it. A second call while one is pending reuses its keys. */
   confirm: (bodies: readonly unknown[], summary: string) => void;
-  /** Sends the unfinished purchase again, with the same keys. */
+  /** Sends a kept purchase (`not-sent`, `interrupted`) again, with the same keys. */
   retry: () => void;
-  /** Drops an unfinished purchase from the journal (it may have gone through: the screen says so). */
+  /**
+   * After an unknown outcome, and only once the person confirmed that it may charge again: a NEW
+   * purchase (new keys) of what got no answer.
+   */
+  buyAgain: () => void;
+  /** Drops a kept purchase from the journal (the screen says what that means). */
   forget: () => void;
   /** Back to idle once a result has been seen. */
   reset: () => void;
@@ -148,7 +213,6 @@ export function usePurchase<T>({
   kind,
   send,
   onSettled,
-  resume = "ask",
   storage: given,
 }: UsePurchaseOptions<T>): Purchase<T> {
   const storage = given === undefined ? browserStorage() : given;
@@ -161,23 +225,31 @@ export function usePurchase<T>({
   latest.current = { send, onSettled };
 
   const run = useCallback(
-    async (purchase: PendingPurchase, resumed: boolean) => {
+    async (purchase: PendingPurchase, joined: boolean) => {
       busy.current = true;
-      setState({ phase: "sending", purchase, resumed });
+      setState({ phase: "sending", purchase, joined });
       try {
-        const outcome = await sendPurchase(purchase, (body, key) => latest.current.send(body, key));
+        const outcome = await sendPurchase(purchase, (body, key) => latest.current.send(body, key), storage);
         // Every answer may have spent: the header's balance is asked again.
         void queryClient.invalidateQueries({ queryKey: CREDITS_QUERY_KEY });
         if (outcome.ok) {
           finishPurchase(storage, purchase.purchaseId);
           latest.current.onSettled?.(outcome.results, purchase);
           setState({ phase: "done", purchase, results: outcome.results });
-        } else if (outcome.definite) {
+          return;
+        }
+        const { error, results, meaning } = outcome;
+        if (meaning === "refused") {
           finishPurchase(storage, purchase.purchaseId);
-          if (outcome.results.length > 0) latest.current.onSettled?.(outcome.results, purchase);
-          setState({ phase: "failed", purchase, error: outcome.error, results: outcome.results });
+          if (results.length > 0) latest.current.onSettled?.(results, purchase);
+          setState({ phase: "failed", purchase, error, results });
+        } else if (meaning === "unknown") {
+          // Kept, marked: a reload still says so, and these keys are never sent again.
+          const marked = markUnknown(storage, purchase.purchaseId) ?? purchase;
+          if (results.length > 0) latest.current.onSettled?.(results, purchase);
+          setState({ phase: "unknown", purchase: marked, error, results });
         } else {
-          setState({ phase: "interrupted", purchase, error: outcome.error, results: outcome.results });
+          setState({ phase: meaning === "not-sent" ? "not-sent" : "interrupted", purchase, error, results });
         }
       } finally {
         busy.current = false;
@@ -186,52 +258,68 @@ export function usePurchase<T>({
     [queryClient, storage],
   );
 
-  // An unfinished purchase of this kind (a reload mid-purchase, a closed tab): finish it now.
+  // An unfinished purchase of this kind (a reload mid-purchase, a closed tab): shown, never sent.
   useEffect(() => {
     if (busy.current) return;
     const pending = pendingPurchase(storage, kind);
     if (!pending) return;
     // Still on its way from this page (the screen was left and opened again): join it, send nothing.
-    if (isSending(pending.purchaseId) || (resume === "automatic" && isResumable(pending)))
-      void run(pending, true);
-    else setState({ phase: "stale", purchase: pending });
-  }, [kind, resume, storage, run]);
+    if (isSending(pending.purchaseId)) void run(pending, true);
+    else setState(waitingStateOf<T>(pending));
+  }, [kind, storage, run]);
 
   const confirm = useCallback(
     (bodies: readonly unknown[], summary: string) => {
       if (busy.current) return;
       const begun = beginPurchase(storage, { kind, bodies, summary });
       if (begun.outcome === "new") setNotPersisted(!begun.persisted);
-      if (begun.outcome === "conflict") {
-        // Another purchase of this kind is unfinished (another tab's, say): finish that one first,
-        // never two at once; where spends wait for a click, show it instead of sending it.
-        if (resume === "automatic") void run(begun.purchase, true);
-        else setState({ phase: "stale", purchase: begun.purchase });
+      if (begun.outcome === "conflict" || begun.purchase.unknownAt) {
+        // Another purchase of this kind is unfinished (another tab's, say), or this very one has an
+        // unknown outcome: show it instead of sending anything.
+        setState(waitingStateOf<T>(begun.purchase));
         return;
       }
       void run(begun.purchase, false);
     },
-    [kind, resume, storage, run],
+    [kind, storage, run],
   );
 
   const retry = useCallback(() => {
     if (busy.current) return;
-    if (state.phase !== "interrupted" && state.phase !== "stale") return;
+    if (state.phase !== "interrupted" && state.phase !== "not-sent") return;
     void run(state.purchase, false);
   }, [state, run]);
 
+  const buyAgain = useCallback(() => {
+    if (busy.current) return;
+    if (state.phase !== "unknown") return;
+    const bodies = unansweredBodies(state.purchase);
+    finishPurchase(storage, state.purchase.purchaseId);
+    if (bodies.length === 0) {
+      setState({ phase: "idle" });
+      return;
+    }
+    const begun = beginPurchase(storage, { kind, bodies, summary: state.purchase.summary });
+    if (begun.outcome === "new") setNotPersisted(!begun.persisted);
+    if (begun.outcome === "conflict") {
+      setState(waitingStateOf<T>(begun.purchase));
+      return;
+    }
+    void run(begun.purchase, false);
+  }, [state, storage, kind, run]);
+
   const forget = useCallback(() => {
     if (busy.current) return;
-    if (state.phase !== "interrupted" && state.phase !== "stale") return;
+    if (!isWaiting(state)) return;
     finishPurchase(storage, state.purchase.purchaseId);
     setState({ phase: "idle" });
   }, [state, storage]);
 
   const reset = useCallback(() => {
     if (busy.current) return;
-    if (state.phase === "interrupted" || state.phase === "stale") return;
+    if (isWaiting(state)) return;
     setState({ phase: "idle" });
   }, [state]);
 
-  return { state, busy: state.phase === "sending", notPersisted, confirm, retry, forget, reset };
+  return { state, busy: state.phase === "sending", notPersisted, confirm, retry, buyAgain, forget, reset };
 }

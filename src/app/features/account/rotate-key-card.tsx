@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState } from "react";
 import { ApiError } from "../../api/api-error";
+import { isWaiting } from "../../lib/spend";
 import { NotKeptNote } from "../../ui/not-kept-note";
-import { UnfinishedSpendNotice } from "../../ui/unfinished-spend-notice";
+import { SpendNotice } from "../../ui/spend-notice";
 import { type Rotated, rotationError, useRotateKeySpend } from "./rotate-key";
 
 /**
@@ -20,17 +21,20 @@ export function RotateKeyCard() {
     dialog.current?.close();
   });
   const { state } = rotate;
-  const error = state.phase === "failed" || state.phase === "interrupted" ? state.error : null;
+  const error = state.phase === "failed" ? state.error : null;
+  const waiting = isWaiting(state);
+  useEffect(() => {
+    // A rotation that waits for a click (not sent, no answer, unknown) is shown on the card, with
+    // its own buttons: the dialog's confirm would only start another one.
+    if (waiting) dialog.current?.close();
+  }, [waiting]);
 
   const open = () => {
     rotate.reset();
     dialog.current?.showModal();
     cancel.current?.focus();
   };
-  const confirm = () => {
-    if (state.phase === "interrupted" || state.phase === "stale") rotate.retry();
-    else rotate.confirm([{}], "Rotate the API key");
-  };
+  const confirm = () => rotate.confirm([{}], "Rotate the API key");
   const pending = rotate.busy;
   // A key that may not rotate will not be allowed on a second try either.
   const refused = error instanceof ApiError && error.kind === "forbidden";
@@ -49,20 +53,30 @@ export function RotateKeyCard() {
         server stores the new key; this browser never sees it.
       </p>
       <div className="account-actions">
-        <button type="button" className="button button-secondary" ref={opener} onClick={open}>
+        <button
+          type="button"
+          className="button button-secondary"
+          ref={opener}
+          onClick={open}
+          // A rotation waiting below is finished or dismissed there first, never doubled from here.
+          disabled={waiting}
+        >
           Rotate API key…
         </button>
       </div>
-      {state.phase === "stale" ? (
-        <UnfinishedSpendNotice
-          retryLabel="Try the rotation again"
+      {isWaiting(state) ? (
+        <SpendNotice
+          state={state}
+          words={{
+            what: "the key rotation",
+            check: "the key's last four characters under Connection",
+            retryLabel: "Try the rotation again",
+            againLabel: "Rotate again…",
+          }}
           onRetry={rotate.retry}
+          onBuyAgain={rotate.buyAgain}
           onForget={rotate.forget}
-        >
-          <strong>A key rotation got no clear answer</strong> (the answer was lost on the way, or the page was
-          closed): the key may or may not have been rotated. Check its last four characters under Connection.
-          Trying again sends the same request, so it cannot rotate twice.
-        </UnfinishedSpendNotice>
+        />
       ) : null}
       {rotate.notPersisted ? (
         <NotKeptNote className="notice-warning account-note" what="the rotation" until="it is answered" />
@@ -126,7 +140,7 @@ export function RotateKeyCard() {
               disabled={pending}
               onClick={confirm}
             >
-              {pending ? "Rotating…" : state.phase === "interrupted" ? "Try again" : "Rotate the key"}
+              {pending ? "Rotating…" : "Rotate the key"}
             </button>
           )}
         </div>

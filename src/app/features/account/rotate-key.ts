@@ -30,8 +30,6 @@ export async function rotateKey(idempotencyKey: string): Promise<Rotated> {
 export function rotationError(error: unknown): string {
   if (error instanceof ApiError && error.kind === "forbidden")
     return "The key was not rotated: this API key may not rotate itself (a view-only key cannot). The current key still works. Rotate it in the data service's dashboard, or ask for a key with full access.";
-  if (error instanceof ApiError && error.transient)
-    return `No clear answer: ${error.message} The key may or may not have been rotated: check its last four characters under Connection, and try again if they did not change.`;
   return `The key was not rotated: ${readableError(error)}`;
 }
 

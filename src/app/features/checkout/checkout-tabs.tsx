@@ -10,7 +10,7 @@ export interface CheckoutTab {
 
 /**
  * Tabs (WAI-ARIA pattern: arrow keys, Home, End). Every panel stays mounted, only hidden, so a
- * purchase under way in one tab keeps going, and resumes, whichever tab is shown.
+ * purchase under way in one tab keeps going, whichever tab is shown.
  */
 export function CheckoutTabs({
   tabs,

@@ -6,6 +6,7 @@ import { ENRICH_MAX_ENTRIES, type Plan, REVEALS, type Reveal } from "../../../co
 import { maxContactCost } from "../../../contract/pricing";
 import { useCredits } from "../../api/credits";
 import { formatNumber } from "../../lib/format";
+import { isWaiting } from "../../lib/spend";
 import type { PendingPurchase } from "../../lib/spend-journal";
 import { type EnrichBody, type EnrichResult, mergeEnrichResults, postEnrich } from "./api/enrich";
 import { ConfirmStep } from "./confirm-step";
@@ -166,7 +167,7 @@ export function EnrichPanel({ selection }: { selection: readonly string[] }) {
   });
 
   const busy = purchase.busy;
-  const blocking = state.phase === "sending" || state.phase === "interrupted" || state.phase === "stale";
+  const blocking = state.phase === "sending" || isWaiting(state);
   const maxCost = review && plan ? maxContactCost(review.entries, review.reveal, plan) : 0;
   const balance = credits.data?.credits ?? null;
 
@@ -175,6 +176,11 @@ export function EnrichPanel({ selection }: { selection: readonly string[] }) {
       <PurchaseStatus
         purchase={purchase}
         plan={plan}
+        words={{
+          what: "the enrichment",
+          check: "the balance on the Account page: these rows may have been charged",
+          againLabel: "Enrich them again…",
+        }}
         changeLabel="Change the purchase"
         onChange={() => setReview(null)}
       />

@@ -8,7 +8,7 @@ import type { GroupNode } from "../../../contract/filter";
 import { REVEALS, type Reveal } from "../../../contract/inferred";
 import { useCredits } from "../../api/credits";
 import { formatNumber } from "../../lib/format";
-import { usePurchase } from "../../lib/spend";
+import { isWaiting, usePurchase } from "../../lib/spend";
 import type { PendingPurchase } from "../../lib/spend-journal";
 import { useStoredValue } from "../../lib/store";
 import { readableError } from "../../ui/status";
@@ -116,7 +116,6 @@ export function ExportPanel({ filter, valid, description, count, selection }: Ex
   const purchase = usePurchase<ExportStarted>({
     kind: "export",
     send: (body, key) => startExport(body as ExportStartBody, key),
-    resume: "automatic",
     onSettled: ([started], bought: PendingPurchase) => {
       if (!started) return;
       const body = bought.calls[0]?.body as ExportStartBody;
@@ -190,11 +189,16 @@ export function ExportPanel({ filter, valid, description, count, selection }: Ex
     if (current) setAsked(current);
   });
 
-  const blocking = state.phase === "sending" || state.phase === "interrupted" || state.phase === "stale";
+  const blocking = state.phase === "sending" || isWaiting(state);
   const notice = (
     <PurchaseStatus
       purchase={purchase}
       plan={plan}
+      words={{
+        what: "the export",
+        check: "the balance on the Account page and the export history below",
+        againLabel: "Export it again…",
+      }}
       changeLabel="Dismiss and estimate again"
       onChange={() => setAsked(null)}
     />

@@ -8,6 +8,7 @@ import { type Plan, PREVIEW_LIMIT, REVEALS, type Reveal } from "../../../contrac
 import { maxContactCost } from "../../../contract/pricing";
 import { useCredits } from "../../api/credits";
 import { formatNumber } from "../../lib/format";
+import { isWaiting } from "../../lib/spend";
 import type { PendingPurchase } from "../../lib/spend-journal";
 import { type PreviewBody, type PreviewResult, postPreview } from "./api/preview";
 import { ConfirmStep } from "./confirm-step";
@@ -101,7 +102,7 @@ export function PreviewPanel({ filter, valid, description, count }: PreviewPanel
     });
   });
 
-  const blocking = state.phase === "sending" || state.phase === "interrupted" || state.phase === "stale";
+  const blocking = state.phase === "sending" || isWaiting(state);
   const balance = credits.data?.credits ?? null;
   const maxCost = review && plan ? maxContactCost(review.rows, review.reveal, plan) : 0;
   const limitError = form.formState.errors.limit?.message;
@@ -111,6 +112,11 @@ export function PreviewPanel({ filter, valid, description, count }: PreviewPanel
       <PurchaseStatus
         purchase={purchase}
         plan={plan}
+        words={{
+          what: "the preview",
+          check: "the balance on the Account page: these rows may have been charged",
+          againLabel: "Preview them again…",
+        }}
         changeLabel="Change the preview"
         onChange={() => setReview(null)}
       />

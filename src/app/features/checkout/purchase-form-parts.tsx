@@ -2,22 +2,25 @@ import { Controller, type FieldValues, type Path, type UseFormReturn } from "rea
 import type { Plan, Reveal } from "../../../contract/inferred";
 import type { Purchase } from "../../lib/spend";
 import { NotKeptNote } from "../../ui/not-kept-note";
+import type { SpendWords } from "../../ui/spend-notice";
 import { ColumnsField } from "./columns-field";
 import { PurchaseNotice } from "./purchase-notice";
 import { RevealField } from "./reveal-field";
 
 /**
- * Above every purchase's form: what the purchase is doing (sending, interrupted, unfinished,
- * refused), a way back from a refusal, and a warning when the browser would not keep the journal.
+ * Above every purchase's form: what the purchase is doing (sending, waiting for a click, refused), a way back from a refusal, and a warning when the browser would not keep the journal.
  */
 export function PurchaseStatus<T>({
   purchase,
   plan,
+  words,
   changeLabel,
   onChange,
 }: {
   purchase: Purchase<T>;
   plan: Plan | null;
+  /** What the purchase is called, and what to check when its outcome is unknown. */
+  words: SpendWords;
   /** The button that leaves a refused purchase behind, e.g. "Change the purchase". */
   changeLabel: string;
   onChange(): void;
@@ -26,7 +29,14 @@ export function PurchaseStatus<T>({
   return (
     <>
       {state.phase !== "idle" && state.phase !== "done" ? (
-        <PurchaseNotice state={state} plan={plan} onRetry={purchase.retry} onForget={purchase.forget} />
+        <PurchaseNotice
+          state={state}
+          plan={plan}
+          words={words}
+          onRetry={purchase.retry}
+          onBuyAgain={purchase.buyAgain}
+          onForget={purchase.forget}
+        />
       ) : null}
       {state.phase === "failed" ? (
         <div className="checkout-actions">

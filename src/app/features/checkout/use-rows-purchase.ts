@@ -31,7 +31,6 @@ export function useRowsPurchase<T, R>({
     kind,
     send,
     onSettled: (results, bought) => store.set(toResult(results, bought)),
-    resume: "automatic",
   });
   const { state, reset } = purchase;
   useEffect(() => {

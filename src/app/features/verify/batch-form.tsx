@@ -4,6 +4,7 @@ import { useForm } from "react-hook-form";
 import { z } from "zod";
 import { useCredits } from "../../api/credits";
 import { formatCredits, formatNumber } from "../../lib/format";
+import { isWaiting } from "../../lib/spend";
 import { readableError } from "../../ui/status";
 import {
   type AddressList,
@@ -18,7 +19,7 @@ import { jobLabel } from "./job-model";
 import { type BatchSource, type BatchSpend, type StartedJob, useStartBatchSpend } from "./start-batch";
 import "./verify.css";
 import { NotKeptNote } from "../../ui/not-kept-note";
-import { UnfinishedSpendNotice } from "../../ui/unfinished-spend-notice";
+import { SpendNotice } from "../../ui/spend-notice";
 
 /** Text moved here from the single-address box; `nonce` makes a repeat of the same text count. */
 export interface BatchDraft {
@@ -188,7 +189,7 @@ export function BatchForm({
 
   // A start whose outcome is not known must be tried again or forgotten first (the notice above
   // says so): forgetting it here would let the next start buy a second job.
-  const unfinished = start.state.phase === "interrupted" || start.state.phase === "stale";
+  const unfinished = isWaiting(start.state);
   const openReview = (next: Review) => {
     if (unfinished) return;
     start.reset();
@@ -244,15 +245,13 @@ export function BatchForm({
 
   const startJob = () => {
     if (!review) return;
-    if (start.state.phase === "interrupted") return start.retry();
     const spend: BatchSpend = { source: review.source, addresses: review.addresses };
     start.confirm([spend], `A batch job of ${review.addresses} addresses from ${review.from}`);
   };
 
   const balance = credits.data?.credits ?? null;
   const { state } = start;
-  const failure = state.phase === "failed" || state.phase === "interrupted" ? state.error : null;
-  const transient = state.phase === "interrupted";
+  const failure = state.phase === "failed" ? state.error : null;
 
   return (
     <section className="card verify-card" aria-labelledby={`${id}-title`} ref={section}>
@@ -263,12 +262,19 @@ export function BatchForm({
         For 10 addresses or more. The job runs on the service; follow it below, cancel it, and download the
         results as CSV. Up to {formatNumber(BATCH_MAX)} addresses per job.
       </p>
-      {state.phase === "stale" || (state.phase === "interrupted" && !review) ? (
-        <UnfinishedSpendNotice className="alert verify-alert" onRetry={start.retry} onForget={start.forget}>
-          <strong>A job got no clear answer when it was started</strong> (the answer was lost on the way, or
-          the page was closed): {state.purchase.summary}. If it started, it is in the list of jobs. Trying
-          again sends the same request: it cannot start a second job.
-        </UnfinishedSpendNotice>
+      {isWaiting(state) ? (
+        <SpendNotice
+          className="alert verify-alert"
+          state={state}
+          words={{
+            what: "the start of the job",
+            check: "the list of jobs below and the balance on the Account page",
+            againLabel: "Start it again…",
+          }}
+          onRetry={start.retry}
+          onBuyAgain={start.buyAgain}
+          onForget={start.forget}
+        />
       ) : null}
 
       {start.notPersisted ? (
@@ -313,12 +319,17 @@ export function BatchForm({
               <p>
                 <strong>The job did not start.</strong> {readableError(failure)}
               </p>
-              {transient ? <p>Trying again is safe: it cannot start the job twice.</p> : null}
             </div>
           ) : null}
           <div className="verify-actions">
-            <button type="button" className="button button-primary" onClick={startJob} disabled={start.busy}>
-              {start.busy ? "Starting…" : transient ? "Try again" : "Start verification job"}
+            <button
+              type="button"
+              className="button button-primary"
+              onClick={startJob}
+              // A start waiting above is sent, or dismissed, from there: never a second one from here.
+              disabled={start.busy || unfinished}
+            >
+              {start.busy ? "Starting…" : "Start verification job"}
             </button>
             <button
               type="button"

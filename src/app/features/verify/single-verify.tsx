@@ -2,6 +2,7 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { type ClipboardEvent, useId } from "react";
 import { useForm } from "react-hook-form";
 import { z } from "zod";
+import { isWaiting } from "../../lib/spend";
 import { readableError } from "../../ui/status";
 import { BATCH_ADVISED_FROM, looksLikeEmail, parseAddressList } from "./address-list";
 import { explainVerification } from "./explain-result";
@@ -9,7 +10,7 @@ import { VerificationResult } from "./verification-result";
 import { useVerifyEmailSpend } from "./verify-email";
 import "./verify.css";
 import { NotKeptNote } from "../../ui/not-kept-note";
-import { UnfinishedSpendNotice } from "../../ui/unfinished-spend-notice";
+import { SpendNotice } from "../../ui/spend-notice";
 
 const formSchema = z.object({
   email: z
@@ -49,7 +50,7 @@ export function SingleVerify({ onMoveToBatch }: { onMoveToBatch(text: string): v
   const { state } = verify;
   const pendingEmail =
     state.phase === "idle" ? null : (state.purchase.calls[0]?.body as { email?: string } | undefined)?.email;
-  const failure = state.phase === "failed" || state.phase === "interrupted" ? state.error : null;
+  const failure = state.phase === "failed" ? state.error : null;
   const answer = state.phase === "done" ? state.results[0] : undefined;
   const {
     register,
@@ -66,8 +67,10 @@ export function SingleVerify({ onMoveToBatch }: { onMoveToBatch(text: string): v
   const error = errors.email?.message;
 
   const submit = handleSubmit(({ email }) => {
-    const unfinished = state.phase === "interrupted" || state.phase === "stale";
-    if (unfinished && pendingEmail === email) return verify.retry();
+    const unfinished = isWaiting(state);
+    // The same address: sent again as the same request (a click, charged once at most); when its
+    // outcome is unknown, only the notice below can make a new check, after asking.
+    if (unfinished && pendingEmail === email) return state.phase === "unknown" ? undefined : verify.retry();
     // Another address: the unfinished one is left (its outcome is said above until now).
     if (unfinished) verify.forget();
     else verify.reset();
@@ -170,24 +173,21 @@ export function SingleVerify({ onMoveToBatch }: { onMoveToBatch(text: string): v
             <p>
               <strong>The address could not be verified.</strong> {readableError(failure)}
             </p>
-            {state.phase === "interrupted" ? (
-              <div className="alert-actions">
-                <button type="button" className="button button-secondary" onClick={verify.retry}>
-                  Try again
-                </button>
-              </div>
-            ) : null}
           </div>
         ) : null}
-        {state.phase === "stale" ? (
-          <UnfinishedSpendNotice
+        {isWaiting(state) ? (
+          <SpendNotice
             className="alert verify-alert"
+            state={state}
+            words={{
+              what: `the check of ${pendingEmail ?? "the address"}`,
+              check: "the balance on the Account page",
+              againLabel: "Check it again…",
+            }}
             onRetry={verify.retry}
+            onBuyAgain={verify.buyAgain}
             onForget={verify.forget}
-          >
-            <strong>The check of {pendingEmail} got no clear answer</strong> (the answer was lost on the way,
-            or the page was closed). Trying again sends the same request: it is charged once at most.
-          </UnfinishedSpendNotice>
+          />
         ) : null}
         {verify.notPersisted ? (
           <NotKeptNote className="notice-warning verify-warning" what="the check" until="it is answered" />

@@ -2,10 +2,12 @@ import { beforeEach, describe, expect, it } from "vitest";
 import {
   beginPurchase,
   finishPurchase,
-  isResumable,
+  hasBeenSent,
   JOURNAL_KEY,
+  markAnswered,
+  markSending,
+  markUnknown,
   pendingPurchase,
-  RESUME_WINDOW_MS,
   readJournal,
   resetJournalMemory,
 } from "../../../../src/app/lib/spend-journal";
@@ -132,16 +134,40 @@ describe("the purchase journal", () => {
     );
   });
 
-  it("resumes by itself only within the window the proxy remembers answers", () => {
+  it("marks each call before it is sent, so a reload can tell a purchase that never left", () => {
     const begun = beginPurchase(
       storage,
-      { kind: "enrich", bodies: [{}], summary: "x" },
-      { newKey, now: new Date("2026-11-21T10:00:00Z") },
+      { kind: "enrich", bodies: [{ a: 1 }, { b: 2 }], summary: "x" },
+      { newKey },
     );
-    const start = Date.parse("2026-11-21T10:00:00Z");
-    expect(isResumable(begun.purchase, start + 1000)).toBe(true);
-    expect(isResumable(begun.purchase, start + RESUME_WINDOW_MS - 1)).toBe(true);
-    expect(isResumable(begun.purchase, start + RESUME_WINDOW_MS)).toBe(false);
-    expect(RESUME_WINDOW_MS).toBeLessThan(24 * 60 * 60 * 1000);
+    resetJournalMemory();
+    expect(hasBeenSent(pendingPurchase(storage, "enrich")!)).toBe(false);
+    expect(markSending(storage, begun.purchase.purchaseId, 0)).toBe(true);
+    resetJournalMemory();
+    const read = pendingPurchase(storage, "enrich")!;
+    expect(hasBeenSent(read)).toBe(true);
+    expect(read.calls[0]?.sentAt).toBeTypeOf("string");
+    expect(read.calls[1]?.sentAt).toBeUndefined();
+  });
+
+  it("refuses to send when the mark cannot be written while storage still holds the purchase unmarked", () => {
+    const begun = beginPurchase(storage, { kind: "export", bodies: [{}], summary: "x" }, { newKey });
+    storage.refuseWrites = true;
+    expect(markSending(storage, begun.purchase.purchaseId, 0)).toBe(false);
+  });
+
+  it("an unknown outcome is kept (a reload still shows it) with which calls were answered", () => {
+    const begun = beginPurchase(
+      storage,
+      { kind: "enrich", bodies: [{ a: 1 }, { b: 2 }], summary: "x" },
+      { newKey },
+    );
+    markAnswered(storage, begun.purchase.purchaseId, 0);
+    markUnknown(storage, begun.purchase.purchaseId, new Date("2026-11-21T10:00:00Z"));
+    resetJournalMemory();
+    const read = pendingPurchase(storage, "enrich")!;
+    expect(read.unknownAt).toBe("2026-11-21T10:00:00.000Z");
+    expect(read.calls[0]?.answeredAt).toBeTypeOf("string");
+    expect(read.calls[1]?.answeredAt).toBeUndefined();
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "../../../../src/app/api/api-error";
-import { isDefiniteFailure, sendPurchase } from "../../../../src/app/lib/spend";
+import { failureMeaning, sendPurchase } from "../../../../src/app/lib/spend";
 import type { PendingPurchase } from "../../../../src/app/lib/spend-journal";
 
 function purchase(calls: number, id = `p-${Math.random()}`): PendingPurchase {
@@ -14,7 +14,8 @@ function purchase(calls: number, id = `p-${Math.random()}`): PendingPurchase {
   };
 }
 
-const error = (status: number, kind: ApiError["kind"]) => new ApiError({ status, kind, message: kind });
+const error = (status: number, kind: ApiError["kind"], code?: string, body?: unknown) =>
+  new ApiError({ status, kind, message: kind, code: code ?? null, body: body ?? null });
 
 describe("sending a journaled purchase", () => {
   it("sends each call with its own key, in order", async () => {
@@ -27,14 +28,14 @@ describe("sending a journaled purchase", () => {
     expect(seen.map(([, key]) => key)).toEqual(["key-call-0", "key-call-1", "key-call-2"]);
   });
 
-  it("a dropped connection is not definite: keep it for Try again, with the answers so far", async () => {
+  it("a dropped connection may have arrived: no answer, kept for Try again, with the answers so far", async () => {
     const outcome = await sendPurchase(purchase(3), async (_body, key) => {
       if (key === "key-call-1") throw new TypeError("Failed to fetch");
       return key;
     });
     expect(outcome.ok).toBe(false);
     if (outcome.ok) return;
-    expect(outcome.definite).toBe(false);
+    expect(outcome.meaning).toBe("no-answer");
     expect(outcome.error.kind).toBe("network");
     expect(outcome.results).toEqual(["key-call-0"]);
   });
@@ -44,7 +45,7 @@ describe("sending a journaled purchase", () => {
       if (key === "key-call-1") throw error(402, "insufficient-credits");
       return key;
     });
-    expect(outcome).toMatchObject({ ok: false, definite: true, results: ["key-call-0"] });
+    expect(outcome).toMatchObject({ ok: false, meaning: "refused", results: ["key-call-0"] });
   });
 
   it("a second sender of the same purchase joins the first instead of sending again", async () => {
@@ -66,18 +67,34 @@ describe("sending a journaled purchase", () => {
     expect(sends).toBe(1);
   });
 
-  it("tells definite refusals from answers that may change", () => {
-    expect(isDefiniteFailure(error(402, "insufficient-credits"))).toBe(true);
-    expect(isDefiniteFailure(error(403, "forbidden"))).toBe(true);
-    expect(isDefiniteFailure(error(422, "validation"))).toBe(true);
-    expect(isDefiniteFailure(error(409, "conflict"))).toBe(true);
-    expect(isDefiniteFailure(error(0, "network"))).toBe(false);
-    expect(isDefiniteFailure(error(0, "timeout"))).toBe(false);
-    expect(isDefiniteFailure(error(502, "upstream"))).toBe(false);
-    expect(isDefiniteFailure(error(504, "timeout"))).toBe(false);
-    expect(isDefiniteFailure(error(429, "rate-limited"))).toBe(false);
-    expect(isDefiniteFailure(error(401, "unauthenticated"))).toBe(false);
+  it("tells what a failure means for the money", () => {
+    // Refused for good: over, nothing to send again.
+    expect(failureMeaning(error(402, "insufficient-credits"))).toBe("refused");
+    expect(failureMeaning(error(403, "forbidden"))).toBe("refused");
+    expect(failureMeaning(error(422, "validation"))).toBe("refused");
+    expect(failureMeaning(error(409, "conflict"))).toBe("refused");
+    expect(failureMeaning(error(409, "conflict", "IDEMPOTENCY_KEY_REUSED"))).toBe("refused");
+    expect(failureMeaning(error(502, "upstream", "UPSTREAM_ANSWER_CUT_OFF"))).toBe("refused");
+    // No answer: it may have arrived; the same key is safe to send again.
+    expect(failureMeaning(error(0, "network"))).toBe("no-answer");
+    expect(failureMeaning(error(0, "timeout"))).toBe("no-answer");
+    expect(failureMeaning(error(502, "upstream"))).toBe("no-answer");
+    expect(failureMeaning(error(504, "timeout"))).toBe("no-answer");
     // A 2xx the app could not read: it was answered (and maybe charged); sending again replays it.
-    expect(isDefiniteFailure(error(200, "other"))).toBe(false);
+    expect(failureMeaning(error(200, "other"))).toBe("no-answer");
+    // A 503 that is not the proxy's own sentence (a gateway's page) proves nothing.
+    expect(failureMeaning(error(503, "upstream", undefined, "<html>busy</html>"))).toBe("no-answer");
+    // The proxy says it sent nothing on.
+    expect(failureMeaning(error(503, "upstream", "JOURNAL_UNAVAILABLE"))).toBe("not-sent");
+    expect(failureMeaning(error(503, "upstream", undefined, { detail: "Spending is paused." }))).toBe(
+      "not-sent",
+    );
+    expect(failureMeaning(error(401, "unauthenticated"))).toBe("not-sent");
+    expect(failureMeaning(error(429, "rate-limited"))).toBe("not-sent");
+    // The proxy says the outcome cannot be known, whatever the status.
+    expect(failureMeaning(error(409, "conflict", "OUTCOME_UNKNOWN"))).toBe("unknown");
+    expect(failureMeaning(error(502, "upstream", "OUTCOME_UNKNOWN"))).toBe("unknown");
+    expect(failureMeaning(error(504, "timeout", "OUTCOME_UNKNOWN"))).toBe("unknown");
+    expect(failureMeaning(error(502, "upstream", "UPSTREAM_FAILED"))).toBe("unknown");
   });
 });
