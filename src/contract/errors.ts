@@ -54,6 +54,8 @@ export const SPEND_CODES = {
   keyReused: "IDEMPOTENCY_KEY_REUSED",
   /** 503: the proxy could not record the spend before sending it, so it sent nothing. */
   journalUnavailable: "JOURNAL_UNAVAILABLE",
+  /** 503: a key rotation was not sent, because a new key could not have been stored. */
+  keyStoreUnwritable: "KEY_STORE_UNWRITABLE",
 } as const;
 
 export type Location = "body" | "query" | "path";

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import type { Context, Handler } from "hono";
 import type { Logger } from "pino";
 import { canonicalKey, stableStringify } from "../contract/canonical";
+import { SPEND_CODES } from "../contract/errors";
 import { fileNameWithoutTag, hasExportTag, taggedExportName } from "../contract/export-tag";
 import type { GroupNode } from "../contract/filter";
 import { responses } from "../contract/operations";
@@ -105,7 +106,9 @@ async function exchange(
   if (final) return { answer, outcome: "final" };
   if (call.op.spends && mayHaveArrived(outcome))
     return {
-      answer: problem(outcome.kind === "timeout" ? 504 : 502, UNKNOWN_NOW, { code: OUTCOME_UNKNOWN }),
+      answer: problem(outcome.kind === "timeout" ? 504 : 502, UNKNOWN_NOW, {
+        code: SPEND_CODES.outcomeUnknown,
+      }),
       outcome: "unknown",
     };
   return { answer, outcome: "nothing-done" };
@@ -116,7 +119,6 @@ function mayHaveArrived(outcome: Exclude<Outcome, { kind: "stream" }>): boolean 
   return outcome.kind === "timeout" || (outcome.kind === "network" && outcome.reached);
 }
 
-export const OUTCOME_UNKNOWN = "OUTCOME_UNKNOWN";
 const UNKNOWN_NOW =
   "This purchase was sent, but no answer came back from the data service, so whether it was carried out (and charged) is not known. " +
   "It will not be sent again by itself. Check the balance on the Account page, and for an export the export list, before you buy it again.";
@@ -218,16 +220,16 @@ async function spend(
     throw fail(
       503,
       "Spending is paused: the proxy cannot record this purchase before sending it (its database is unavailable or read-only), so nothing was sent and nothing charged. Try again later; if it lasts, tell whoever runs the proxy.",
-      { code: "JOURNAL_UNAVAILABLE", headers: [["retry-after", "30"]] },
+      { code: SPEND_CODES.journalUnavailable, headers: [["retry-after", "30"]] },
     );
   }
   if (result.kind === "conflict")
     throw fail(
       409,
       "This Idempotency-Key was already used for a different request (other details, or another action). Use a new key for a new request.",
-      { code: "IDEMPOTENCY_KEY_REUSED" },
+      { code: SPEND_CODES.keyReused },
     );
-  if (result.kind === "unknown") throw fail(409, UNKNOWN_LATER, { code: OUTCOME_UNKNOWN });
+  if (result.kind === "unknown") throw fail(409, UNKNOWN_LATER, { code: SPEND_CODES.outcomeUnknown });
   if (result.kind === "replay") {
     deps.stats.idempotentReplays++;
     c.set("replayed", true);

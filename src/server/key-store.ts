@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { unlink } from "node:fs/promises";
 import path from "node:path";
+import { SPEND_CODES } from "../contract/errors";
 import { fail } from "./answer";
 import { writeFileAtomic } from "./atomic-file";
 import type { ProxyConfig } from "./config";
@@ -67,7 +68,7 @@ export class KeyStore {
       throw fail(
         503,
         "The key was not rotated: the proxy could not store a new key right now, and the old one would stop working at once. Whoever runs the proxy: make its key file writable, then try again.",
-        { code: "KEY_STORE_UNWRITABLE" },
+        { code: SPEND_CODES.keyStoreUnwritable },
       );
     }
   }
