@@ -56,6 +56,18 @@ async function fromSandbox<T>(pathname: string, body?: unknown): Promise<T> {
 }
 const balance = async () => (await fromSandbox<{ credits: number }>("/v2/credits")).credits;
 
+type ExportRow = { exportId: string; name: string | null; credits: number; status: string };
+const exportList = async () => (await fromSandbox<{ exports: ExportRow[] }>("/v2/contact/exports")).exports;
+
+/** The sandbox charges an export when its file is complete: wait until none is still running. */
+async function exportsSettled() {
+  for (let i = 0; i < 600; i++) {
+    if (!(await exportList()).some((e) => e.status === "QUEUED" || e.status === "PROCESSING")) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error("exports still running after 30 s");
+}
+
 /** Kills the proxy `delayMs` after sending, starts it again, and sends the same request again. */
 async function crashAndRetry(pathname: string, body: unknown, key: string, delayMs: number) {
   const first = spend(pathname, body, key).catch(() => null);
@@ -172,14 +184,12 @@ describe("the proxy killed mid-spend, then the same key again", () => {
     for (let run = 0; run < EXPORT_RUNS; run++) {
       const key = `crash-export-${Date.now()}-${run}`;
       const tag = SpendJournal.tagOf({ caller: "local", operation: "exportStart", key });
+      await exportsSettled();
       const before = await balance();
       const delay = random() * tookMs * 2;
       const { retry } = await crashAndRetry("/v2/contact/export", body, key, delay);
-      const made = (
-        await fromSandbox<{ exports: { exportId: string; name: string | null; credits: number }[] }>(
-          "/v2/contact/exports",
-        )
-      ).exports.filter((e) => e.name?.endsWith(`[${tag}]`));
+      await exportsSettled();
+      const made = (await exportList()).filter((e) => e.name?.endsWith(`[${tag}]`));
       const charged = before - (await balance());
       const label = `run ${run}, killed after ${delay.toFixed(1)} ms: ${retry.status} ${JSON.stringify(retry.body).slice(0, 120)}`;
       expect(made.length, label).toBeLessThanOrEqual(1);
