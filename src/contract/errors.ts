@@ -54,6 +54,8 @@ export const SPEND_CODES = {
   keyReused: "IDEMPOTENCY_KEY_REUSED",
   /** 503: the proxy could not record the spend before sending it, so it sent nothing. */
   journalUnavailable: "JOURNAL_UNAVAILABLE",
+  /** 409: the same spend is still under way in another proxy instance; the same key later gets its answer. */
+  inProgress: "SPEND_IN_PROGRESS",
   /** 503: a key rotation was not sent, because a new key could not have been stored. */
   keyStoreUnwritable: "KEY_STORE_UNWRITABLE",
 } as const;

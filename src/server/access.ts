@@ -2,6 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import type { Context, Hono } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { z } from "zod";
+import { SPEND_CODES } from "../contract/errors";
 import { fail, ProxyProblem, problem, toResponse } from "./answer";
 import { readLimited } from "./body";
 import type { ProxyConfig } from "./config";
@@ -66,6 +67,9 @@ export class Sessions {
         .execute();
       touchedAt = now;
     }
+    // Bounded: the oldest entry goes first (a Map keeps insertion order).
+    if (this.cache.size >= 10_000) this.cache.delete(this.cache.keys().next().value as string);
+    this.cache.delete(id);
     this.cache.set(id, { user: row.user_name, checkedAt: now, touchedAt });
     return row.user_name;
   }
@@ -86,9 +90,10 @@ export class Sessions {
 const hashOf = (token: string) => createHash("sha256").update(token).digest("hex");
 
 /**
- * People who may sign in, in the database. A USERS_FILE is imported at start whenever its content
- * changed since the last import (new names added, changed passwords updated; names removed from
- * the file stay until the users command of the team model removes them).
+ * People who may sign in, in the database. Until the team model brings its own commands, USERS_FILE
+ * is the list: at start, whenever its content changed since the last import, the table is made to
+ * match it (new names added; a changed password updated and that person's sessions ended; a name
+ * gone from the file removed, its sessions with it).
  */
 export async function importUsersFile(database: Database, file: string): Promise<number> {
   const users = loadUsers(file);
@@ -103,12 +108,21 @@ export async function importUsersFile(database: Database, file: string): Promise
     .executeTakeFirst();
   if (seen?.value === digest) return 0;
   await database.db.transaction().execute(async (tx) => {
-    for (const [name, hash] of users)
-      await tx
-        .insertInto("users")
-        .values({ name, password_hash: hash })
-        .onConflict((oc) => oc.column("name").doUpdateSet({ password_hash: hash }))
-        .execute();
+    const known = new Map(
+      (await tx.selectFrom("users").select(["name", "password_hash"]).execute()).map((u) => [
+        u.name,
+        u.password_hash,
+      ]),
+    );
+    const gone = [...known.keys()].filter((name) => !users.has(name));
+    if (gone.length > 0) await tx.deleteFrom("users").where("name", "in", gone).execute();
+    for (const [name, hash] of users) {
+      if (known.get(name) === hash) continue;
+      if (known.has(name)) {
+        await tx.updateTable("users").set({ password_hash: hash }).where("name", "=", name).execute();
+        await tx.deleteFrom("sessions").where("user_name", "=", name).execute();
+      } else await tx.insertInto("users").values({ name, password_hash: hash }).execute();
+    }
     await tx
       .insertInto("proxy_settings")
       .values({ name: setting, value: JSON.stringify(digest), updated_at: new Date() })
@@ -186,10 +200,22 @@ export class Access {
     return new Access(config, database, Number(n) > 0);
   }
 
-  /** The signed-in user, null in local mode; throws 401 when a session is needed and missing. */
+  /**
+   * The signed-in user, null in local mode; throws 401 when a session is needed and missing, and
+   * 503 (nothing sent) when the database cannot say.
+   */
   async userOf(c: Context<ProxyEnv>, fresh = false): Promise<string | null> {
     if (!this.required) return null;
-    const user = await this.sessions.userOf(getCookie(c, SESSION_COOKIE), fresh);
+    let user: string | null;
+    try {
+      user = await this.sessions.userOf(getCookie(c, SESSION_COOKIE), fresh);
+    } catch {
+      throw fail(
+        503,
+        "The proxy cannot check your sign-in right now (its database is unavailable), so nothing was sent and nothing charged. Try again in a moment.",
+        { code: SPEND_CODES.journalUnavailable, headers: [["retry-after", "30"]] },
+      );
+    }
     if (!user) throw fail(401, "Please sign in first.");
     return user;
   }

@@ -95,7 +95,7 @@ export async function createProxy(
   const cutOff = await journal.cutOff(["rotateV1", "rotateV2"]);
   if (cutOff.length > 0) {
     keys.interruptedRotation = cutOff.at(-1)!.at;
-    logger.error(interruptedRotationMessage(keys.interruptedRotation));
+    logger.error(interruptedRotationMessage(keys.interruptedRotation, keys.storedIn));
   }
   const hosts = new HostAllowlist(config.publicHosts, config.port);
   const shaper = new RateShaper(config.rate);

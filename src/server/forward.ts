@@ -31,7 +31,7 @@ import type { Call, UpstreamClient } from "./upstream";
  * spends once per Idempotency-Key, pure reads through the cache, downloads streamed, the rest as is.
  */
 export interface ForwardDeps {
-  config: Pick<ProxyConfig, "maxBodyBytes">;
+  config: Pick<ProxyConfig, "maxBodyBytes" | "rate">;
   client: UpstreamClient;
   keys: KeyStore;
   cache: ResponseCache;
@@ -93,13 +93,24 @@ async function exchange(
   deps: ForwardDeps,
   onUpstreamMs: (ms: number) => void,
 ): Promise<WorkResult> {
+  const result = await exchangeOnce(call, deps, onUpstreamMs);
+  // A rotation whose new key may exist upstream but is not stored: said from now on, not only after a restart.
+  if (isRotation(call.op) && result.outcome === "unknown") deps.keys.interruptedRotation ??= new Date();
+  return result;
+}
+
+async function exchangeOnce(
+  call: Call,
+  deps: ForwardDeps,
+  onUpstreamMs: (ms: number) => void,
+): Promise<WorkResult> {
   const outcome = await deps.client.send(call, onUpstreamMs);
   if (outcome.kind === "stream") throw new Error("unexpected stream"); // only file operations stream
   if (outcome.kind === "answer" && outcome.status === 200 && isRotation(call.op))
     return rotated(outcome, deps);
   if (outcome.kind === "answer" && outcome.status === 401 && deps.keys.interruptedRotation)
     return {
-      answer: problem(502, interruptedRotationMessage(deps.keys.interruptedRotation)),
+      answer: problem(502, interruptedRotationMessage(deps.keys.interruptedRotation, deps.keys.storedIn)),
       outcome: "nothing-done",
     };
   const { answer, final } = answerOf(outcome, deps.scrub, { spends: call.op.spends });
@@ -126,10 +137,10 @@ const UNKNOWN_LATER =
   "This purchase was under way when the proxy stopped, so whether it was carried out (and charged) is not known. " +
   "It will not be sent again under this key. Check the balance on the Account page, and for an export the export list, before you buy it again.";
 
-export function interruptedRotationMessage(at: Date): string {
+export function interruptedRotationMessage(at: Date, keyFile: string): string {
   return (
     `The data service refused the proxy's key. A key rotation was cut off at ${at.toISOString()}: the service may have issued a new key that was never stored. ` +
-    "Whoever runs the proxy: create a key in the service's dashboard and set it as API_KEY (or in API_KEY_FILE), then restart."
+    `Whoever runs the proxy: create a key in the service's dashboard, put it in ${keyFile} (or move that file aside and set API_KEY), then restart.`
   );
 }
 
@@ -148,8 +159,11 @@ async function rotated(outcome: { headers: Headers; text: string }, deps: Forwar
   const parsed = responses.newKey.safeParse(body);
   if (!parsed.success)
     return {
-      answer: problem(502, "The data service's answer to the key rotation could not be read."),
-      outcome: "final" as const,
+      answer: problem(
+        502,
+        "The data service's answer to the key rotation could not be read: a new key may have been issued that the proxy does not have.",
+      ),
+      outcome: "unknown" as const,
     };
   try {
     await deps.keys.rotate(parsed.data.api_key);
@@ -161,7 +175,7 @@ async function rotated(outcome: { headers: Headers; text: string }, deps: Forwar
         500,
         "The key was rotated and is in use, but saving it to disk failed; it will be lost on restart. Check the data folder's permissions.",
       ),
-      outcome: "final" as const,
+      outcome: "unknown" as const,
     };
   }
   return {
@@ -208,7 +222,7 @@ async function spend(
     const body = { ...(input.json as Record<string, unknown>) };
     body.name = taggedExportName(body.name as string | null | undefined, tag);
     send = { ...call, body: { kind: "json", text: JSON.stringify(body) } };
-    reconcile = (found, since) => findExport(found, since, deps);
+    reconcile = (found, sinceSentMs) => findExport(found, sinceSentMs, deps);
   }
   if (isRotation(op)) await deps.keys.checkWritable();
   let result: Awaited<ReturnType<SpendJournal["run"]>>;
@@ -230,6 +244,12 @@ async function spend(
       { code: SPEND_CODES.keyReused },
     );
   if (result.kind === "unknown") throw fail(409, UNKNOWN_LATER, { code: SPEND_CODES.outcomeUnknown });
+  if (result.kind === "busy")
+    throw fail(
+      409,
+      "This purchase is still being carried out by another instance of the proxy. Try again in a minute: the same request then gets its answer, and is not charged again.",
+      { code: SPEND_CODES.inProgress, headers: [["retry-after", "60"]] },
+    );
   if (result.kind === "replay") {
     deps.stats.idempotentReplays++;
     c.set("replayed", true);
@@ -240,9 +260,11 @@ async function spend(
 
 /**
  * An export whose start has no recorded outcome is looked up in the export list by its tag. Not
- * there yet is only proof it was never made once the start's own time limit has passed.
+ * there is only proof it was never made once its latest attempt could no longer be on its way: the
+ * longest wait in the proxy's queue, the start's own time limit and a margin have all passed. This
+ * relies on the export list holding every export of the account (the contract's list has no pages).
  */
-async function findExport(tag: string, since: Date, deps: ForwardDeps): ReturnType<Reconcile> {
+async function findExport(tag: string, sinceSentMs: number, deps: ForwardDeps): ReturnType<Reconcile> {
   const op = operationById("exports");
   const outcome = await deps.client.send({ op, target: op.path, body: { kind: "none" }, stream: false });
   if (outcome.kind !== "answer" || outcome.status !== 200) return "not-known";
@@ -253,8 +275,9 @@ async function findExport(tag: string, since: Date, deps: ForwardDeps): ReturnTy
     const started = { exportId: found.exportId, status: "QUEUED", rows: found.rows, credits: found.credits };
     return { found: { status: 202, headers: [], body: JSON.stringify(started) } };
   }
-  const settled = Date.now() - since.getTime() > deps.client.timeoutOf(operationById("exportStart")) + 5000;
-  return settled ? "absent" : "not-known";
+  const longest =
+    deps.config.rate.queueTimeoutMs + deps.client.timeoutOf(operationById("exportStart")) + 10_000;
+  return sinceSentMs > longest ? "absent" : "not-known";
 }
 
 /** The journal's tag is in an export's name, and so in its file's name: people get theirs back. */

@@ -43,6 +43,11 @@ export class KeyStore {
     this.seen.add(this.key);
   }
 
+  /** The file a rotated key is written to (API_KEY_FILE, or DATA_DIR/api-key). */
+  get storedIn(): string {
+    return this.target.file;
+  }
+
   current(): string {
     return this.key;
   }

@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from "node:crypto";
+import { sql } from "kysely";
 import type { BufferedAnswer } from "./answer";
 import type { Database } from "./db/database";
 
@@ -25,7 +26,9 @@ export type SpendResult =
   /** The key was used for another operation or other details. */
   | { kind: "conflict" }
   /** Sent before, and whether it was carried out is not known: never sent again by itself. */
-  | { kind: "unknown"; since: Date };
+  | { kind: "unknown"; since: Date }
+  /** Still being carried out by another instance, alive, after the wait: ask again later. */
+  | { kind: "busy" };
 
 export interface SpendScope {
   caller: string;
@@ -36,11 +39,12 @@ export interface SpendScope {
 /**
  * What a lost outcome can be checked against: for an export, the service's export list, searched
  * for the tag this journal put in its name. `found` is the answer the start would have given;
- * `absent` means it was never made (and may be sent now).
+ * `absent` means it was never made (and may be sent now); `sinceSentMs` is how long ago the latest
+ * attempt began (its pending commit), by the database's clock.
  */
 export type Reconcile = (
   tag: string,
-  since: Date,
+  sinceSentMs: number,
 ) => Promise<{ found: BufferedAnswer } | "absent" | "not-known">;
 
 /** The journal could not be written: nothing was sent. */
@@ -53,6 +57,12 @@ const HEARTBEAT_MS = 2000;
 const GONE_AFTER_MS = 10_000;
 /** How long a retry waits for the same spend under way in another instance. */
 const JOIN_WAIT_MS = 120_000;
+/** An outcome never learned is kept (without any answer) this long, so its key is not sent again. */
+const UNRESOLVED_KEEP_MS = 30 * 24 * 3600_000;
+/** Every time below is the database's clock: instances on several machines compare them. */
+const dbNow = sql<Date>`now()`;
+const olderThan = (column: "seen_at" | "created_at" | "finished_at", ms: number) =>
+  sql<boolean>`${sql.ref(column)} < now() - make_interval(secs => ${ms / 1000})`;
 
 /**
  * The write-ahead record of every spending request, Stripe's way: the entry (caller, operation,
@@ -60,8 +70,8 @@ const JOIN_WAIT_MS = 120_000;
  * committed before it is returned. A retry with the same key gets the saved answer; one that
  * arrives while the first is under way (in this process or another sharing the database) joins
  * it; one whose first attempt was cut off by a crash is `unknown` and never sent again by itself
- * (an export is looked up instead: see `Reconcile`). Entries, and the paid data in their answers,
- * are deleted once older than the TTL.
+ * (an export is looked up instead: see `Reconcile`). Answered entries, and the paid data in them,
+ * are deleted once older than the TTL; entries whose outcome was never learned are kept 30 days.
  */
 export class SpendJournal {
   readonly instanceId = randomUUID();
@@ -74,26 +84,20 @@ export class SpendJournal {
       ttlMs: number;
       /** The answer could not be committed (it is still returned; a later retry hears "unknown"). */
       onCommitError?: (error: unknown) => void;
-      now?: () => number;
     },
   ) {}
 
-  private now() {
-    return new Date((this.options.now ?? Date.now)());
-  }
-
   async start(): Promise<void> {
     const { db } = this.database;
-    const now = this.now();
     await db
       .insertInto("proxy_instances")
-      .values({ id: this.instanceId, started_at: now, seen_at: now })
+      .values({ id: this.instanceId, started_at: dbNow, seen_at: dbNow })
       .execute();
     await this.sweep();
     const beat = setInterval(() => {
       void db
         .updateTable("proxy_instances")
-        .set({ seen_at: this.now() })
+        .set({ seen_at: dbNow })
         .where("id", "=", this.instanceId)
         .execute()
         .catch(() => {});
@@ -106,8 +110,11 @@ export class SpendJournal {
     for (const timer of this.timers) timer.unref();
   }
 
+  /** Lets spends under way finish (for a while) before this instance is struck off. */
   async close(): Promise<void> {
     for (const timer of this.timers) clearInterval(timer);
+    const pending = Promise.allSettled([...this.inFlight.values()]);
+    await Promise.race([pending, new Promise((r) => setTimeout(r, 10_000).unref())]);
     await this.database.db
       .deleteFrom("proxy_instances")
       .where("id", "=", this.instanceId)
@@ -188,7 +195,8 @@ export class SpendJournal {
             state: "pending",
             owner: this.instanceId,
             export_tag: reconcile ? SpendJournal.tagOf(scope) : null,
-            created_at: this.now(),
+            created_at: dbNow,
+            sent_at: dbNow,
             finished_at: null,
             status: null,
             headers: null,
@@ -202,9 +210,24 @@ export class SpendJournal {
       }
       if (inserted) return this.perform(id, work);
 
-      const row = await db.selectFrom("spend_journal").selectAll().where("id", "=", id).executeTakeFirst();
+      const row = await db
+        .selectFrom("spend_journal")
+        .selectAll()
+        .select((eb) =>
+          eb
+            .or([
+              eb.and([eb("state", "=", "done"), olderThan("finished_at", this.options.ttlMs)]),
+              olderThan("created_at", Math.max(UNRESOLVED_KEEP_MS, this.options.ttlMs)),
+            ])
+            .as("expired"),
+        )
+        .select(
+          sql<number>`extract(epoch from now() - coalesce(sent_at, created_at)) * 1000`.as("since_sent_ms"),
+        )
+        .where("id", "=", id)
+        .executeTakeFirst();
       if (!row) continue; // expired and swept between the two statements: insert again
-      if (this.now().getTime() - row.created_at.getTime() > this.options.ttlMs) {
+      if (row.expired) {
         await db
           .deleteFrom("spend_journal")
           .where("id", "=", id)
@@ -215,7 +238,9 @@ export class SpendJournal {
       if (row.fingerprint !== signature) return { kind: "conflict" };
       if (row.state === "done") return { kind: "replay", answer: answerOf(row) };
       const gone = row.state === "unknown" || (await this.isGone(row.owner));
-      if (!gone && Date.now() < waitUntil) {
+      if (!gone) {
+        // Under way in a live instance: its answer is coming; never judged lost while it lives.
+        if (Date.now() >= waitUntil) return { kind: "busy" };
         await new Promise((r) => setTimeout(r, 100));
         continue;
       }
@@ -227,7 +252,9 @@ export class SpendJournal {
           .where("state", "=", "pending")
           .execute();
       if (!reconcile || !row.export_tag) return { kind: "unknown", since: row.created_at };
-      const found = await reconcile(row.export_tag, row.created_at).catch(() => "not-known" as const);
+      const found = await reconcile(row.export_tag, Number(row.since_sent_ms)).catch(
+        () => "not-known" as const,
+      );
       if (found === "not-known") return { kind: "unknown", since: row.created_at };
       if (found !== "absent") {
         await this.finish(id, { answer: found.found, outcome: "final" });
@@ -236,7 +263,7 @@ export class SpendJournal {
       // Never made: take the entry over (one instance wins) and send it now.
       const taken = await db
         .updateTable("spend_journal")
-        .set({ state: "pending", owner: this.instanceId })
+        .set({ state: "pending", owner: this.instanceId, sent_at: dbNow })
         .where("id", "=", id)
         .where("state", "=", "unknown")
         .executeTakeFirst();
@@ -261,12 +288,12 @@ export class SpendJournal {
             outcome === "final"
               ? {
                   state: "done",
-                  finished_at: this.now(),
+                  finished_at: dbNow,
                   status: answer.status,
                   headers: JSON.stringify(answer.headers),
                   body: answer.body,
                 }
-              : { state: "unknown", finished_at: this.now() },
+              : { state: "unknown", finished_at: dbNow },
           )
           .where("id", "=", id)
           .execute();
@@ -283,23 +310,30 @@ export class SpendJournal {
     if (this.database.kind === "embedded") return true;
     const instance = await this.database.db
       .selectFrom("proxy_instances")
-      .select("seen_at")
+      .select(olderThan("seen_at", GONE_AFTER_MS).as("silent"))
       .where("id", "=", owner)
       .executeTakeFirst();
-    return !instance || this.now().getTime() - instance.seen_at.getTime() > GONE_AFTER_MS;
+    return !instance || instance.silent;
   }
 
-  /** Deletes expired entries (their paid answers with them) and instances long gone. */
+  /**
+   * Deletes answered entries older than the TTL (the paid data in them with them), entries whose
+   * outcome was never learned after 30 days, and instances long gone.
+   */
   async sweep(): Promise<void> {
     const { db } = this.database;
-    const now = this.now().getTime();
     await db
       .deleteFrom("spend_journal")
-      .where("created_at", "<", new Date(now - this.options.ttlMs))
+      .where((eb) =>
+        eb.or([
+          eb.and([eb("state", "=", "done"), olderThan("finished_at", this.options.ttlMs)]),
+          olderThan("created_at", Math.max(UNRESOLVED_KEEP_MS, this.options.ttlMs)),
+        ]),
+      )
       .execute();
     await db
       .deleteFrom("proxy_instances")
-      .where("seen_at", "<", new Date(now - 24 * 3600_000))
+      .where(olderThan("seen_at", 24 * 3600_000))
       .execute();
   }
 }

@@ -204,6 +204,11 @@ export function markSending(
   return persisted || !storageHolds(storage, purchaseId);
 }
 
+/** Whether call `index` was already marked as sent by an earlier attempt (this page's or another's). */
+export function wasSent(storage: Storage | null, purchaseId: string, index: number): boolean {
+  return readJournal(storage).find((p) => p.purchaseId === purchaseId)?.calls[index]?.sentAt !== undefined;
+}
+
 /**
  * Takes the mark off call `index`: the proxy answered that it passed nothing on (it could not
  * record the spend, the session had ended, a rate limit), so a reload can still say it never left.

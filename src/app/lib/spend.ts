@@ -15,6 +15,7 @@ import {
   pendingPurchase,
   unansweredBodies,
   unmarkSending,
+  wasSent,
 } from "./spend-journal";
 import { browserStorage } from "./store";
 
@@ -73,6 +74,8 @@ function hasOwnSentence(error: ApiError): boolean {
 export function failureMeaning(error: ApiError): FailureMeaning {
   if (isOutcomeUnknown(error)) return "unknown";
   if (isNotSent(error)) return "not-sent";
+  // Still under way in another proxy instance: the same key later gets its answer.
+  if (error.code === SPEND_CODES.inProgress) return "no-answer";
   // The answer was lost after the service acted: over, and sending it again only repeats that.
   if (error.code === OUTCOME_CODES.answerCutOff) return "refused";
   if (error.transient || error.status === 408) return "no-answer";
@@ -106,6 +109,8 @@ export function sendPurchase<T>(
   const job = (async (): Promise<SendOutcome<T>> => {
     const results: T[] = [];
     for (const [index, call] of purchase.calls.entries()) {
+      // Sent before (an attempt whose answer never came): a refusal now says nothing about that one.
+      const sentBefore = call.sentAt !== undefined || wasSent(storage, purchase.purchaseId, index);
       if (!markSending(storage, purchase.purchaseId, index))
         return { ok: false, results, error: NOT_RECORDED, meaning: "not-sent" };
       try {
@@ -122,8 +127,11 @@ export function sendPurchase<T>(
                   message: "The request was interrupted before its answer arrived.",
                 })
               : await toApiError(caught);
-        const meaning = failureMeaning(error);
-        if (meaning === "not-sent") unmarkSending(storage, purchase.purchaseId, index);
+        let meaning = failureMeaning(error);
+        if (meaning === "not-sent") {
+          if (sentBefore) meaning = "no-answer";
+          else unmarkSending(storage, purchase.purchaseId, index);
+        }
         return { ok: false, results, error, meaning };
       }
     }

@@ -1,4 +1,4 @@
-import { appendFile, mkdir, readFile, writeFile } from "node:fs/promises";
+import { appendFile, mkdir, readFile, stat, truncate, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 import { PRICE } from "../../contract/inferred";
@@ -285,7 +285,16 @@ export class VerifyJobs {
     }
     // A cancel that arrived while this step ran wins: nothing of the step is kept or charged.
     if (job.status !== "QUEUED" && job.status !== "PROCESSING") return;
-    await appendFile(this.resultsFile(job), results.map((r) => `${JSON.stringify(r)}\n`).join(""));
+    const file = this.resultsFile(job);
+    const whole = (await stat(file).catch(() => null))?.size ?? 0;
+    try {
+      await appendFile(file, results.map((r) => `${JSON.stringify(r)}\n`).join(""), { mode: 0o600 });
+    } catch (error) {
+      // A failed append (a full disk) may leave part of a line: cut it, or the next step's lines
+      // would be glued to it and the whole job read back as damaged.
+      await truncate(file, whole).catch(() => {});
+      throw error;
+    }
     this.allowance -= results.length;
     job.processed += results.length;
     job.creditsCharged += cost;

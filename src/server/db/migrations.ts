@@ -55,6 +55,12 @@ const MIGRATIONS: Record<string, Migration> = {
         .execute();
     },
   },
+  "002-journal-sent-at": {
+    // When the latest attempt began: an export's lost start is judged by it, not by the first try.
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable("spend_journal").addColumn("sent_at", "timestamptz").execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

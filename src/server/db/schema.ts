@@ -25,7 +25,7 @@ export type JournalState = "pending" | "done" | "unknown";
 
 /** One spending request per (caller, operation, Idempotency-Key), written before it leaves. */
 export interface SpendJournalTable {
-  /** sha256 of caller, operation and key. */
+  /** sha256 of caller and key (not the operation: the same key for another operation is a conflict). */
   id: string;
   caller: string;
   operation: string;
@@ -37,6 +37,8 @@ export interface SpendJournalTable {
   /** Exports only: the tag put in the export's name, to find it again after a crash. */
   export_tag: string | null;
   created_at: Timestamp;
+  /** When the latest attempt began (a take-over after a lost export start sets it again). */
+  sent_at: Timestamp | null;
   finished_at: Timestamp | null;
   status: number | null;
   headers: ColumnType<[string, string][] | null, string | null, string | null>;

@@ -10,6 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Sandbox } from "../../../src/sandbox/app";
+import { hashPassword } from "../../../src/server/passwords";
 import { createDatabase, type PostgresServer, startPostgres } from "../../support/postgres";
 import { browser, type ProxyServer, startProxy, startSandbox } from "../../support/proxy-server";
 
@@ -65,6 +66,34 @@ describe("the database server stops mid-run", () => {
     );
     expect(after.status).toBe(200);
     expect(before - (await credits())).toBe((after.body as { creditsCharged: number }).creditsCharged);
+  });
+
+  it("with sign-in on: a spend whose session cannot be checked is refused (503), nothing sent", async () => {
+    const usersFile = path.join(root, "users");
+    writeFileSync(usersFile, `ada:${await hashPassword("ada-password-1")}\n`);
+    const signedIn = await startProxy((r) => sandbox.fetch(r), {
+      env: { DATABASE_URL: await createDatabase(postgres.url), USERS_FILE: usersFile },
+    });
+    try {
+      const api = browser(signedIn.url);
+      expect((await api.post("/auth/sign-in", { name: "ada", password: "ada-password-1" })).status).toBe(200);
+      const before = (await api.get<{ credits: number }>("/api/v2/credits")).body.credits;
+      postgres.stop();
+      const refused = await api.post(
+        "/api/v2/contact/preview",
+        { filter, reveal: "email", limit: 3 },
+        { idempotencyKey: "database-down-signed-in" },
+      );
+      expect(refused.status).toBe(503);
+      expect(refused.body).toMatchObject({
+        code: "JOURNAL_UNAVAILABLE",
+        detail: expect.stringContaining("nothing charged"),
+      });
+      postgres.start();
+      expect((await api.get<{ credits: number }>("/api/v2/credits")).body.credits).toBe(before);
+    } finally {
+      await signedIn.close();
+    }
   });
 });
 

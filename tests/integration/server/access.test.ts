@@ -86,6 +86,41 @@ describe("refusal to start beyond loopback", () => {
 });
 
 describe("sign-in", () => {
+  it("keeps sessions across a restart; USERS_FILE changes end the sessions of removed or changed people", async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), "proxy-users-sync-"));
+    const file = path.join(dataDir, "users");
+    const carol = `carol:${await hashPassword("carol-password-1")}`;
+    const dave = `dave:${await hashPassword("dave-password-1")}`;
+    const erin = `erin:${await hashPassword("erin-password-1")}`;
+    writeFileSync(file, `${carol}\n${dave}\n${erin}\n`);
+    const signedIn = async (url: string, name: string) => {
+      const person = browser(url);
+      expect((await person.post("/auth/sign-in", { name, password: `${name}-password-1` })).status).toBe(200);
+      return person.cookie!;
+    };
+    const own = fakeUpstream(() => json({ credits: 10, plan: "PAYG" }));
+    let server = await startProxy(own, { env: { DATA_DIR: dataDir, USERS_FILE: file } });
+    const cookies = {
+      carol: await signedIn(server.url, "carol"),
+      dave: await signedIn(server.url, "dave"),
+      erin: await signedIn(server.url, "erin"),
+    };
+    await server.close();
+    // dave leaves the team, erin's password changes, carol stays.
+    writeFileSync(file, `${carol}\nerin:${await hashPassword("erin-new-password")}\n`);
+    server = await startProxy(own, { env: { DATA_DIR: dataDir, USERS_FILE: file } });
+    started.push(server);
+    const as = (cookie: string) => browser(server.url).get("/api/session", { headers: { cookie } });
+    expect((await as(cookies.carol)).status).toBe(200);
+    expect((await as(cookies.dave)).status).toBe(401);
+    expect((await as(cookies.erin)).status).toBe(401);
+    const dave2 = await browser(server.url).post("/auth/sign-in", {
+      name: "dave",
+      password: "dave-password-1",
+    });
+    expect(dave2.status).toBe(401);
+  });
+
   it("requires a session for every /api call, sets a strict cookie, and signs out", async () => {
     const server = await withUsers();
     const api = browser(server.url);

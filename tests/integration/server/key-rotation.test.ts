@@ -208,4 +208,28 @@ describe("a rotation that cannot lock the team out", () => {
       await second.close();
     }
   });
+
+  it("one whose answer never comes is said at once, without waiting for a restart", async () => {
+    const own = await startSandbox();
+    const held = recording(async (request) => {
+      const answer = await own.sandbox.fetch(request);
+      if (new URL(request.url).pathname === "/v2/account/api-keys/rotate") await new Promise(() => {});
+      return answer;
+    });
+    const server = await startProxy(held, { env: { UPSTREAM_TIMEOUTS: "rotateV2=300" } });
+    try {
+      const api = browser(server.url);
+      const lost = await api.post("/api/v2/account/api-keys/rotate", undefined, {
+        idempotencyKey: "rotate-timeout-1",
+      });
+      expect(lost.status).toBe(504);
+      expect(lost.body).toMatchObject({ code: "OUTCOME_UNKNOWN" });
+      const refused = await api.post<{ detail: string }>("/api/v2/contact/count", { filter: null });
+      expect(refused.status).toBe(502);
+      expect(refused.body.detail).toMatch(/key rotation was cut off.*api-key/);
+    } finally {
+      await server.close();
+      await own.sandbox.close();
+    }
+  });
 });

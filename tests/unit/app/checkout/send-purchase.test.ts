@@ -48,6 +48,24 @@ describe("sending a journaled purchase", () => {
     expect(outcome).toMatchObject({ ok: false, meaning: "refused", results: ["key-call-0"] });
   });
 
+  it("a refusal before sending ('not sent') after an earlier unanswered attempt is still 'no answer'", async () => {
+    // The first attempt left and got no answer; the retry meets a signed-out session (401): that
+    // says nothing about the first one, so it must not read as "nothing charged".
+    const earlier = purchase(1);
+    earlier.calls[0] = { ...earlier.calls[0]!, sentAt: new Date().toISOString() };
+    const outcome = await sendPurchase(earlier, async () => {
+      throw error(401, "unauthenticated");
+    });
+    expect(outcome).toMatchObject({ ok: false, meaning: "no-answer" });
+    // Sent for the first time and refused before it left: not sent.
+    const fresh = await sendPurchase(purchase(1), async () => {
+      throw error(401, "unauthenticated");
+    });
+    expect(fresh).toMatchObject({ ok: false, meaning: "not-sent" });
+    // Another proxy instance still carrying it out: the same key later gets its answer.
+    expect(failureMeaning(error(409, "conflict", "SPEND_IN_PROGRESS"))).toBe("no-answer");
+  });
+
   it("a second sender of the same purchase joins the first instead of sending again", async () => {
     let sends = 0;
     let release: () => void = () => {};
