@@ -134,6 +134,20 @@ export async function importUsersFile(database: Database, file: string): Promise
   return users.size;
 }
 
+/** Runs `work`; a database failure becomes a 503 in plain words (nothing was sent anywhere). */
+async function storeOr503<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof ProxyProblem) throw error;
+    throw fail(
+      503,
+      "The proxy cannot check sign-ins right now (its database is unavailable), so nothing was sent and nothing charged. Try again in a moment.",
+      { code: SPEND_CODES.journalUnavailable, headers: [["retry-after", "30"]] },
+    );
+  }
+}
+
 /** Failed sign-ins per name and per address within a window; both are checked. */
 export class SignInLimiter {
   private readonly failures = new Map<string, number[]>();
@@ -206,24 +220,15 @@ export class Access {
    */
   async userOf(c: Context<ProxyEnv>, fresh = false): Promise<string | null> {
     if (!this.required) return null;
-    let user: string | null;
-    try {
-      user = await this.sessions.userOf(getCookie(c, SESSION_COOKIE), fresh);
-    } catch {
-      throw fail(
-        503,
-        "The proxy cannot check your sign-in right now (its database is unavailable), so nothing was sent and nothing charged. Try again in a moment.",
-        { code: SPEND_CODES.journalUnavailable, headers: [["retry-after", "30"]] },
-      );
-    }
+    const user = await storeOr503(() => this.sessions.userOf(getCookie(c, SESSION_COOKIE), fresh));
     if (!user) throw fail(401, "Please sign in first.");
     return user;
   }
 
   routes(app: Hono<ProxyEnv>) {
-    app.post("/auth/sign-in", (c) => this.signIn(c));
+    app.post("/auth/sign-in", (c) => storeOr503(() => this.signIn(c)));
     app.post("/auth/sign-out", async (c) => {
-      await this.sessions.destroy(getCookie(c, SESSION_COOKIE));
+      await storeOr503(() => this.sessions.destroy(getCookie(c, SESSION_COOKIE)));
       deleteCookie(c, SESSION_COOKIE, { path: "/", secure: this.config.secureCookies });
       return c.json({ signedOut: true });
     });
