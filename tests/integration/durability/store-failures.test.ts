@@ -19,6 +19,20 @@ const filter = {
   children: [{ type: "condition", column: "COUNTRY_NAME_PER", operator: "eq", value: "Germany" }],
 };
 
+/** A paid Preview of three rows under `key`. */
+const preview = (api: ReturnType<typeof browser>, key: string) =>
+  api.post("/api/v2/contact/preview", { filter, reveal: "email", limit: 3 }, { idempotencyKey: key });
+
+/** The refusal of a spend that the proxy could not record (or whose person it could not check). */
+function expectRefusedUnsent(refused: { status: number; body: unknown; headers: Headers }) {
+  expect(refused.status).toBe(503);
+  expect(refused.body).toMatchObject({
+    code: "JOURNAL_UNAVAILABLE",
+    detail: expect.stringContaining("nothing was sent and nothing charged"),
+  });
+  expect(refused.headers.get("retry-after")).toBe("30");
+}
+
 describe("the database server stops mid-run", () => {
   let postgres: PostgresServer;
   let sandbox: Sandbox;
@@ -43,27 +57,13 @@ describe("the database server stops mid-run", () => {
     const credits = async () => (await api.get<{ credits: number }>("/api/v2/credits")).body.credits;
     const before = await credits();
     postgres.stop();
-    const refused = await api.post(
-      "/api/v2/contact/preview",
-      { filter, reveal: "email", limit: 3 },
-      { idempotencyKey: "database-down-1" },
-    );
-    expect(refused.status).toBe(503);
-    expect(refused.body).toMatchObject({
-      code: "JOURNAL_UNAVAILABLE",
-      detail: expect.stringContaining("nothing was sent and nothing charged"),
-    });
-    expect(refused.headers.get("retry-after")).toBe("30");
+    expectRefusedUnsent(await preview(api, "database-down-1"));
     expect((await api.post("/api/v2/contact/count", { filter })).status).toBe(200);
     expect(await credits()).toBe(before);
     expect(proxy.logs.join("")).toContain("spend journal unavailable");
 
     postgres.start();
-    const after = await api.post(
-      "/api/v2/contact/preview",
-      { filter, reveal: "email", limit: 3 },
-      { idempotencyKey: "database-down-1" },
-    );
+    const after = await preview(api, "database-down-1");
     expect(after.status).toBe(200);
     expect(before - (await credits())).toBe((after.body as { creditsCharged: number }).creditsCharged);
   });
@@ -79,16 +79,7 @@ describe("the database server stops mid-run", () => {
       expect((await api.post("/auth/sign-in", { name: "ada", password: "ada-password-1" })).status).toBe(200);
       const before = (await api.get<{ credits: number }>("/api/v2/credits")).body.credits;
       postgres.stop();
-      const refused = await api.post(
-        "/api/v2/contact/preview",
-        { filter, reveal: "email", limit: 3 },
-        { idempotencyKey: "database-down-signed-in" },
-      );
-      expect(refused.status).toBe(503);
-      expect(refused.body).toMatchObject({
-        code: "JOURNAL_UNAVAILABLE",
-        detail: expect.stringContaining("nothing charged"),
-      });
+      expectRefusedUnsent(await preview(api, "database-down-signed-in"));
       postgres.start();
       expect((await api.get<{ credits: number }>("/api/v2/credits")).body.credits).toBe(before);
     } finally {
