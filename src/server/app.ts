@@ -74,6 +74,7 @@ export async function createProxy(
   let access: Access;
   const journal = new SpendJournal(database, {
     ttlMs: config.idempotencyTtlMs,
+    joinWaitMs: config.spendJoinWaitMs,
     onCommitError: (error) =>
       logger.error(
         { err: { message: String((error as Error)?.message) } },

@@ -78,6 +78,8 @@ const envSchema = z.object({
   UPSTREAM_RETRY_BASE_MS: int(200, 0),
   MAX_BODY_BYTES: int(1024 * 1024, 1024),
   IDEMPOTENCY_TTL_MS: int(24 * 3600_000, 1000),
+  /** How long a retry waits for the same spend under way in another instance. */
+  SPEND_JOIN_WAIT_MS: int(120_000, 100),
   SESSION_CACHE_MS: int(30_000, 0),
   LOG_LEVEL: z.preprocess(unsetIfEmpty, z.enum(LOG_LEVELS).default("info")),
 });
@@ -114,6 +116,7 @@ export interface ProxyConfig {
   retry: { max: number; baseMs: number };
   maxBodyBytes: number;
   idempotencyTtlMs: number;
+  spendJoinWaitMs: number;
   sessionCacheMs: number;
   logLevel: (typeof LOG_LEVELS)[number];
 }
@@ -194,6 +197,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ProxyConfig
     retry: { max: e.UPSTREAM_RETRIES, baseMs: e.UPSTREAM_RETRY_BASE_MS },
     maxBodyBytes: e.MAX_BODY_BYTES,
     idempotencyTtlMs: e.IDEMPOTENCY_TTL_MS,
+    spendJoinWaitMs: e.SPEND_JOIN_WAIT_MS,
     sessionCacheMs: e.SESSION_CACHE_MS,
     logLevel: e.LOG_LEVEL,
   };

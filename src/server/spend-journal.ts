@@ -55,8 +55,6 @@ export class JournalUnavailable extends Error {
 const HEARTBEAT_MS = 2000;
 /** An instance whose heartbeat is older than this is gone (killed, or cut off from the database). */
 const GONE_AFTER_MS = 10_000;
-/** How long a retry waits for the same spend under way in another instance. */
-const JOIN_WAIT_MS = 120_000;
 /** An outcome never learned is kept (without any answer) this long, so its key is not sent again. */
 const UNRESOLVED_KEEP_MS = 30 * 24 * 3600_000;
 /** Every time below is the database's clock: instances on several machines compare them. */
@@ -82,6 +80,8 @@ export class SpendJournal {
     private readonly database: Database,
     private readonly options: {
       ttlMs: number;
+      /** How long a retry waits for the same spend under way in another instance (then SPEND_IN_PROGRESS). */
+      joinWaitMs: number;
       /** The answer could not be committed (it is still returned; a later retry hears "unknown"). */
       onCommitError?: (error: unknown) => void;
     },
@@ -181,7 +181,7 @@ export class SpendJournal {
     reconcile?: Reconcile,
   ): Promise<SpendResult> {
     const { db } = this.database;
-    const waitUntil = Date.now() + JOIN_WAIT_MS;
+    const waitUntil = Date.now() + this.options.joinWaitMs;
     for (;;) {
       let inserted: { id: string } | undefined;
       try {

@@ -162,7 +162,7 @@ async function embedded(dir: string): Promise<Database> {
  * 25-row enrich, made at once), interleaved; a new key each call, as every purchase has.
  */
 async function journalCost(database: Database, runs: number) {
-  const journal = new SpendJournal(database, { ttlMs: 3600_000 });
+  const journal = new SpendJournal(database, { ttlMs: 3600_000, joinWaitMs: 120_000 });
   await journal.start();
   const answer = { status: 200, headers: [] as [string, string][], body: "x".repeat(12_000) };
   const work = async () => ({ answer, outcome: "final" as const });

@@ -40,7 +40,9 @@ const stamp = () => new Date().toISOString().replace(/[:.]/g, "-");
  * whatever the recovery, the bytes are still there to look at. Says where, or why it could not.
  */
 export function keepCopy(file: string, move = false): string {
-  const copy = `${file}.damaged-${stamp()}`;
+  // Never over an earlier copy: two refusals within one millisecond get two copies.
+  let copy = `${file}.damaged-${stamp()}`;
+  for (let n = 2; existsSync(copy); n++) copy = `${file}.damaged-${stamp()}-${n}`;
   try {
     if (move) renameSync(file, copy);
     else copyFileSync(file, copy);

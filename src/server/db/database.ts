@@ -1,5 +1,6 @@
+import { randomBytes } from "node:crypto";
 import { constants } from "node:fs";
-import { access, chmod, mkdir, open, readFile, unlink } from "node:fs/promises";
+import { access, chmod, link, mkdir, readFile, rename, unlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { Kysely, PostgresDialect } from "kysely";
 import { ConfigError } from "../config";
@@ -116,27 +117,40 @@ async function usableFolder(dataDir: string) {
 
 /**
  * PGlite is one process's database: a second process on the same folder would corrupt it. A lock
- * file holding the owner's pid keeps it out; one left by a process that is gone is taken over.
+ * file holding the owner's pid keeps it out. It is born whole (a file of ours, linked into place),
+ * so nobody reads it empty; one left by a process that is gone is replaced atomically, and whoever
+ * finds their own pid in it a moment later holds it (two taking over at once cannot both win).
  */
 async function lockFolder(lockFile: string, folder: string): Promise<() => Promise<void>> {
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const handle = await open(lockFile, "wx", 0o600);
-      await handle.writeFile(String(process.pid));
-      await handle.close();
-      return () => unlink(lockFile).catch(() => {});
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code !== "EEXIST")
-        throw new ConfigError(`the data folder ${path.dirname(lockFile)} cannot be written (${code})`);
-      const owner = Number((await readFile(lockFile, "utf8").catch(() => "")).trim());
+  const mine = `${lockFile}.${process.pid}.${randomBytes(4).toString("hex")}`;
+  const release = () => unlink(lockFile).catch(() => {});
+  const holder = async () => Number((await readFile(lockFile, "utf8").catch(() => "")).trim());
+  try {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      await writeFile(mine, String(process.pid), { mode: 0o600 });
+      try {
+        await link(mine, lockFile);
+        return release;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      }
+      const owner = await holder();
       if (Number.isInteger(owner) && owner > 0 && isAlive(owner))
         throw new ConfigError(
           `the embedded database in ${folder} is in use by ${owner === process.pid ? "another proxy in this process" : `another proxy (process ${owner})`}. ` +
             "Stop it first; to run several proxies, give them one PostgreSQL server with DATABASE_URL.",
         );
-      await unlink(lockFile).catch(() => {});
+      await rename(mine, lockFile);
+      await new Promise((r) => setTimeout(r, 50));
+      if ((await holder()) === process.pid) return release;
     }
+  } catch (error) {
+    if (error instanceof ConfigError) throw error;
+    throw new ConfigError(
+      `the data folder ${path.dirname(lockFile)} cannot be written (${(error as NodeJS.ErrnoException).code})`,
+    );
+  } finally {
+    await unlink(mine).catch(() => {});
   }
   throw new ConfigError(`the lock ${lockFile} could not be taken`);
 }

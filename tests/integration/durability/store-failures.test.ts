@@ -4,15 +4,23 @@
  * data folder that cannot be written or does not exist at start (one line, exit 1, no stack
  * trace), and a second process on an embedded database already in use.
  */
-import { spawn } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Sandbox } from "../../../src/sandbox/app";
+import { createProxy } from "../../../src/server/app";
+import { configFromEnv } from "../../../src/server/config";
 import { hashPassword } from "../../../src/server/passwords";
 import { createDatabase, type PostgresServer, startPostgres } from "../../support/postgres";
-import { browser, type ProxyServer, startProxy, startSandbox } from "../../support/proxy-server";
+import {
+  browser,
+  fakeUpstream,
+  type ProxyServer,
+  startProxy,
+  startSandbox,
+} from "../../support/proxy-server";
 
 const filter = {
   type: "group",
@@ -157,5 +165,19 @@ describe("the data folder at start", () => {
     expect(result.stderr).toMatch(
       new RegExp(`in use by another proxy \\(process ${process.pid}\\).*DATABASE_URL`),
     );
+  });
+
+  it("a lock left by a process that is gone is taken over, and given back on close", async () => {
+    const dataDir = path.join(root, "stale");
+    mkdirSync(dataDir);
+    const lock = path.join(dataDir, "db.lock");
+    writeFileSync(lock, String(spawnSync("true").pid));
+    const proxy = await createProxy(
+      configFromEnv({ PORT: "0", LOG_LEVEL: "silent", DATA_DIR: dataDir }),
+      fakeUpstream(),
+    );
+    expect(readFileSync(lock, "utf8")).toBe(String(process.pid));
+    await proxy.close();
+    expect(existsSync(lock)).toBe(false);
   });
 });

@@ -88,4 +88,38 @@ describe.skipIf(!server)("two proxy instances on one PostgreSQL", () => {
     expect(charged).toBeGreaterThan(0);
     expect(before - (await credits())).toBe(charged);
   });
+
+  it("a spend still under way on one is never judged lost on the other: SPEND_IN_PROGRESS, then its answer", async () => {
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const slow = recording(async (request) => {
+      const answer = await sandbox.fetch(request);
+      if (new URL(request.url).pathname === "/v2/contact/preview") await gate;
+      return answer;
+    });
+    const env = { DATABASE_URL: await createDatabase(server!), SPEND_JOIN_WAIT_MS: "500" };
+    const [one, two] = await Promise.all([startProxy(slow, { env }), startProxy(slow, { env })]);
+    try {
+      const body = { filter: null, reveal: "email", limit: 2 };
+      const key = { idempotencyKey: "slow-on-one-1" };
+      const first = browser(one.url).post("/api/v2/contact/preview", body, key);
+      while (!slow.seen.some((s) => s.path === "/v2/contact/preview")) await sleep(20);
+      const waiting = await browser(two.url).post("/api/v2/contact/preview", body, key);
+      expect(waiting.status).toBe(409);
+      expect(waiting.body).toMatchObject({ code: "SPEND_IN_PROGRESS" });
+      release();
+      const answered = await first;
+      expect(answered.status).toBe(200);
+      const later = await browser(two.url).post("/api/v2/contact/preview", body, key);
+      expect(later.status).toBe(200);
+      expect(later.text).toBe(answered.text);
+      expect(slow.seen.filter((s) => s.path === "/v2/contact/preview")).toHaveLength(1);
+    } finally {
+      release();
+      await one.close();
+      await two.close();
+    }
+  });
 });
