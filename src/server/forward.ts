@@ -222,7 +222,7 @@ async function spend(
     const body = { ...(input.json as Record<string, unknown>) };
     body.name = taggedExportName(body.name as string | null | undefined, tag);
     send = { ...call, body: { kind: "json", text: JSON.stringify(body) } };
-    reconcile = (found, sinceSentMs) => findExport(found, sinceSentMs, deps);
+    reconcile = (tag, sinceSentMs) => findExport(tag, sinceSentMs, deps);
   }
   if (isRotation(op)) await deps.keys.checkWritable();
   let result: Awaited<ReturnType<SpendJournal["run"]>>;
