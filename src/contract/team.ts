@@ -1,0 +1,189 @@
+import { z } from "zod";
+import { filterSchemas, type GroupNode } from "./filter";
+
+/**
+ * The proxy's own API for the team (not operations of the service): people and roles, saved
+ * audiences with their versions, the audit list and who started which job. The proxy validates
+ * every body with these schemas and the app reads every answer with them, so the two cannot drift.
+ * Errors are the proxy's usual `{ detail, code? }`.
+ */
+
+/**
+ * What each role may do. `admin`: people, roles, key rotation and all a buyer may do. `buyer`:
+ * spends (preview, enrich, export, verification) and downloads what was bought. `analyst`: builds,
+ * counts, samples, insights, company tools, saves and shares audiences; never spends or downloads
+ * purchased data.
+ */
+export const ROLES = ["admin", "buyer", "analyst"] as const;
+export const roleSchema = z.enum(ROLES);
+export type Role = z.output<typeof roleSchema>;
+
+export const ROLE_WORDS: Record<Role, string> = {
+  admin: "Admin: manages people and the key, and buys",
+  buyer: "Buyer: buys contacts, exports and verifications",
+  analyst: "Analyst: builds, counts and shares audiences; cannot buy",
+};
+
+/** Sign-in names: letters, digits, `.`, `_`, `@`, `-`, 1 to 64 of them. */
+export const USER_NAME = /^[A-Za-z0-9._@-]{1,64}$/;
+export const personNameSchema = z
+  .string()
+  .regex(USER_NAME, "Use 1 to 64 letters, digits, dots, dashes, underscores or @.");
+export const passwordSchema = z
+  .string()
+  .min(8, "Use a password of at least 8 characters.")
+  .max(1024, "Use a password of at most 1,024 characters.");
+
+/** Codes on the proxy's refusals that the app acts on. */
+export const TEAM_CODES = {
+  /** A `PUT` named a version that is no longer the latest: `current` holds the latest. */
+  versionConflict: "VERSION_CONFLICT",
+  /** The caller's role does not allow this (the detail says which role does). */
+  roleRequired: "ROLE_REQUIRED",
+  /** The change would leave the team without an admin. */
+  lastAdmin: "LAST_ADMIN",
+  /** A person of that name exists already. */
+  nameTaken: "NAME_TAKEN",
+  /** People listed in USERS_FILE are changed in that file, not here. */
+  managedByFile: "MANAGED_BY_FILE",
+} as const;
+
+export const personSchema = z.object({
+  name: z.string(),
+  role: roleSchema,
+  /** `file`: listed in USERS_FILE (changed there); `team`: added here or with `npm run users`. */
+  source: z.enum(["file", "team"]),
+  createdAt: z.string(),
+  createdBy: z.string().nullable(),
+});
+export type Person = z.output<typeof personSchema>;
+
+export const peopleAnswer = z.object({ people: z.array(personSchema) });
+export const addPersonBody = z.strictObject({
+  name: personNameSchema,
+  role: roleSchema,
+  password: passwordSchema,
+});
+export const changePersonBody = z
+  .strictObject({ role: roleSchema.optional(), password: passwordSchema.optional() })
+  .refine((b) => b.role !== undefined || b.password !== undefined, "Send a role, a password or both.");
+
+/** Audience names: what a person types, trimmed, 1 to 120 characters. */
+export const audienceNameSchema = z
+  .string()
+  .trim()
+  .min(1, "Give the audience a name.")
+  .max(120, "Use a name of at most 120 characters.");
+
+/** A saved audience's id, in its short link `/a/<id>`. */
+export const AUDIENCE_ID = /^[A-Za-z0-9_-]{6,32}$/;
+export const audienceIdSchema = z.string().regex(AUDIENCE_ID);
+
+/** A saved filter: a complete tree the service would take, nested no deeper than it allows. */
+export const savedFilterSchema = filterSchemas.root.transform((filter, ctx): GroupNode => {
+  if (filter) return filter;
+  ctx.addIssue({ code: "custom", message: "An audience needs a filter." });
+  return z.NEVER;
+});
+
+export const audienceSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  filter: savedFilterSchema,
+  owner: z.string(),
+  shared: z.boolean(),
+  /** The audience's size when last saved, or null if it was not known. */
+  lastCount: z.number().int().nonnegative().nullable(),
+  /** Increases by one with every save; a `PUT` names the version it replaces. */
+  version: z.number().int().positive(),
+  createdAt: z.string(),
+  createdBy: z.string(),
+  updatedAt: z.string(),
+  updatedBy: z.string(),
+  /** Whether the caller may change it (owner; or anyone the team shares it with). */
+  canEdit: z.boolean(),
+  /** Whether the caller may delete it or change who sees it (owner or admin). */
+  canManage: z.boolean(),
+});
+export type Audience = z.output<typeof audienceSchema>;
+
+export const audiencesAnswer = z.object({ audiences: z.array(audienceSchema) });
+
+export const createAudienceBody = z.strictObject({
+  name: audienceNameSchema,
+  filter: savedFilterSchema,
+  shared: z.boolean().default(false),
+  lastCount: z.number().int().nonnegative().nullable().default(null),
+  /** Set when moving an audience saved in a browser: the same one sent twice is created once. */
+  clientId: z.string().min(1).max(64).optional(),
+});
+
+/** `PUT /api/audiences/:id`: the fields to change and the version they replace. */
+export const updateAudienceBody = z.strictObject({
+  version: z.number().int().positive(),
+  name: audienceNameSchema.optional(),
+  filter: savedFilterSchema.optional(),
+  shared: z.boolean().optional(),
+  lastCount: z.number().int().nonnegative().nullable().optional(),
+});
+
+/** The 409 of a `PUT` over a newer version: who saved it and what it holds. */
+export const versionConflictAnswer = z.object({
+  detail: z.string(),
+  code: z.literal(TEAM_CODES.versionConflict),
+  current: audienceSchema,
+});
+
+export const audienceVersionSchema = z.object({
+  version: z.number().int().positive(),
+  name: z.string(),
+  filter: savedFilterSchema,
+  shared: z.boolean(),
+  lastCount: z.number().int().nonnegative().nullable(),
+  savedAt: z.string(),
+  savedBy: z.string(),
+  /** Set when this version brought an earlier one back. */
+  restoredFrom: z.number().int().positive().nullable(),
+});
+export type AudienceVersion = z.output<typeof audienceVersionSchema>;
+export const audienceVersionsAnswer = z.object({ versions: z.array(audienceVersionSchema) });
+
+/** `POST /api/audiences/:id/restore`: brings `restore` back as a new version on top of `version`. */
+export const restoreAudienceBody = z.strictObject({
+  version: z.number().int().positive(),
+  restore: z.number().int().positive(),
+});
+
+export const AUDIT_ACTIONS = [
+  "person.add",
+  "person.remove",
+  "person.role",
+  "person.password",
+  "audience.create",
+  "audience.update",
+  "audience.restore",
+  "audience.delete",
+  "key.rotate",
+] as const;
+export const auditEntrySchema = z.object({
+  id: z.number().int(),
+  at: z.string(),
+  actor: z.string(),
+  action: z.enum(AUDIT_ACTIONS),
+  /** What it was done to: a person's name, an audience's id. */
+  target: z.string().nullable(),
+  /** A sentence a person can read ("role buyer → analyst", "version 3, renamed to …"). */
+  summary: z.string(),
+});
+export type AuditEntry = z.output<typeof auditEntrySchema>;
+export const auditAnswer = z.object({ entries: z.array(auditEntrySchema), more: z.boolean() });
+
+/** Jobs started through this proxy (exports, verification batches) and who started them. */
+export const teamJobSchema = z.object({
+  kind: z.enum(["export", "verification"]),
+  jobId: z.string(),
+  person: z.string(),
+  at: z.string(),
+});
+export type TeamJob = z.output<typeof teamJobSchema>;
+export const teamJobsAnswer = z.object({ jobs: z.array(teamJobSchema) });
