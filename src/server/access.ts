@@ -333,7 +333,8 @@ export class Access {
   async recheckLocalMode(): Promise<void> {
     if (this.requiredNow || Date.now() - this.checkedPeopleAt < this.config.sessionCheckMs) return;
     this.checkedPeopleAt = Date.now();
-    if ((await storeOr503(() => countPeople(this.database.db))) > 0) this.requiredNow = true;
+    // A database that cannot say leaves local mode as it is: reads go on, spends are refused anyway.
+    if ((await countPeople(this.database.db).catch(() => 0)) > 0) this.requiredNow = true;
   }
 
   /**
