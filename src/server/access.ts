@@ -263,6 +263,14 @@ export class SignInThrottle {
     this.bound(this.trusted);
   }
 
+  /** Forgets what no longer counts (called every minute): memory follows the attack, not history. */
+  sweep() {
+    const now = this.now();
+    for (const [key, times] of this.failures)
+      if ((times.at(-1) ?? 0) <= now - this.limits.windowMs) this.failures.delete(key);
+    for (const [key, at] of this.trusted) if (at <= now - SignInThrottle.TRUST_MS) this.trusted.delete(key);
+  }
+
   private recent(key: string, now: number): number[] {
     const times = (this.failures.get(key) ?? []).filter((t) => t > now - this.limits.windowMs);
     if (times.length === 0) this.failures.delete(key);
@@ -307,7 +315,10 @@ export class Access {
       addressMax: config.signIn.addressMaxFailures,
       windowMs: config.signIn.windowMs,
     });
-    this.sweeper = setInterval(() => void this.sessions.sweep().catch(() => {}), 60_000);
+    this.sweeper = setInterval(() => {
+      this.throttle.sweep();
+      void this.sessions.sweep().catch(() => {});
+    }, 60_000);
     this.sweeper.unref();
   }
 
