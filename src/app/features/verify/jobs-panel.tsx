@@ -1,4 +1,5 @@
 import { useId } from "react";
+import { useJobStarters } from "../../api/team-jobs";
 import { readableError } from "../../ui/status";
 import { isActive } from "./job-model";
 import { JobRow } from "./job-row";
@@ -10,6 +11,8 @@ import "./verify.css";
 export function JobsPanel() {
   const id = useId();
   const { jobs, listedIds, active, announcement } = useVerifyJobs();
+  // Who started each job, as the proxy recorded it (joined by job id).
+  const starters = useJobStarters("verification");
   const running = jobs.filter((job) => isActive(job.status)).length;
 
   return (
@@ -48,7 +51,12 @@ export function JobsPanel() {
       ) : (
         <ul className="job-list">
           {jobs.map((job) => (
-            <JobRow key={job.id} job={job} listed={listedIds ? listedIds.has(job.id) : null} />
+            <JobRow
+              key={job.id}
+              job={job}
+              listed={listedIds ? listedIds.has(job.id) : null}
+              starter={starters.data?.get(job.id) ?? null}
+            />
           ))}
         </ul>
       )}

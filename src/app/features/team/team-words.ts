@@ -1,0 +1,58 @@
+import { type AuditEntry, type Role, TEAM_CODES } from "../../../contract/team";
+import { ApiError } from "../../api/api-error";
+import { readableError } from "../../ui/status";
+
+/**
+ * The Team page's words: refusals of the proxy said as what happened and what to do, and each
+ * audit entry as a sentence.
+ */
+
+export type PersonAction = "add" | "role" | "password" | "remove";
+
+const FAILED: Record<PersonAction, string> = {
+  add: "The person was not added",
+  role: "The role was not changed",
+  password: "The password was not reset",
+  remove: "The person was not removed",
+};
+
+/** Why a change to `name` was refused, in words. */
+export function teamRefusal(error: unknown, action: PersonAction, name: string): string {
+  const failed = FAILED[action];
+  if (!(error instanceof ApiError)) return `${failed}: ${readableError(error)}`;
+  switch (error.code) {
+    case TEAM_CODES.lastAdmin:
+      return `${failed}: ${name} is the team's only admin, and a team needs one to manage people and the key. Make someone else an admin first.`;
+    case TEAM_CODES.nameTaken:
+      return `${failed}: someone called ${name} is on the team already. Choose another name, or change that person instead.`;
+    case TEAM_CODES.managedByFile:
+      return `${failed}: ${name} is listed in the server's users file (USERS_FILE), so they are changed in that file, not here.`;
+    case TEAM_CODES.roleRequired:
+      return `${failed}: only an admin can change the team. ${error.message}`;
+  }
+  if (error.kind === "not-found")
+    return `${failed}: ${name} is no longer on the team (someone removed them).`;
+  if (error.kind === "validation") return `${failed}: ${error.message}`;
+  return `${failed}: ${error.message}`;
+}
+
+export const ROLE_LABELS: Record<Role, string> = { admin: "Admin", buyer: "Buyer", analyst: "Analyst" };
+
+const DID: Record<AuditEntry["action"], (target: string) => string> = {
+  "person.add": (t) => `added ${t} to the team`,
+  "person.remove": (t) => `removed ${t} from the team`,
+  "person.role": (t) => `changed the role of ${t}`,
+  "person.password": (t) => `reset the password of ${t}`,
+  "audience.create": () => "saved a new audience",
+  "audience.update": () => "changed an audience",
+  "audience.restore": () => "restored an earlier version of an audience",
+  "audience.delete": () => "deleted an audience",
+  "key.rotate": () => "rotated the team's API key",
+};
+
+/** "ada changed the role of bob: role buyer → analyst." */
+export function auditSentence(entry: AuditEntry): string {
+  const did = DID[entry.action](entry.target ?? "someone");
+  const summary = entry.summary.trim().replace(/\.$/, "");
+  return summary ? `${entry.actor} ${did}: ${summary}.` : `${entry.actor} ${did}.`;
+}
