@@ -60,7 +60,7 @@ export function RotateKeyCard() {
           {notAdmin} The key is the whole team's: rotating it affects everyone.
         </p>
       ) : null}
-      <div className="account-actions" hidden={notAdmin !== null && !waiting}>
+      <div className="account-actions">
         <button
           type="button"
           className="button button-secondary"

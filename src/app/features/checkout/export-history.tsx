@@ -1,4 +1,4 @@
-import { useId } from "react";
+import { useEffect, useId } from "react";
 import type { Plan } from "../../../contract/inferred";
 import type { ExportStatusRecord } from "../../../contract/operations";
 import { useJobStarters } from "../../api/team-jobs";
@@ -78,6 +78,16 @@ export function ExportHistory({ plan }: { plan: Plan | null }) {
   const byId = new Map(records.map((r) => [r.exportId, r]));
   // Who started each export, recorded by the proxy; the service itself knows only the key.
   const starters = useJobStarters("export");
+  // An export this list has not seen a person for was probably just started: ask again.
+  // (Once per new set of such ids: one started outside this app never has a person.)
+  const unseen = records
+    .filter((r) => starters.data && !starters.data.has(r.exportId))
+    .map((r) => r.exportId)
+    .join(" ");
+  const refetchStarters = starters.refetch;
+  useEffect(() => {
+    if (unseen) void refetchStarters();
+  }, [unseen, refetchStarters]);
   const { why } = useAbilities();
   const cannotDownload = why("download");
   return (

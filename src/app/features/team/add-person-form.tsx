@@ -1,7 +1,8 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useId } from "react";
-import { useForm } from "react-hook-form";
+import { useForm, useWatch } from "react-hook-form";
 import { addPersonBody, ROLE_WORDS, ROLES, type Role } from "../../../contract/team";
+import { ROLE_NAMES } from "../../lib/roles";
 import { useAddPerson } from "./api/people";
 import { teamRefusal } from "./team-words";
 
@@ -47,6 +48,7 @@ export function AddPersonForm({
     });
   });
   const typedName = form.getValues("name").trim() || "that person";
+  const role = useWatch({ control: form.control, name: "role" });
 
   return (
     <form className="form team-add-form" onSubmit={submit} noValidate aria-labelledby={`${id}-title`}>
@@ -69,7 +71,7 @@ export function AddPersonForm({
             {...form.register("name")}
           />
           <p className="hint-text" id={`${id}-name-hint`}>
-            What they type to sign in: letters, digits, dots, dashes, underscores or @.
+            The name to sign in with: letters, digits, dots, dashes, underscores or @.
           </p>
           {errors.name ? (
             <p className="team-field-error" id={`${id}-name-error`} role="alert">
@@ -90,7 +92,7 @@ export function AddPersonForm({
           >
             {ROLES.map((role) => (
               <option key={role} value={role} disabled={first && role !== "admin"}>
-                {ROLE_WORDS[role]}
+                {ROLE_NAMES[role]}
               </option>
             ))}
           </select>
@@ -98,7 +100,9 @@ export function AddPersonForm({
             <p className="team-field-error" id={`${id}-role-error`} role="alert">
               {errors.role.message}
             </p>
-          ) : null}
+          ) : (
+            <p className="hint-text">{ROLE_WORDS[role]}.</p>
+          )}
         </div>
         <div className="field">
           <label className="field-label" htmlFor={`${id}-password`}>

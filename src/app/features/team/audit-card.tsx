@@ -13,7 +13,7 @@ export function AuditCard() {
   const audit = useAudit();
   const entries = audit.data?.pages.flatMap((page) => page.entries) ?? [];
   return (
-    <section className="card team-card team-wide" aria-labelledby={`${id}-title`}>
+    <section className="card team-card" aria-labelledby={`${id}-title`}>
       <div className="team-card-head">
         <h2 className="card-title" id={`${id}-title`}>
           Audit

@@ -11,7 +11,7 @@ export function PeopleCard({ me }: { me: string | null }) {
   const [said, setSaid] = useState("");
   const list = people.data?.people ?? [];
   return (
-    <section className="card team-card" aria-labelledby={`${id}-title`}>
+    <section className="card team-card team-wide" aria-labelledby={`${id}-title`}>
       <div className="team-card-head">
         <h2 className="card-title" id={`${id}-title`}>
           People

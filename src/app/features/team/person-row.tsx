@@ -1,14 +1,15 @@
 import { useId, useState } from "react";
 import { type Person, passwordSchema, ROLES, type Role } from "../../../contract/team";
-import { formatWhen } from "../../lib/format";
+import { formatDateTime } from "../../lib/format";
+import { ROLE_NAMES } from "../../lib/roles";
 import { useChangePerson, useRemovePerson } from "./api/people";
-import { ROLE_LABELS, teamRefusal } from "./team-words";
+import { teamRefusal } from "./team-words";
 
 type Editing = null | "role" | "password" | "remove";
 
 /** When and by whom a person was added, in words. */
 function addedText(person: Person): string {
-  const when = formatWhen(person.createdAt);
+  const when = formatDateTime(person.createdAt);
   if (person.source === "file") return `Listed in the users file · ${when}`;
   return person.createdBy
     ? `Added by ${person.createdBy} · ${when}`
@@ -59,7 +60,7 @@ export function PersonRow({
       {
         onSuccess: () => {
           setEditing(null);
-          setDone(`${isMe ? "Your" : `${person.name}'s`} role is now ${ROLE_LABELS[role]}.`);
+          setDone(`${isMe ? "Your" : `${person.name}'s`} role is now ${ROLE_NAMES[role]}.`);
         },
       },
     );
@@ -94,152 +95,154 @@ export function PersonRow({
       </th>
       <td>
         <span className="badge team-role" data-role={person.role}>
-          {ROLE_LABELS[person.role]}
+          {ROLE_NAMES[person.role]}
         </span>
       </td>
       <td className="muted team-added">{addedText(person)}</td>
-      <td className="team-person-actions">
-        {fromFile ? (
-          <span className="hint-text">Changed in the users file on the server.</span>
-        ) : (
-          <div className="team-actions">
-            <button
-              type="button"
-              className="button button-secondary"
-              aria-expanded={editing === "role"}
-              aria-controls={`${id}-edit`}
-              onClick={() => open(editing === "role" ? null : "role")}
-            >
-              Change role<span className="visually-hidden"> of {person.name}</span>
-            </button>
-            <button
-              type="button"
-              className="button button-secondary"
-              aria-expanded={editing === "password"}
-              aria-controls={`${id}-edit`}
-              onClick={() => open(editing === "password" ? null : "password")}
-            >
-              Reset password<span className="visually-hidden"> of {person.name}</span>
-            </button>
-            <button
-              type="button"
-              className="button button-quiet team-danger"
-              aria-expanded={editing === "remove"}
-              aria-controls={`${id}-edit`}
-              onClick={() => open(editing === "remove" ? null : "remove")}
-            >
-              Remove<span className="visually-hidden"> {person.name}</span>
-            </button>
-          </div>
-        )}
-        <div id={`${id}-edit`} className="team-edit">
-          {editing === "role" ? (
-            <fieldset className="team-confirm">
-              <legend className="visually-hidden">{`Change the role of ${person.name}`}</legend>
-              <label className="field-label" htmlFor={`${id}-role`}>
-                New role for {person.name}
-              </label>
-              <select
-                id={`${id}-role`}
-                className="input"
-                value={role}
-                onChange={(event) => setRole(event.target.value as Role)}
+      <td>
+        <div className="team-person-actions">
+          {fromFile ? (
+            <span className="hint-text">Changed in the users file on the server.</span>
+          ) : (
+            <div className="team-actions">
+              <button
+                type="button"
+                className="button button-secondary"
+                aria-expanded={editing === "role"}
+                aria-controls={`${id}-edit`}
+                onClick={() => open(editing === "role" ? null : "role")}
               >
-                {ROLES.map((r) => (
-                  <option key={r} value={r}>
-                    {ROLE_LABELS[r]}
-                  </option>
-                ))}
-              </select>
-              <p className="hint-text">
-                This signs {who} out at once, on every device; {isMe ? "you sign" : "they sign"} in again with
-                the new role.
-              </p>
-              <div className="team-actions">
-                <button
-                  type="button"
-                  className="button button-primary"
-                  disabled={change.isPending || role === person.role}
-                  onClick={saveRole}
+                Change role<span className="visually-hidden"> of {person.name}</span>
+              </button>
+              <button
+                type="button"
+                className="button button-secondary"
+                aria-expanded={editing === "password"}
+                aria-controls={`${id}-edit`}
+                onClick={() => open(editing === "password" ? null : "password")}
+              >
+                Reset password<span className="visually-hidden"> of {person.name}</span>
+              </button>
+              <button
+                type="button"
+                className="button button-quiet team-danger"
+                aria-expanded={editing === "remove"}
+                aria-controls={`${id}-edit`}
+                onClick={() => open(editing === "remove" ? null : "remove")}
+              >
+                Remove<span className="visually-hidden"> {person.name}</span>
+              </button>
+            </div>
+          )}
+          <div id={`${id}-edit`} className="team-edit">
+            {editing === "role" ? (
+              <fieldset className="team-confirm">
+                <legend className="visually-hidden">{`Change the role of ${person.name}`}</legend>
+                <label className="field-label" htmlFor={`${id}-role`}>
+                  New role for {person.name}
+                </label>
+                <select
+                  id={`${id}-role`}
+                  className="input"
+                  value={role}
+                  onChange={(event) => setRole(event.target.value as Role)}
                 >
-                  {change.isPending ? "Changing…" : `Make ${person.name} ${ROLE_LABELS[role].toLowerCase()}`}
-                </button>
-                <button type="button" className="button button-secondary" onClick={() => setEditing(null)}>
-                  Cancel
-                </button>
-              </div>
-            </fieldset>
-          ) : null}
-          {editing === "password" ? (
-            <fieldset className="team-confirm">
-              <legend className="visually-hidden">{`Reset the password of ${person.name}`}</legend>
-              <label className="field-label" htmlFor={`${id}-password`}>
-                New password for {person.name}
-              </label>
-              <input
-                id={`${id}-password`}
-                className="input"
-                type="password"
-                autoComplete="new-password"
-                maxLength={1024}
-                value={password}
-                aria-invalid={passwordProblem ? true : undefined}
-                onChange={(event) => setPassword(event.target.value)}
-              />
-              {passwordProblem ? (
-                <p className="team-field-error" role="alert">
-                  {passwordProblem}
+                  {ROLES.map((r) => (
+                    <option key={r} value={r}>
+                      {ROLE_NAMES[r]}
+                    </option>
+                  ))}
+                </select>
+                <p className="hint-text">
+                  This signs {who} out at once, on every device; {isMe ? "you sign" : "they sign"} in again
+                  with the new role.
                 </p>
-              ) : (
-                <p className="hint-text">At least 8 characters. Their old password stops working.</p>
-              )}
-              <div className="team-actions">
-                <button
-                  type="button"
-                  className="button button-primary"
-                  disabled={change.isPending}
-                  onClick={savePassword}
-                >
-                  {change.isPending ? "Resetting…" : "Reset the password"}
-                </button>
-                <button type="button" className="button button-secondary" onClick={() => setEditing(null)}>
-                  Cancel
-                </button>
-              </div>
-            </fieldset>
-          ) : null}
-          {editing === "remove" ? (
-            <fieldset className="team-confirm">
-              <legend className="visually-hidden">{`Remove ${person.name}`}</legend>
-              <p>
-                Remove {isMe ? "yourself" : person.name} from the team? This ends {isMe ? "your" : "their"}{" "}
-                sessions at once: {isMe ? "you are" : "they are"} signed out everywhere and can no longer sign
-                in. Audiences {isMe ? "you" : "they"} shared stay with the team.
+                <div className="team-actions">
+                  <button
+                    type="button"
+                    className="button button-primary"
+                    disabled={change.isPending || role === person.role}
+                    onClick={saveRole}
+                  >
+                    {change.isPending ? "Changing…" : `Make ${person.name} ${ROLE_NAMES[role].toLowerCase()}`}
+                  </button>
+                  <button type="button" className="button button-secondary" onClick={() => setEditing(null)}>
+                    Cancel
+                  </button>
+                </div>
+              </fieldset>
+            ) : null}
+            {editing === "password" ? (
+              <fieldset className="team-confirm">
+                <legend className="visually-hidden">{`Reset the password of ${person.name}`}</legend>
+                <label className="field-label" htmlFor={`${id}-password`}>
+                  New password for {person.name}
+                </label>
+                <input
+                  id={`${id}-password`}
+                  className="input"
+                  type="password"
+                  autoComplete="new-password"
+                  maxLength={1024}
+                  value={password}
+                  aria-invalid={passwordProblem ? true : undefined}
+                  onChange={(event) => setPassword(event.target.value)}
+                />
+                {passwordProblem ? (
+                  <p className="team-field-error" role="alert">
+                    {passwordProblem}
+                  </p>
+                ) : (
+                  <p className="hint-text">At least 8 characters. Their old password stops working.</p>
+                )}
+                <div className="team-actions">
+                  <button
+                    type="button"
+                    className="button button-primary"
+                    disabled={change.isPending}
+                    onClick={savePassword}
+                  >
+                    {change.isPending ? "Resetting…" : "Reset the password"}
+                  </button>
+                  <button type="button" className="button button-secondary" onClick={() => setEditing(null)}>
+                    Cancel
+                  </button>
+                </div>
+              </fieldset>
+            ) : null}
+            {editing === "remove" ? (
+              <fieldset className="team-confirm">
+                <legend className="visually-hidden">{`Remove ${person.name}`}</legend>
+                <p>
+                  Remove {isMe ? "yourself" : person.name} from the team? This ends {isMe ? "your" : "their"}{" "}
+                  sessions at once: {isMe ? "you are" : "they are"} signed out everywhere and can no longer
+                  sign in. Audiences {isMe ? "you" : "they"} shared stay with the team.
+                </p>
+                <div className="team-actions">
+                  <button
+                    type="button"
+                    className="button button-primary team-danger-solid"
+                    disabled={remove.isPending}
+                    onClick={doRemove}
+                  >
+                    {remove.isPending ? "Removing…" : `Yes, remove ${person.name}`}
+                  </button>
+                  <button type="button" className="button button-secondary" onClick={() => setEditing(null)}>
+                    Keep {isMe ? "me" : person.name}
+                  </button>
+                </div>
+              </fieldset>
+            ) : null}
+          </div>
+          <div aria-live="polite">
+            {error ? (
+              <p className="team-field-error" role="alert">
+                {teamRefusal(error, action, person.name)}
               </p>
-              <div className="team-actions">
-                <button
-                  type="button"
-                  className="button button-primary team-danger-solid"
-                  disabled={remove.isPending}
-                  onClick={doRemove}
-                >
-                  {remove.isPending ? "Removing…" : `Yes, remove ${person.name}`}
-                </button>
-                <button type="button" className="button button-secondary" onClick={() => setEditing(null)}>
-                  Keep {isMe ? "me" : person.name}
-                </button>
-              </div>
-            </fieldset>
-          ) : null}
-        </div>
-        <div aria-live="polite">
-          {error ? (
-            <p className="team-field-error" role="alert">
-              {teamRefusal(error, action, person.name)}
-            </p>
-          ) : done ? (
-            <p className="team-done">{done}</p>
-          ) : null}
+            ) : done ? (
+              <p className="team-done">{done}</p>
+            ) : null}
+          </div>
         </div>
       </td>
     </tr>

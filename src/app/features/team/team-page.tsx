@@ -1,9 +1,8 @@
-import { useAbilities } from "../../lib/roles";
+import { ROLE_NAMES, useAbilities } from "../../lib/roles";
 import { Page } from "../../ui/page";
 import { AddPersonForm } from "./add-person-form";
 import { AuditCard } from "./audit-card";
 import { PeopleCard } from "./people-card";
-import { ROLE_LABELS } from "./team-words";
 import "./team.css";
 
 const ROLES_TEXT = [
@@ -30,7 +29,7 @@ function RolesCard() {
       <ul className="plan-list">
         {ROLES_TEXT.map(({ role, text }) => (
           <li key={role}>
-            <strong>{ROLE_LABELS[role]}</strong>: {text}
+            <strong>{ROLE_NAMES[role]}</strong>: {text}
           </li>
         ))}
       </ul>
@@ -82,8 +81,8 @@ export function TeamPage() {
       ) : (
         <div className="team-grid">
           <PeopleCard me={user} />
-          <RolesCard />
           <AuditCard />
+          <RolesCard />
         </div>
       )}
     </Page>

@@ -1,4 +1,4 @@
-import { type AuditEntry, type Role, TEAM_CODES } from "../../../contract/team";
+import { type AuditEntry, TEAM_CODES } from "../../../contract/team";
 import { ApiError } from "../../api/api-error";
 import { readableError } from "../../ui/status";
 
@@ -35,8 +35,6 @@ export function teamRefusal(error: unknown, action: PersonAction, name: string):
   if (error.kind === "validation") return `${failed}: ${error.message}`;
   return `${failed}: ${error.message}`;
 }
-
-export const ROLE_LABELS: Record<Role, string> = { admin: "Admin", buyer: "Buyer", analyst: "Analyst" };
 
 const DID: Record<AuditEntry["action"], (target: string) => string> = {
   "person.add": (t) => `added ${t} to the team`,

@@ -1,4 +1,4 @@
-import { useId } from "react";
+import { useEffect, useId } from "react";
 import { useJobStarters } from "../../api/team-jobs";
 import { readableError } from "../../ui/status";
 import { isActive } from "./job-model";
@@ -13,6 +13,15 @@ export function JobsPanel() {
   const { jobs, listedIds, active, announcement } = useVerifyJobs();
   // Who started each job, as the proxy recorded it (joined by job id).
   const starters = useJobStarters("verification");
+  const unseen = jobs
+    .filter((job) => starters.data && !starters.data.has(job.id))
+    .map((job) => job.id)
+    .join(" ");
+  const refetchStarters = starters.refetch;
+  useEffect(() => {
+    // A job this list has no person for was probably just started: ask again (once per new set).
+    if (unseen) void refetchStarters();
+  }, [unseen, refetchStarters]);
   const running = jobs.filter((job) => isActive(job.status)).length;
 
   return (
