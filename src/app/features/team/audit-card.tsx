@@ -2,7 +2,7 @@ import { useId } from "react";
 import { formatDateTime } from "../../lib/format";
 import { readableError } from "../../ui/status";
 import { useAudit } from "./api/audit";
-import { auditSentence } from "./team-words";
+import { auditWords } from "./team-words";
 
 /**
  * Every change to people, roles, audiences and the key, newest first, as sentences: when, who,
@@ -48,14 +48,20 @@ export function AuditCard() {
         <p className="muted">Nothing has changed yet.</p>
       ) : (
         <ol className="team-audit" aria-label="Changes, newest first">
-          {entries.map((entry) => (
-            <li key={entry.id} className="team-audit-entry" data-action={entry.action}>
-              <time className="team-audit-when muted" dateTime={entry.at}>
-                {formatDateTime(entry.at)}
-              </time>
-              <span className="team-audit-what">{auditSentence(entry)}</span>
-            </li>
-          ))}
+          {entries.map((entry) => {
+            const words = auditWords(entry);
+            return (
+              <li key={entry.id} className="team-audit-entry" data-action={entry.action}>
+                <time className="team-audit-when muted" dateTime={entry.at}>
+                  {formatDateTime(entry.at)}
+                </time>
+                <span className="team-audit-what">
+                  {words.sentence}
+                  {words.detail ? <span className="muted"> {words.detail}</span> : null}
+                </span>
+              </li>
+            );
+          })}
         </ol>
       )}
       {audit.isFetchNextPageError ? (

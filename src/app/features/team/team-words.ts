@@ -45,12 +45,21 @@ const DID: Record<AuditEntry["action"], (target: string) => string> = {
   "audience.update": () => "changed an audience",
   "audience.restore": () => "restored an earlier version of an audience",
   "audience.delete": () => "deleted an audience",
+  "audience.undelete": () => "brought back a deleted audience",
   "key.rotate": () => "rotated the team's API key",
 };
 
-/** "ada changed the role of bob: role buyer → analyst." */
-export function auditSentence(entry: AuditEntry): string {
-  const did = DID[entry.action](entry.target ?? "someone");
+export interface AuditWords {
+  /** Who did what, to whom: "ada changed the role of bo." */
+  sentence: string;
+  /** The proxy's own summary of the change, as a sentence: "Role buyer → analyst." (may be empty). */
+  detail: string;
+}
+
+/** An audit entry in words: the sentence, and the proxy's summary of the change after it. */
+export function auditWords(entry: AuditEntry): AuditWords {
+  const sentence = `${entry.actor} ${DID[entry.action](entry.target ?? "someone")}.`;
   const summary = entry.summary.trim().replace(/\.$/, "");
-  return summary ? `${entry.actor} ${did}: ${summary}.` : `${entry.actor} ${did}.`;
+  const detail = summary ? `${summary.charAt(0).toUpperCase()}${summary.slice(1)}.` : "";
+  return { sentence, detail };
 }

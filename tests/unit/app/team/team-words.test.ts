@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { apiErrorFromAnswer } from "../../../../src/app/api/api-error";
-import { auditSentence, teamRefusal } from "../../../../src/app/features/team/team-words";
+import { auditWords, teamRefusal } from "../../../../src/app/features/team/team-words";
 import { type AuditEntry, TEAM_CODES } from "../../../../src/contract/team";
 
 const refused = (status: number, code: string | null, detail = "refused") =>
@@ -40,14 +40,21 @@ describe("audit entries as sentences", () => {
     ...over,
   });
 
-  it("says who did what to whom, with the proxy's summary", () => {
-    expect(auditSentence(entry({ summary: "as buyer" }))).toBe("ada added bo to the team: as buyer.");
-    expect(auditSentence(entry({ action: "person.role", summary: "role buyer → analyst." }))).toBe(
-      "ada changed the role of bo: role buyer → analyst.",
-    );
-    expect(auditSentence(entry({ action: "person.remove" }))).toBe("ada removed bo from the team.");
-    expect(auditSentence(entry({ action: "key.rotate", target: null, summary: "now ends in …x9Zq" }))).toBe(
-      "ada rotated the team's API key: now ends in …x9Zq.",
-    );
+  it("says who did what to whom, then the proxy's summary as a sentence", () => {
+    expect(auditWords(entry({ summary: "added as buyer" }))).toEqual({
+      sentence: "ada added bo to the team.",
+      detail: "Added as buyer.",
+    });
+    expect(auditWords(entry({ action: "person.role", summary: "role buyer → analyst" }))).toEqual({
+      sentence: "ada changed the role of bo.",
+      detail: "Role buyer → analyst.",
+    });
+    expect(auditWords(entry({ action: "person.remove" }))).toEqual({
+      sentence: "ada removed bo from the team.",
+      detail: "",
+    });
+    expect(
+      auditWords(entry({ action: "key.rotate", target: null, summary: "now ends in …x9Zq." })).sentence,
+    ).toBe("ada rotated the team's API key.");
   });
 });
