@@ -248,7 +248,7 @@ describe("a team: people, roles and what each may do", () => {
         expect.stringMatching(/^ada changed the role of cy/),
         expect.stringMatching(/^ada added cy to the team/),
         expect.stringMatching(/^ada added bo to the team/),
-        expect.stringMatching(/added ada to the team/),
+        expect.stringMatching(/^The local admin added ada to the team\. Added as admin\.$/),
       ]);
       await shot(admin.page, "team-05-audit");
 

@@ -46,6 +46,21 @@ export function refusal(role: Role, ability: Ability, ask = "an admin of your te
   return `${WHAT[ability]} needs ${whoMay(ability)}: ask ${ask}.`;
 }
 
+/**
+ * The name the proxy records for the one local person of local mode (no people yet, nobody signs
+ * in): the proxy's LOCAL_PERSON. Shown as words, not as if someone were called "local".
+ */
+export const LOCAL_PERSON_NAME = "local";
+/** The actor the proxy records for `npm run users` on the server. */
+export const CLI_PERSON_NAME = "cli";
+
+/** A recorded person's name for people to read: the local admin and the command line said as such. */
+export function personLabel(name: string): string {
+  if (name === LOCAL_PERSON_NAME) return "the local admin";
+  if (name === CLI_PERSON_NAME) return "the server's command line (npm run users)";
+  return name;
+}
+
 /** What an analyst can do, said before what they cannot (the Checkout's and Verify's first line). */
 export const ANALYST_CAN = "You can build, count, sample and share audiences.";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ApiError, apiErrorFromAnswer, ROLE_REQUIRED_MESSAGE } from "../../../src/app/api/api-error";
 import { rotationError } from "../../../src/app/features/account/rotate-key";
-import { ABILITIES, may, mayCancel, refusal, whoMay } from "../../../src/app/lib/roles";
+import { ABILITIES, may, mayCancel, personLabel, refusal, whoMay } from "../../../src/app/lib/roles";
 import { ROLES, TEAM_CODES } from "../../../src/contract/team";
 
 /**
@@ -48,6 +48,14 @@ describe("what each role may do", () => {
     expect(mayCancel("analyst", "al", "bo")).toBe(false);
     expect(mayCancel("buyer", "bo", null)).toBe(true);
     expect(mayCancel(null, null, "bo")).toBe(true);
+  });
+});
+
+describe("recorded names", () => {
+  it("say the local admin and the server's command line in words, and people by their names", () => {
+    expect(personLabel("local")).toBe("the local admin");
+    expect(personLabel("cli")).toBe("the server's command line (npm run users)");
+    expect(personLabel("ada")).toBe("ada");
   });
 });
 

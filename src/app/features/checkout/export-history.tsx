@@ -3,7 +3,7 @@ import type { Plan } from "../../../contract/inferred";
 import type { ExportStatusRecord } from "../../../contract/operations";
 import { useJobStarters } from "../../api/team-jobs";
 import { formatBytes, formatDateTime, formatNumber } from "../../lib/format";
-import { useAbilities } from "../../lib/roles";
+import { personLabel, useAbilities } from "../../lib/roles";
 import { RecordsTable } from "../../ui/records-table";
 import { readableError } from "../../ui/status";
 import { useExports } from "./api/exports";
@@ -145,7 +145,7 @@ export function ExportHistory({ plan }: { plan: Plan | null }) {
               );
             if (column === "by")
               return row.by ? (
-                <span data-testid="export-by">{String(row.by)}</span>
+                <span data-testid="export-by">{personLabel(String(row.by))}</span>
               ) : (
                 <span
                   className="muted"

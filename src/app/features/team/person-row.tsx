@@ -1,7 +1,7 @@
 import { useId, useState } from "react";
 import { type Person, passwordSchema, ROLES, type Role } from "../../../contract/team";
 import { formatDateTime } from "../../lib/format";
-import { ROLE_NAMES } from "../../lib/roles";
+import { CLI_PERSON_NAME, LOCAL_PERSON_NAME, ROLE_NAMES } from "../../lib/roles";
 import { useChangePerson, useRemovePerson } from "./api/people";
 import { teamRefusal } from "./team-words";
 
@@ -11,9 +11,10 @@ type Editing = null | "role" | "password" | "remove";
 function addedText(person: Person): string {
   const when = formatDateTime(person.createdAt);
   if (person.source === "file") return `Listed in the users file · ${when}`;
-  return person.createdBy
-    ? `Added by ${person.createdBy} · ${when}`
-    : `Added from the command line · ${when}`;
+  if (person.createdBy === LOCAL_PERSON_NAME) return `Added before anyone signed in · ${when}`;
+  if (person.createdBy === CLI_PERSON_NAME || person.createdBy === null)
+    return `Added on the server with npm run users · ${when}`;
+  return `Added by ${person.createdBy} · ${when}`;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { type AuditEntry, TEAM_CODES } from "../../../contract/team";
 import { ApiError } from "../../api/api-error";
+import { personLabel } from "../../lib/roles";
 import { readableError } from "../../ui/status";
 
 /**
@@ -58,7 +59,10 @@ export interface AuditWords {
 
 /** An audit entry in words: the sentence, and the proxy's summary of the change after it. */
 export function auditWords(entry: AuditEntry): AuditWords {
-  const sentence = `${entry.actor} ${DID[entry.action](entry.target ?? "someone")}.`;
+  const actor = personLabel(entry.actor);
+  // A sentence starts with a capital; a person's name stays as they spell it.
+  const who = actor === entry.actor ? actor : `${actor.charAt(0).toUpperCase()}${actor.slice(1)}`;
+  const sentence = `${who} ${DID[entry.action](entry.target ?? "someone")}.`;
   const summary = entry.summary.trim().replace(/\.$/, "");
   const detail = summary ? `${summary.charAt(0).toUpperCase()}${summary.slice(1)}.` : "";
   return { sentence, detail };

@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState } from "react";
 import { formatBytes, formatNumber, formatWhen } from "../../lib/format";
-import { mayCancel, useAbilities } from "../../lib/roles";
+import { mayCancel, personLabel, useAbilities } from "../../lib/roles";
 import { ProgressBar } from "../../ui/progress-bar";
 import { readableError } from "../../ui/status";
 import { useCancelJob } from "./cancel-job";
@@ -94,7 +94,7 @@ export function JobRow({
       <p className="job-message">
         {starter ? (
           <span className="job-starter" data-testid="job-starter">
-            Started by {starter === user ? "you" : starter} ·{" "}
+            Started by {starter === user ? "you" : personLabel(starter)} ·{" "}
           </span>
         ) : null}
         <span>{job.message}</span>
