@@ -70,7 +70,7 @@ function UserMenu({ user, role }: { user: string; role: Role }) {
         <span className="visually-hidden">Signed in as </span>
         {user}
       </span>
-      <span className="badge badge-plan header-role" title={ROLE_WORDS[role]} data-testid="header-role">
+      <span className="badge badge-role" title={ROLE_WORDS[role]} data-testid="header-role">
         <span className="visually-hidden">, role </span>
         {ROLE_NAMES[role]}
       </span>
