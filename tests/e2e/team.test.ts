@@ -144,6 +144,20 @@ describe("a team: people, roles and what each may do", () => {
       await poll(() => history.getByTestId("export-by").allTextContents()).toEqual(["bo"]);
       const spent = before - (await balance(buyer.page));
       expect(spent).toBeGreaterThan(0);
+      // A verification job the buyer starts is listed as theirs too.
+      await nav(buyer.page).getByRole("link", { name: "Verify" }).click();
+      await poll(() => heading(buyer.page)).toBe("Verify");
+      const batch = buyer.page.getByRole("region", { name: "Verify a list as a batch job" });
+      await batch
+        .getByLabel("Addresses", { exact: true })
+        .fill(Array.from({ length: 10 }, (_, i) => `person${i}@example.com`).join("\n"));
+      await batch.getByRole("button", { name: "Review and start" }).click();
+      await batch.getByRole("button", { name: "Start verification job" }).click();
+      const job = buyer.page.getByRole("region", { name: "Batch jobs" }).locator("li.job-row");
+      await poll(() => job.getByTestId("job-starter").textContent()).toMatch(/^Started by you/);
+      // Finished before the analyst's turn, so the balance moves no more behind the checks below.
+      await poll(() => job.getAttribute("data-status"), 45_000).toBe("COMPLETED");
+      expect(await job.getByRole("button", { name: "Download results (CSV)" }).isEnabled()).toBe(true);
 
       // ---- The analyst: Checkout says first that buying needs a buyer; nothing can be bought.
       const analyst = await open();
@@ -193,6 +207,17 @@ describe("a team: people, roles and what each may do", () => {
       expect(refused.status).toBe(403);
       expect(refused.body.code).toBe("ROLE_REQUIRED");
       expect(await balance(analyst.page)).toBe(analystBefore);
+      // Verify says the same, and its Verify button is off.
+      await nav(analyst.page).getByRole("link", { name: "Verify" }).click();
+      await poll(() => analyst.page.getByTestId("role-notice").textContent()).toMatch(
+        /Your role is analyst: addresses cannot be verified here\./,
+      );
+      expect(
+        await analyst.page
+          .getByRole("region", { name: "Verify one address" })
+          .getByRole("button", { name: "Verify", exact: true })
+          .isDisabled(),
+      ).toBe(true);
       // Account: key rotation is for admins, and the page says so.
       await nav(analyst.page).getByRole("link", { name: "Account" }).click();
       await poll(() => analyst.page.getByTestId("rotate-who").textContent()).toMatch(
