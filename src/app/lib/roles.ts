@@ -90,10 +90,20 @@ export function useAbilities(): Abilities {
 }
 
 /**
- * Whether the person may cancel a job: the one who started it, or an admin. `starter` is unknown
- * (null) for a job started elsewhere, or before people were recorded: left to the proxy then.
+ * Whether the person may cancel a job: the one who started it, or an admin (the proxy's rule). A
+ * job with no recorded starter (started elsewhere, or before people were recorded) may be
+ * cancelled by any buyer, so that a stuck job needs no admin; an analyst never cancels.
  */
 export function mayCancel(role: Role | null, user: string | null, starter: string | null): boolean {
-  if (role === null || role === "admin" || starter === null) return true;
+  if (role === null || role === "admin") return true;
+  if (starter === null) return role === "buyer";
   return user !== null && user === starter;
+}
+
+/** Why the person may not cancel a job, in words (null when they may). */
+export function cancelRefusal(role: Role | null, user: string | null, starter: string | null): string | null {
+  if (mayCancel(role, user, starter)) return null;
+  return starter === null
+    ? "Cancelling a job needs a buyer or an admin."
+    : `Only ${personLabel(starter)}, who started it, or an admin can cancel it.`;
 }

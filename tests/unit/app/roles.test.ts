@@ -1,7 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { ApiError, apiErrorFromAnswer, ROLE_REQUIRED_MESSAGE } from "../../../src/app/api/api-error";
 import { rotationError } from "../../../src/app/features/account/rotate-key";
-import { ABILITIES, may, mayCancel, personLabel, refusal, whoMay } from "../../../src/app/lib/roles";
+import {
+  ABILITIES,
+  cancelRefusal,
+  may,
+  mayCancel,
+  personLabel,
+  refusal,
+  whoMay,
+} from "../../../src/app/lib/roles";
 import { ROLES, TEAM_CODES } from "../../../src/contract/team";
 
 /**
@@ -41,13 +49,17 @@ describe("what each role may do", () => {
     expect(refusal("buyer", "buy")).toBeNull();
   });
 
-  it("lets the starter or an admin cancel a job; an unknown starter is left to the proxy", () => {
+  it("lets the starter or an admin cancel a job; one nobody is recorded for, any buyer (the proxy's rule)", () => {
     expect(mayCancel("buyer", "bo", "bo")).toBe(true);
     expect(mayCancel("buyer", "bo", "ada")).toBe(false);
     expect(mayCancel("admin", "ada", "bo")).toBe(true);
     expect(mayCancel("analyst", "al", "bo")).toBe(false);
     expect(mayCancel("buyer", "bo", null)).toBe(true);
+    expect(mayCancel("analyst", "al", null)).toBe(false);
     expect(mayCancel(null, null, "bo")).toBe(true);
+    expect(cancelRefusal("buyer", "bo", "ada")).toBe("Only ada, who started it, or an admin can cancel it.");
+    expect(cancelRefusal("analyst", "al", null)).toBe("Cancelling a job needs a buyer or an admin.");
+    expect(cancelRefusal("buyer", "bo", "bo")).toBeNull();
   });
 });
 

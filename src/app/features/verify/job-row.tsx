@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState } from "react";
 import { formatBytes, formatNumber, formatWhen } from "../../lib/format";
-import { mayCancel, personLabel, useAbilities } from "../../lib/roles";
+import { cancelRefusal, personLabel, useAbilities } from "../../lib/roles";
 import { ProgressBar } from "../../ui/progress-bar";
 import { readableError } from "../../ui/status";
 import { useCancelJob } from "./cancel-job";
@@ -41,7 +41,8 @@ export function JobRow({
   const download = useDownloadResults();
   const { role, user, why } = useAbilities();
   const cannotDownload = why("download");
-  const cancellable = mayCancel(role, user, starter);
+  const cannotCancel = cancelRefusal(role, user, starter);
+  const cancellable = cannotCancel === null;
 
   // Asked directly when the running list does not show it (or could not be read) and it may still change.
   const watch = listed !== true && isActive(job.status);
@@ -118,9 +119,7 @@ export function JobRow({
             Cancel job
           </button>
         ) : null}
-        {canCancel(job.status) && !cancellable ? (
-          <span className="hint-text">Only {starter} or an admin can cancel it.</span>
-        ) : null}
+        {canCancel(job.status) && !cancellable ? <span className="hint-text">{cannotCancel}</span> : null}
         {canDownload(job.status) && cannotDownload ? (
           <span className="hint-text" title={cannotDownload}>
             Results are downloaded by a buyer or an admin.
