@@ -276,6 +276,12 @@ describe("a team: people, roles and what each may do", () => {
         expect.stringMatching(/^The local admin added ada to the team\. Added as admin\.$/),
       ]);
       await shot(admin.page, "team-05-audit");
+      // At 768 px nothing sticks out of the page.
+      await admin.page.setViewportSize({ width: 768, height: 1024 });
+      await poll(() => admin.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+        768,
+      );
+      await shot(admin.page, "team-06-768");
 
       for (const one of opened) await one.log.settle();
       expectClean(admin.log, [/status of 409/]);
