@@ -108,8 +108,14 @@ describe("the API key never reaches the browser", () => {
     expect(response.status).toBe(200);
     const text = await response.text();
     const body = JSON.parse(text) as Record<string, unknown>;
-    expect(Object.keys(body).sort()).toEqual(["keyLast4", "mode", "plan", "user"]);
-    expect(body).toEqual({ mode: "sandbox", plan: "AYCE", user: null, keyLast4: KEY.slice(-4) });
+    expect(Object.keys(body).sort()).toEqual(["keyLast4", "mode", "plan", "role", "user"]);
+    expect(body).toEqual({
+      mode: "sandbox",
+      plan: "AYCE",
+      user: null,
+      role: "admin",
+      keyLast4: KEY.slice(-4),
+    });
     // No longer piece of the key (five characters or more) appears anywhere in the answer.
     for (let start = 0; start + 5 <= KEY.length; start++)
       expect(text).not.toContain(KEY.slice(start, start + 5));
