@@ -1,12 +1,18 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 import type { Page } from "playwright-core";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { hashPassword } from "../../src/server/passwords";
 import {
   browserAndAppForFile,
   cspViolations,
   type OpenedPage,
   openPage,
   type PageLog,
+  type RunningApp,
   screenshot,
+  startApp,
 } from "../support/browser";
 import { GERMANY, urlWithAudience } from "./checkout-support";
 
@@ -291,4 +297,64 @@ describe("a team: people, roles and what each may do", () => {
       for (const one of opened) await one.context.close();
     }
   }, 180_000);
+});
+
+describe("people of the users file", () => {
+  let guarded: RunningApp;
+  let usersDir: string;
+
+  beforeAll(async () => {
+    usersDir = await mkdtemp(path.join(os.tmpdir(), "ab-team-users-"));
+    const usersFile = path.join(usersDir, "users.txt");
+    await writeFile(
+      usersFile,
+      `ops:admin:${await hashPassword("ops-admin-pass")}\nan:analyst:${await hashPassword("an-analyst-pass")}\n`,
+    );
+    guarded = await startApp({ env: { USERS_FILE: usersFile }, sandbox: env.app.sandbox });
+  });
+
+  afterAll(async () => {
+    await guarded?.close();
+    if (usersDir) await rm(usersDir, { recursive: true, force: true });
+  });
+
+  it("are listed with their file role and no buttons; an analyst reaching /team reads why not", async () => {
+    const admin = await openPage(env.browser);
+    const analyst = await openPage(env.browser);
+    try {
+      await admin.page.goto(`${guarded.url}/team`);
+      await poll(() => heading(admin.page)).toBe("Sign in");
+      await admin.page.getByLabel("Name").fill("ops");
+      await admin.page.getByLabel("Password").fill("ops-admin-pass");
+      await admin.page.getByRole("button", { name: "Sign in" }).click();
+      await poll(() => heading(admin.page)).toBe("Team");
+      await poll(() => people(admin.page).locator("tbody tr").count()).toBe(2);
+      const an = personRow(admin.page, "an");
+      expect(await an.locator(".team-role").textContent()).toBe("Analyst");
+      expect(await an.textContent()).toMatch(/Listed in the users file/);
+      expect(await an.textContent()).toMatch(/Changed in the server's users file, not here/);
+      expect(await an.getByRole("button").count()).toBe(0);
+      await shot(admin.page, "team-07-users-file");
+
+      // An analyst of the file: no Team in the navigation, and the address says why.
+      await analyst.page.goto(`${guarded.url}/team`);
+      await poll(() => heading(analyst.page)).toBe("Sign in");
+      await analyst.page.getByLabel("Name").fill("an");
+      await analyst.page.getByLabel("Password").fill("an-analyst-pass");
+      await analyst.page.getByRole("button", { name: "Sign in" }).click();
+      await poll(() => heading(analyst.page)).toBe("Team");
+      expect(await nav(analyst.page).getByRole("link", { name: "Team" }).count()).toBe(0);
+      expect(await analyst.page.locator("main").textContent()).toMatch(
+        /Adding people and changing their roles needs an admin: ask an admin of your team\./,
+      );
+      expect(await analyst.page.getByRole("region", { name: "People" }).count()).toBe(0);
+      await admin.log.settle();
+      await analyst.log.settle();
+      expectClean(admin.log);
+      expectClean(analyst.log);
+    } finally {
+      await admin.context.close();
+      await analyst.context.close();
+    }
+  });
 });

@@ -103,7 +103,7 @@ export function PersonRow({
       <td>
         <div className="team-person-actions">
           {fromFile ? (
-            <span className="hint-text">Changed in the users file on the server.</span>
+            <span className="hint-text">Changed in the server's users file, not here.</span>
           ) : (
             <div className="team-actions">
               <button
