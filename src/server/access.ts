@@ -339,13 +339,19 @@ export class Access {
 
   /**
    * In local mode, whether another instance (or `npm run users`) has added someone meanwhile:
-   * asked at most once per SESSION_CHECK_MS, so local mode costs no await on most reads.
+   * asked at most once per SESSION_CHECK_MS, so local mode costs no await on most reads (null:
+   * nothing to ask now).
    */
-  async recheckLocalMode(): Promise<void> {
-    if (this.requiredNow || Date.now() - this.checkedPeopleAt < this.config.sessionCheckMs) return;
+  localModeCheck(): Promise<void> | null {
+    if (this.requiredNow || Date.now() - this.checkedPeopleAt < this.config.sessionCheckMs) return null;
     this.checkedPeopleAt = Date.now();
     // A database that cannot say leaves local mode as it is: reads go on, spends are refused anyway.
-    if ((await countPeople(this.database.db).catch(() => 0)) > 0) this.requiredNow = true;
+    return countPeople(this.database.db).then(
+      (n) => {
+        if (n > 0) this.requiredNow = true;
+      },
+      () => {},
+    );
   }
 
   /**
