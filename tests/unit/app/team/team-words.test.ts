@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { apiErrorFromAnswer } from "../../../../src/app/api/api-error";
+import { auditQueryOptions } from "../../../../src/app/features/team/api/audit";
 import { auditWords, teamRefusal } from "../../../../src/app/features/team/team-words";
 import { type AuditEntry, TEAM_CODES } from "../../../../src/contract/team";
 
@@ -56,5 +57,26 @@ describe("audit entries as sentences", () => {
     expect(
       auditWords(entry({ action: "key.rotate", target: null, summary: "now ends in …x9Zq." })).sentence,
     ).toBe("ada rotated the team's API key.");
+  });
+});
+
+describe("the audit list's pages", () => {
+  const page = (ids: number[], more: boolean) => ({
+    more,
+    entries: ids.map((id) => ({
+      id,
+      at: "2026-11-25T12:00:00Z",
+      actor: "ada",
+      action: "person.add" as const,
+      target: "bo",
+      summary: "",
+    })),
+  });
+
+  it("asks for the entries before the oldest one shown, and stops when the proxy says there are no more", () => {
+    const { getNextPageParam, initialPageParam } = auditQueryOptions();
+    expect(initialPageParam).toBeNull();
+    expect(getNextPageParam(page([30, 29, 28], true), [], null, [])).toBe(28);
+    expect(getNextPageParam(page([3, 2, 1], false), [], 4, [])).toBeNull();
   });
 });
