@@ -164,6 +164,7 @@ describe("a team: people, roles and what each may do", () => {
       // Finished before the analyst's turn, so the balance moves no more behind the checks below.
       await poll(() => job.getAttribute("data-status"), 45_000).toBe("COMPLETED");
       expect(await job.getByRole("button", { name: "Download results (CSV)" }).isEnabled()).toBe(true);
+      await shot(buyer.page, "team-08-buyer-verification-job");
 
       // ---- The analyst: Checkout says first that buying needs a buyer; nothing can be bought.
       const analyst = await open();
