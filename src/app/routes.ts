@@ -9,6 +9,8 @@ export interface AppRoute {
   /** The name in the navigation (and the page's heading). */
   label: string;
   Page: LazyExoticComponent<ComponentType>;
+  /** Listed in the navigation only for admins (the page itself explains a refusal to others). */
+  adminOnly?: boolean;
 }
 
 export const ROUTES: readonly AppRoute[] = [
@@ -36,6 +38,12 @@ export const ROUTES: readonly AppRoute[] = [
     path: "/verify",
     label: "Verify",
     Page: lazy(() => import("./pages/verify-page").then((m) => ({ default: m.VerifyPage }))),
+  },
+  {
+    path: "/team",
+    label: "Team",
+    Page: lazy(() => import("./features/team/team-page").then((m) => ({ default: m.TeamPage }))),
+    adminOnly: true,
   },
   {
     path: "/account",

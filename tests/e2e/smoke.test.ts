@@ -21,6 +21,8 @@ const PAGES = [
   { label: "Insights", path: "/insights", heading: "Insights" },
   { label: "Companies", path: "/companies", heading: "Companies" },
   { label: "Verify", path: "/verify", heading: "Verify" },
+  // Shown to admins only; with nobody to sign in, the one local person is the admin.
+  { label: "Team", path: "/team", heading: "Team" },
   { label: "Account", path: "/account", heading: "Account" },
 ] as const;
 
@@ -192,6 +194,8 @@ describe("sign-in when the server requires it", () => {
       const header = page.locator("header.header");
       await expect.poll(() => header.getByText("10,000 credits").isVisible()).toBe(true);
       expect(await header.getByText("ada").isVisible()).toBe(true);
+      // A users-file line without a role is an admin (nothing it could do before is lost).
+      expect(await header.getByTestId("header-role").textContent()).toMatch(/Admin$/);
       await screenshot(page, "app-shell", "signed-in");
 
       await header.getByRole("button", { name: "Sign out" }).click();

@@ -8,6 +8,7 @@ import {
   validationRecordSchema,
 } from "../../contract/errors";
 import { ERROR_CODES } from "../../contract/inferred";
+import { TEAM_CODES } from "../../contract/team";
 import { formatDateTime, formatNumber } from "../lib/format";
 
 /**
@@ -77,6 +78,14 @@ export class ApiError extends Error {
     this.retryAfter = init.retryAfter ?? null;
     this.resetAt = init.resetAt ?? null;
     this.requestId = init.requestId ?? null;
+  }
+
+  /**
+   * The proxy refused because of the person's role (403 ROLE_REQUIRED), not the key's: nothing was
+   * sent to the service; only another role (ask an admin) would be allowed.
+   */
+  get roleRequired(): boolean {
+    return this.status === 403 && this.code === TEAM_CODES.roleRequired;
   }
 
   /** Worth trying again unchanged: nothing was refused, the answer just did not come (or was a 5xx). */
@@ -153,6 +162,10 @@ const DEFAULT_MESSAGES: Record<ApiErrorKind, string> = {
   conflict: "This conflicts with an earlier request.",
   other: "Something went wrong.",
 };
+
+/** A 403 ROLE_REQUIRED without a sentence of its own. */
+export const ROLE_REQUIRED_MESSAGE =
+  "Your role on this team does not allow this, so nothing was sent. Ask an admin of your team if you need it.";
 
 export function defaultMessage(kind: ApiErrorKind): string {
   return DEFAULT_MESSAGES[kind];
@@ -235,6 +248,10 @@ export function apiErrorFromAnswer(
           : text,
     });
   }
+
+  if (status === 403 && code === TEAM_CODES.roleRequired)
+    // The proxy's own sentence says which role may; it is the person's role, not the key.
+    return new ApiError({ ...base, kind: "forbidden", message: text ?? ROLE_REQUIRED_MESSAGE });
 
   const kind = kindOfStatus(status);
   return new ApiError({ ...base, kind, message: text ?? defaultMessage(kind) });

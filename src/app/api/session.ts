@@ -1,17 +1,19 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { z } from "zod";
 import { PLANS } from "../../contract/inferred";
+import { roleSchema } from "../../contract/team";
 import { getJson } from "./client";
 
 /**
  * `GET /api/session`: the proxy's own answer (not an operation of the service), so its schema lives
- * here. `user` is null when the proxy serves one local user; `keyLast4` is all the browser ever
- * learns of the key.
+ * here. `user` is null when the proxy serves one local user (who is the admin); `role` is what the
+ * person may do (lib/roles.ts); `keyLast4` is all the browser ever learns of the key.
  */
 export const sessionSchema = z.object({
   mode: z.enum(["sandbox", "live"]),
   plan: z.enum(PLANS).nullable(),
   user: z.string().nullable(),
+  role: roleSchema,
   keyLast4: z.string().max(4),
 });
 export type Session = z.infer<typeof sessionSchema>;

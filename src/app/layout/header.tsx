@@ -1,8 +1,10 @@
 import { Link, useLocation } from "wouter";
+import { ROLE_WORDS, type Role } from "../../contract/team";
 import { useSignOut } from "../api/auth";
 import { useCredits } from "../api/credits";
 import type { Session } from "../api/session";
 import { formatCredits } from "../lib/format";
+import { may, ROLE_NAMES } from "../lib/roles";
 import { ROUTES } from "../routes";
 import { BrandMark } from "../ui/brand-mark";
 import { PRODUCT_NAME } from "../ui/page";
@@ -14,12 +16,13 @@ const PLAN_TITLE: Record<string, string> = {
   AYCE: "All you can eat: contact retrieval is included",
 };
 
-function Nav() {
+function Nav({ session }: { session: Session }) {
   const [location] = useLocation();
+  const routes = ROUTES.filter((route) => !route.adminOnly || may(session.role, "managePeople"));
   return (
     <nav className="nav" aria-label="Main">
       <ul className="nav-list">
-        {ROUTES.map((route) => (
+        {routes.map((route) => (
           <li key={route.path}>
             <Link
               href={route.path}
@@ -59,13 +62,17 @@ function Balance({ session }: { session: Session }) {
   );
 }
 
-function UserMenu({ user }: { user: string }) {
+function UserMenu({ user, role }: { user: string; role: Role }) {
   const signOut = useSignOut();
   return (
     <span className="header-user">
       <span>
         <span className="visually-hidden">Signed in as </span>
         {user}
+      </span>
+      <span className="badge badge-role" title={ROLE_WORDS[role]} data-testid="header-role">
+        <span className="visually-hidden">, role </span>
+        {ROLE_NAMES[role]}
       </span>
       <button
         type="button"
@@ -88,11 +95,11 @@ export function Header({ session }: { session: Session }) {
           <BrandMark />
           {PRODUCT_NAME}
         </Link>
-        <Nav />
+        <Nav session={session} />
         <div className="header-status">
           <ModeBadge mode={session.mode} />
           <Balance session={session} />
-          {session.user ? <UserMenu user={session.user} /> : null}
+          {session.user ? <UserMenu user={session.user} role={session.role} /> : null}
         </div>
       </div>
     </header>

@@ -3,7 +3,7 @@ import { describe, describeNode } from "../../contract/describe";
 import type { GroupNode } from "../../contract/filter";
 import { useLiveCount } from "../features/audience/count";
 import { AudienceSummary } from "../features/checkout/audience-summary";
-import { CheckoutWorkspace } from "../features/checkout/checkout-workspace";
+import { CheckoutRoleNotice, CheckoutWorkspace } from "../features/checkout/checkout-workspace";
 import { nodeAt } from "../lib/filter/tree";
 import { firstProblem, toRequestFilter, validateTree } from "../lib/filter/validate";
 import { useSelection } from "../lib/selection";
@@ -39,6 +39,7 @@ export function CheckoutPage() {
       title="Checkout"
       lead="Turn your audience into contact data you can use. Every price is shown before you confirm, and nothing is ever charged twice."
     >
+      <CheckoutRoleNotice />
       {initial.warning ? (
         <p className="notice-warning checkout-warning" role="status">
           {initial.warning}

@@ -2,6 +2,7 @@ import { useCallback, useState } from "react";
 import { type BatchDraft, BatchForm } from "../features/verify/batch-form";
 import { jobHistory } from "../features/verify/job-history";
 import { JobsPanel } from "../features/verify/jobs-panel";
+import { VerifyRoleNotice } from "../features/verify/role-notice";
 import { SingleVerify } from "../features/verify/single-verify";
 import type { StartedJob } from "../features/verify/start-batch";
 import { Page } from "../ui/page";
@@ -17,6 +18,7 @@ export function VerifyPage() {
   const onStarted = useCallback((job: StartedJob) => jobHistory.add(job, job.addresses), []);
   return (
     <Page title="Verify" lead="Check that email addresses will receive mail before you send to them.">
+      <VerifyRoleNotice />
       <div className="verify-grid">
         <SingleVerify onMoveToBatch={moveToBatch} />
         <BatchForm draft={draft} onStarted={onStarted} />

@@ -31,7 +31,13 @@ describe("the app's QueryClient", () => {
 
   it("a 401 on any other read makes the session be asked again (which shows the sign-in page)", async () => {
     const fresh = createQueryClient();
-    fresh.setQueryData(SESSION_QUERY_KEY, { mode: "sandbox", plan: "PAYG", user: "ada", keyLast4: "demo" });
+    fresh.setQueryData(SESSION_QUERY_KEY, {
+      mode: "sandbox",
+      plan: "PAYG",
+      user: "ada",
+      role: "admin",
+      keyLast4: "demo",
+    });
     const unauthenticated = apiErrorFromAnswer(401, { detail: "Please sign in first." });
     await fresh
       .fetchQuery({

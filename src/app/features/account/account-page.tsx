@@ -1,6 +1,7 @@
 import { type Credits, useCredits } from "../../api/credits";
 import { type Session, useSession } from "../../api/session";
 import { formatCredits } from "../../lib/format";
+import { ROLE_NAMES } from "../../lib/roles";
 import { Page } from "../../ui/page";
 import { ErrorPanel } from "../../ui/status";
 import { LimitsCard } from "./limits-card";
@@ -105,7 +106,14 @@ function ConnectionCard({ session }: { session: Session | undefined }) {
           </dd>
           <dt>Signed in as</dt>
           <dd>
-            {session.user ?? (
+            {session.user ? (
+              <>
+                {session.user}{" "}
+                <span className="muted" data-testid="connection-role">
+                  ({ROLE_NAMES[session.role]})
+                </span>
+              </>
+            ) : (
               <span className="muted account-small">No sign-in: this server serves one local user.</span>
             )}
           </dd>

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { ApiError } from "../../api/api-error";
+import { useAbilities } from "../../lib/roles";
 import { isWaiting } from "../../lib/spend";
 import { NotKeptNote } from "../../ui/not-kept-note";
 import { SpendNotice } from "../../ui/spend-notice";
@@ -21,6 +22,8 @@ export function RotateKeyCard() {
     dialog.current?.close();
   });
   const { state } = rotate;
+  // Only an admin rotates the team's key: others read who can, and get no button the proxy would refuse.
+  const notAdmin = useAbilities().why("rotate");
   const error = state.phase === "failed" ? state.error : null;
   const waiting = isWaiting(state);
   useEffect(() => {
@@ -52,6 +55,11 @@ export function RotateKeyCard() {
         Replace the API key with a new one, for example when the old one may have been seen by someone. The
         server stores the new key; this browser never sees it.
       </p>
+      {notAdmin ? (
+        <p className="notice-warning account-note" data-testid="rotate-who">
+          {notAdmin} The key is the whole team's: rotating it affects everyone.
+        </p>
+      ) : null}
       <div className="account-actions">
         <button
           type="button"
@@ -59,7 +67,7 @@ export function RotateKeyCard() {
           ref={opener}
           onClick={open}
           // A rotation waiting below is finished or dismissed there first, never doubled from here.
-          disabled={waiting}
+          disabled={waiting || notAdmin !== null}
         >
           Rotate API key…
         </button>

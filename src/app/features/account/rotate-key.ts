@@ -28,6 +28,8 @@ export async function rotateKey(idempotencyKey: string): Promise<Rotated> {
 
 /** Words for a failed rotation: what happened, and whether the old key still works. */
 export function rotationError(error: unknown): string {
+  if (error instanceof ApiError && error.roleRequired)
+    return `The key was not rotated: ${error.message} The current key still works.`;
   if (error instanceof ApiError && error.kind === "forbidden")
     return "The key was not rotated: this API key may not rotate itself (a view-only key cannot). The current key still works. Rotate it in the data service's dashboard, or ask for a key with full access.";
   return `The key was not rotated: ${readableError(error)}`;

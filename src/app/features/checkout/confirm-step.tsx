@@ -1,5 +1,6 @@
 import { type ReactNode, useEffect, useId, useRef } from "react";
 import type { Plan } from "../../../contract/inferred";
+import { useAbilities } from "../../lib/roles";
 import { Spinner } from "../../ui/spinner";
 import { formatAmount } from "./pricing";
 
@@ -52,6 +53,9 @@ export function ConfirmStep({
     heading.current?.focus();
   }, []);
   const after = balance === null ? null : balance - credits;
+  // An analyst sees the price too, but Confirm stays off with the reason (the proxy would refuse).
+  const refused = useAbilities().why("buy");
+  const blocked = refused ?? problem;
   return (
     <section className="checkout-confirm" aria-labelledby={titleId}>
       <h3 className="checkout-confirm-title" id={titleId} ref={heading} tabIndex={-1}>
@@ -91,9 +95,9 @@ export function ConfirmStep({
         </p>
       )}
       {children}
-      {problem ? (
+      {blocked ? (
         <p className="checkout-problem" role="alert">
-          {problem}
+          {blocked}
         </p>
       ) : null}
       <div className="checkout-actions">
@@ -101,7 +105,7 @@ export function ConfirmStep({
           type="button"
           className="button button-primary"
           onClick={onConfirm}
-          disabled={busy || Boolean(problem) || balance === null}
+          disabled={busy || Boolean(blocked) || balance === null}
           aria-busy={busy}
         >
           {busy ? <Spinner inherit /> : null}

@@ -1,7 +1,9 @@
-import { useId } from "react";
+import { useEffect, useId } from "react";
 import type { Plan } from "../../../contract/inferred";
 import type { ExportStatusRecord } from "../../../contract/operations";
+import { useJobStarters } from "../../api/team-jobs";
 import { formatBytes, formatDateTime, formatNumber } from "../../lib/format";
+import { personLabel, useAbilities } from "../../lib/roles";
 import { RecordsTable } from "../../ui/records-table";
 import { readableError } from "../../ui/status";
 import { useExports } from "./api/exports";
@@ -54,13 +56,14 @@ function DownloadButton({ record }: { record: ExportStatusRecord }) {
   );
 }
 
-const COLUMNS = ["name", "status", "rows", "credits", "createdAt", "action"] as const;
+const COLUMNS = ["name", "status", "rows", "credits", "createdAt", "by", "action"] as const;
 const LABELS: Record<string, string> = {
   name: "Name",
   status: "Status",
   rows: "Rows",
   credits: "Credits",
   createdAt: "Started",
+  by: "By",
   action: "File",
 };
 
@@ -73,6 +76,20 @@ export function ExportHistory({ plan }: { plan: Plan | null }) {
   const exports = useExports();
   const records = exports.data?.exports ?? [];
   const byId = new Map(records.map((r) => [r.exportId, r]));
+  // Who started each export, recorded by the proxy; the service itself knows only the key.
+  const starters = useJobStarters("export");
+  // An export this list has not seen a person for was probably just started: ask again.
+  // (Once per new set of such ids: one started outside this app never has a person.)
+  const unseen = records
+    .filter((r) => starters.data && !starters.data.has(r.exportId))
+    .map((r) => r.exportId)
+    .join(" ");
+  const refetchStarters = starters.refetch;
+  useEffect(() => {
+    if (unseen) void refetchStarters();
+  }, [unseen, refetchStarters]);
+  const { why } = useAbilities();
+  const cannotDownload = why("download");
   return (
     <section className="card checkout-history" aria-labelledby={titleId}>
       <div className="checkout-result-head">
@@ -88,7 +105,10 @@ export function ExportHistory({ plan }: { plan: Plan | null }) {
           {exports.isFetching ? "Refreshing…" : "Refresh"}
         </button>
       </div>
-      <p className="hint-text checkout-hint">Downloading a completed export again costs nothing.</p>
+      <p className="hint-text checkout-hint">
+        {cannotDownload ?? "Downloading a completed export again costs nothing."} "By" is the person who
+        started it.
+      </p>
       {exports.error && !exports.data ? (
         <p className="checkout-problem" role="alert">
           The history could not be loaded: {readableError(exports.error)}
@@ -106,6 +126,7 @@ export function ExportHistory({ plan }: { plan: Plan | null }) {
             rows: r.rows,
             credits: creditsText(r, plan),
             createdAt: formatDateTime(r.createdAt),
+            by: starters.data?.get(r.exportId) ?? null,
             action: null,
           }))}
           columns={COLUMNS}
@@ -122,9 +143,26 @@ export function ExportHistory({ plan }: { plan: Plan | null }) {
                   {STATUS_LABELS[record.status]}
                 </span>
               );
+            if (column === "by")
+              return row.by ? (
+                <span data-testid="export-by">{personLabel(String(row.by))}</span>
+              ) : (
+                <span
+                  className="muted"
+                  title="Started outside this Audience Builder, or before people were recorded"
+                >
+                  —
+                </span>
+              );
             if (column === "action")
               return record?.status === "COMPLETED" ? (
-                <DownloadButton record={record} />
+                cannotDownload ? (
+                  <span className="hint-text checkout-hint" title={cannotDownload}>
+                    Buyers and admins download
+                  </span>
+                ) : (
+                  <DownloadButton record={record} />
+                )
               ) : (
                 <span className="muted">—</span>
               );

@@ -4,6 +4,7 @@ import { useForm } from "react-hook-form";
 import { z } from "zod";
 import { useCredits } from "../../api/credits";
 import { formatCredits, formatNumber } from "../../lib/format";
+import { useAbilities } from "../../lib/roles";
 import { isWaiting } from "../../lib/spend";
 import { readableError } from "../../ui/status";
 import {
@@ -250,6 +251,7 @@ export function BatchForm({
   };
 
   const balance = credits.data?.credits ?? null;
+  const cannotBuy = useAbilities().why("buy");
   const { state } = start;
   const failure = state.phase === "failed" ? state.error : null;
 
@@ -314,6 +316,11 @@ export function BatchForm({
               cannot be downloaded. Consider a shorter list.
             </p>
           ) : null}
+          {cannotBuy ? (
+            <p className="verify-field-error" role="alert">
+              {cannotBuy}
+            </p>
+          ) : null}
           {failure ? (
             <div className="alert verify-alert" role="alert">
               <p>
@@ -327,7 +334,7 @@ export function BatchForm({
               className="button button-primary"
               onClick={startJob}
               // A start waiting above is sent, or dismissed, from there: never a second one from here.
-              disabled={start.busy || unfinished}
+              disabled={start.busy || unfinished || cannotBuy !== null}
             >
               {start.busy ? "Starting…" : "Start verification job"}
             </button>

@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState } from "react";
 import { formatBytes, formatNumber, formatWhen } from "../../lib/format";
+import { cancelRefusal, personLabel, useAbilities } from "../../lib/roles";
 import { ProgressBar } from "../../ui/progress-bar";
 import { readableError } from "../../ui/status";
 import { useCancelJob } from "./cancel-job";
@@ -23,12 +24,25 @@ import { useJobStatus } from "./job-status";
  * cancelled). A job the service no longer lists as running is asked about on its own until its
  * status is final.
  */
-export function JobRow({ job, listed }: { job: KnownJob; listed: boolean | null }) {
+export function JobRow({
+  job,
+  listed,
+  starter,
+}: {
+  job: KnownJob;
+  listed: boolean | null;
+  /** Who started it (recorded by the proxy), or null when not known. */
+  starter: string | null;
+}) {
   const id = useId();
   const label = jobLabel(job.id);
   const [confirming, setConfirming] = useState(false);
   const cancel = useCancelJob();
   const download = useDownloadResults();
+  const { role, user, why } = useAbilities();
+  const cannotDownload = why("download");
+  const cannotCancel = cancelRefusal(role, user, starter);
+  const cancellable = cannotCancel === null;
 
   // Asked directly when the running list does not show it (or could not be read) and it may still change.
   const watch = listed !== true && isActive(job.status);
@@ -79,6 +93,11 @@ export function JobRow({ job, listed }: { job: KnownJob; listed: boolean | null 
       ) : null}
 
       <p className="job-message">
+        {starter ? (
+          <span className="job-starter" data-testid="job-starter">
+            Started by {starter === user ? "you" : personLabel(starter)} ·{" "}
+          </span>
+        ) : null}
         <span>{job.message}</span>
         {when ? <span className="muted"> · Last update {when}</span> : null}
       </p>
@@ -95,12 +114,18 @@ export function JobRow({ job, listed }: { job: KnownJob; listed: boolean | null 
       ) : null}
 
       <div className="job-actions">
-        {canCancel(job.status) && !confirming ? (
+        {canCancel(job.status) && !confirming && cancellable ? (
           <button type="button" className="button button-secondary" onClick={() => setConfirming(true)}>
             Cancel job
           </button>
         ) : null}
-        {canDownload(job.status) ? (
+        {canCancel(job.status) && !cancellable ? <span className="hint-text">{cannotCancel}</span> : null}
+        {canDownload(job.status) && cannotDownload ? (
+          <span className="hint-text" title={cannotDownload}>
+            Results are downloaded by a buyer or an admin.
+          </span>
+        ) : null}
+        {canDownload(job.status) && !cannotDownload ? (
           <button
             type="button"
             className="button button-primary"

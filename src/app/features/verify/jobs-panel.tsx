@@ -1,4 +1,5 @@
-import { useId } from "react";
+import { useEffect, useId } from "react";
+import { useJobStarters } from "../../api/team-jobs";
 import { readableError } from "../../ui/status";
 import { isActive } from "./job-model";
 import { JobRow } from "./job-row";
@@ -10,6 +11,17 @@ import "./verify.css";
 export function JobsPanel() {
   const id = useId();
   const { jobs, listedIds, active, announcement } = useVerifyJobs();
+  // Who started each job, as the proxy recorded it (joined by job id).
+  const starters = useJobStarters("verification");
+  const unseen = jobs
+    .filter((job) => starters.data && !starters.data.has(job.id))
+    .map((job) => job.id)
+    .join(" ");
+  const refetchStarters = starters.refetch;
+  useEffect(() => {
+    // A job this list has no person for was probably just started: ask again (once per new set).
+    if (unseen) void refetchStarters();
+  }, [unseen, refetchStarters]);
   const running = jobs.filter((job) => isActive(job.status)).length;
 
   return (
@@ -48,7 +60,12 @@ export function JobsPanel() {
       ) : (
         <ul className="job-list">
           {jobs.map((job) => (
-            <JobRow key={job.id} job={job} listed={listedIds ? listedIds.has(job.id) : null} />
+            <JobRow
+              key={job.id}
+              job={job}
+              listed={listedIds ? listedIds.has(job.id) : null}
+              starter={starters.data?.get(job.id) ?? null}
+            />
           ))}
         </ul>
       )}

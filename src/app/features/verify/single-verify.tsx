@@ -2,6 +2,7 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { type ClipboardEvent, useId } from "react";
 import { useForm } from "react-hook-form";
 import { z } from "zod";
+import { useAbilities } from "../../lib/roles";
 import { isWaiting } from "../../lib/spend";
 import { readableError } from "../../ui/status";
 import { BATCH_ADVISED_FROM, looksLikeEmail, parseAddressList } from "./address-list";
@@ -103,6 +104,8 @@ export function SingleVerify({ onMoveToBatch }: { onMoveToBatch(text: string): v
   };
 
   const explanation = answer ? explainVerification(answer) : null;
+  // Verifying spends credits: an analyst sees why the button is off (the page says it at the top).
+  const cannotBuy = useAbilities().why("buy");
   const describedBy = [`${id}-hint`, isList ? `${id}-suggest` : "", error ? `${id}-error` : ""]
     .filter(Boolean)
     .join(" ");
@@ -131,7 +134,12 @@ export function SingleVerify({ onMoveToBatch }: { onMoveToBatch(text: string): v
               aria-invalid={error ? true : undefined}
               aria-describedby={describedBy}
             />
-            <button type="submit" className="button button-primary" disabled={verify.busy}>
+            <button
+              type="submit"
+              className="button button-primary"
+              disabled={verify.busy || cannotBuy !== null}
+              title={cannotBuy ?? undefined}
+            >
               {verify.busy ? "Verifying…" : "Verify"}
             </button>
           </div>

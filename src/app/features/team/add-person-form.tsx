@@ -1,0 +1,143 @@
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useId } from "react";
+import { useForm, useWatch } from "react-hook-form";
+import { addPersonBody, ROLE_WORDS, ROLES, type Role } from "../../../contract/team";
+import { ROLE_NAMES } from "../../lib/roles";
+import { useAddPerson } from "./api/people";
+import { teamRefusal } from "./team-words";
+
+/** In local mode the first person must be an admin: someone has to manage the team after. */
+const firstPersonSchema = addPersonBody.refine((body) => body.role === "admin", {
+  path: ["role"],
+  message: "The first person must be an admin: from then on someone has to manage the team.",
+});
+
+interface AddForm {
+  name: string;
+  role: Role;
+  password: string;
+}
+
+/**
+ * Adds a person: name, role and the password they first sign in with, checked with the contract's
+ * own schemas (the proxy checks them again). `first`: local mode, where this person is the first
+ * and must be an admin.
+ */
+export function AddPersonForm({
+  me,
+  first,
+  onAdded,
+}: {
+  me: string | null;
+  first: boolean;
+  onAdded?: (name: string) => void;
+}) {
+  const id = useId();
+  const add = useAddPerson(me);
+  const form = useForm<AddForm>({
+    resolver: zodResolver(first ? firstPersonSchema : addPersonBody),
+    defaultValues: { name: "", role: first ? "admin" : "analyst", password: "" },
+  });
+  const { errors } = form.formState;
+  const submit = form.handleSubmit((values) => {
+    add.mutate(values, {
+      onSuccess: (person) => {
+        form.reset({ name: "", role: values.role, password: "" });
+        onAdded?.(person.name);
+      },
+    });
+  });
+  const typedName = form.getValues("name").trim() || "that person";
+  const role = useWatch({ control: form.control, name: "role" });
+
+  return (
+    <form className="form team-add-form" onSubmit={submit} noValidate aria-labelledby={`${id}-title`}>
+      <h3 className="team-subtitle" id={`${id}-title`}>
+        {first ? "Add the first admin" : "Add a person"}
+      </h3>
+      <div className="team-add-fields">
+        <div className="field">
+          <label className="field-label" htmlFor={`${id}-name`}>
+            Name
+          </label>
+          <input
+            id={`${id}-name`}
+            className="input"
+            autoComplete="off"
+            spellCheck={false}
+            maxLength={64}
+            aria-invalid={errors.name ? true : undefined}
+            aria-describedby={`${id}-name-hint${errors.name ? ` ${id}-name-error` : ""}`}
+            {...form.register("name")}
+          />
+          <p className="hint-text" id={`${id}-name-hint`}>
+            The name to sign in with: letters, digits, dots, dashes, underscores or @.
+          </p>
+          {errors.name ? (
+            <p className="team-field-error" id={`${id}-name-error`} role="alert">
+              {errors.name.message}
+            </p>
+          ) : null}
+        </div>
+        <div className="field">
+          <label className="field-label" htmlFor={`${id}-role`}>
+            Role
+          </label>
+          <select
+            id={`${id}-role`}
+            className="input"
+            aria-invalid={errors.role ? true : undefined}
+            aria-describedby={errors.role ? `${id}-role-error` : undefined}
+            {...form.register("role")}
+          >
+            {ROLES.map((role) => (
+              <option key={role} value={role} disabled={first && role !== "admin"}>
+                {ROLE_NAMES[role]}
+              </option>
+            ))}
+          </select>
+          {errors.role ? (
+            <p className="team-field-error" id={`${id}-role-error`} role="alert">
+              {errors.role.message}
+            </p>
+          ) : (
+            <p className="hint-text">{ROLE_WORDS[role]}.</p>
+          )}
+        </div>
+        <div className="field">
+          <label className="field-label" htmlFor={`${id}-password`}>
+            First password
+          </label>
+          <input
+            id={`${id}-password`}
+            className="input"
+            type="password"
+            autoComplete="new-password"
+            maxLength={1024}
+            aria-invalid={errors.password ? true : undefined}
+            aria-describedby={`${id}-password-hint${errors.password ? ` ${id}-password-error` : ""}`}
+            {...form.register("password")}
+          />
+          <p className="hint-text" id={`${id}-password-hint`}>
+            At least 8 characters. Give it to them yourself; an admin can reset it later.
+          </p>
+          {errors.password ? (
+            <p className="team-field-error" id={`${id}-password-error`} role="alert">
+              {errors.password.message}
+            </p>
+          ) : null}
+        </div>
+      </div>
+      {add.isError ? (
+        <p className="alert team-alert" role="alert">
+          {teamRefusal(add.error, "add", add.variables?.name ?? typedName)}
+        </p>
+      ) : null}
+      <div className="team-actions">
+        <button type="submit" className="button button-primary" disabled={add.isPending}>
+          {add.isPending ? "Adding…" : first ? "Add the first admin" : "Add to the team"}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,66 @@
+import { useId, useState } from "react";
+import { readableError } from "../../ui/status";
+import { AddPersonForm } from "./add-person-form";
+import { usePeople } from "./api/people";
+import { PersonRow } from "./person-row";
+
+/** The team's people with their roles and who added them, and the form to add one. */
+export function PeopleCard({ me }: { me: string | null }) {
+  const id = useId();
+  const people = usePeople();
+  const [said, setSaid] = useState("");
+  const list = people.data?.people ?? [];
+  return (
+    <section className="card team-card team-wide" aria-labelledby={`${id}-title`}>
+      <div className="team-card-head">
+        <h2 className="card-title" id={`${id}-title`}>
+          People
+        </h2>
+      </div>
+      {people.isPending ? (
+        <p className="muted" role="status">
+          Loading the team…
+        </p>
+      ) : people.isError ? (
+        <div className="alert team-alert" role="alert">
+          <p>The team could not be loaded: {readableError(people.error)}</p>
+          <div className="alert-actions">
+            <button type="button" className="button button-secondary" onClick={() => void people.refetch()}>
+              Try again
+            </button>
+          </div>
+        </div>
+      ) : (
+        <div className="team-table-wrap">
+          <table className="team-table">
+            <caption className="visually-hidden">The team's people, their roles and who added them</caption>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Role</th>
+                <th scope="col">Added</th>
+                <th scope="col">
+                  <span className="visually-hidden">Changes</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.map((person) => (
+                <PersonRow
+                  key={person.name}
+                  person={person}
+                  me={me}
+                  onRemoved={(name) => setSaid(`${name} was removed from the team and signed out.`)}
+                />
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <p className="team-done" aria-live="polite">
+        {said}
+      </p>
+      <AddPersonForm me={me} first={false} onAdded={(name) => setSaid(`${name} was added to the team.`)} />
+    </section>
+  );
+}

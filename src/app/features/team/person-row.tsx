@@ -1,0 +1,252 @@
+import { useId, useState } from "react";
+import { type Person, passwordSchema, ROLES, type Role } from "../../../contract/team";
+import { formatDateTime } from "../../lib/format";
+import { CLI_PERSON_NAME, LOCAL_PERSON_NAME, ROLE_NAMES } from "../../lib/roles";
+import { useChangePerson, useRemovePerson } from "./api/people";
+import { teamRefusal } from "./team-words";
+
+type Editing = null | "role" | "password" | "remove";
+
+/** When and by whom a person was added, in words. */
+function addedText(person: Person): string {
+  const when = formatDateTime(person.createdAt);
+  if (person.source === "file") return `Listed in the users file · ${when}`;
+  if (person.createdBy === LOCAL_PERSON_NAME) return `Added before anyone signed in · ${when}`;
+  if (person.createdBy === CLI_PERSON_NAME || person.createdBy === null)
+    return `Added on the server with npm run users · ${when}`;
+  return `Added by ${person.createdBy} · ${when}`;
+}
+
+/**
+ * One person: name, role, who added them and when, and the three changes an admin can make (role,
+ * password, removal), each opened below the row and confirmed there. Role changes and removals end
+ * that person's sessions at once, which the confirm says. People of the users file are changed in
+ * that file, which the row says instead of offering buttons the proxy would refuse.
+ */
+export function PersonRow({
+  person,
+  me,
+  onRemoved,
+}: {
+  person: Person;
+  me: string | null;
+  /** The row is gone once the list is read again: the card says it was removed. */
+  onRemoved: (name: string) => void;
+}) {
+  const id = useId();
+  const [editing, setEditing] = useState<Editing>(null);
+  const [role, setRole] = useState<Role>(person.role);
+  const [password, setPassword] = useState("");
+  const [passwordProblem, setPasswordProblem] = useState<string | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const change = useChangePerson(me);
+  const remove = useRemovePerson(me);
+  const isMe = person.name === me;
+  const fromFile = person.source === "file";
+  const who = isMe ? "you" : person.name;
+
+  const open = (what: Editing) => {
+    change.reset();
+    remove.reset();
+    setDone(null);
+    setRole(person.role);
+    setPassword("");
+    setPasswordProblem(null);
+    setEditing(what);
+  };
+
+  const saveRole = () =>
+    change.mutate(
+      { name: person.name, body: { role } },
+      {
+        onSuccess: () => {
+          setEditing(null);
+          setDone(`${isMe ? "Your" : `${person.name}'s`} role is now ${ROLE_NAMES[role]}.`);
+        },
+      },
+    );
+  const savePassword = () => {
+    const checked = passwordSchema.safeParse(password);
+    if (!checked.success) {
+      setPasswordProblem(checked.error.issues[0]?.message ?? "Choose another password.");
+      return;
+    }
+    setPasswordProblem(null);
+    change.mutate(
+      { name: person.name, body: { password } },
+      {
+        onSuccess: () => {
+          setEditing(null);
+          setPassword("");
+          setDone(`The password of ${person.name} is reset: give them the new one.`);
+        },
+      },
+    );
+  };
+  const doRemove = () => remove.mutate(person.name, { onSuccess: () => onRemoved(person.name) });
+
+  const error = change.error ?? remove.error;
+  const action = remove.isError ? "remove" : editing === "password" ? "password" : "role";
+
+  return (
+    <tr className="team-person" data-person={person.name}>
+      <th scope="row" className="team-person-name">
+        <span>{person.name}</span>
+        {isMe ? <span className="muted"> (you)</span> : null}
+      </th>
+      <td>
+        <span className="badge team-role" data-role={person.role}>
+          {ROLE_NAMES[person.role]}
+        </span>
+      </td>
+      <td className="muted team-added">{addedText(person)}</td>
+      <td>
+        <div className="team-person-actions">
+          {fromFile ? (
+            <span className="hint-text">Changed in the server's users file, not here.</span>
+          ) : (
+            <div className="team-actions">
+              <button
+                type="button"
+                className="button button-secondary"
+                aria-expanded={editing === "role"}
+                aria-controls={`${id}-edit`}
+                onClick={() => open(editing === "role" ? null : "role")}
+              >
+                Change role<span className="visually-hidden"> of {person.name}</span>
+              </button>
+              <button
+                type="button"
+                className="button button-secondary"
+                aria-expanded={editing === "password"}
+                aria-controls={`${id}-edit`}
+                onClick={() => open(editing === "password" ? null : "password")}
+              >
+                Reset password<span className="visually-hidden"> of {person.name}</span>
+              </button>
+              <button
+                type="button"
+                className="button button-quiet team-danger"
+                aria-expanded={editing === "remove"}
+                aria-controls={`${id}-edit`}
+                onClick={() => open(editing === "remove" ? null : "remove")}
+              >
+                Remove<span className="visually-hidden"> {person.name}</span>
+              </button>
+            </div>
+          )}
+          <div id={`${id}-edit`} className="team-edit">
+            {editing === "role" ? (
+              <fieldset className="team-confirm">
+                <legend className="visually-hidden">{`Change the role of ${person.name}`}</legend>
+                <label className="field-label" htmlFor={`${id}-role`}>
+                  New role for {person.name}
+                </label>
+                <select
+                  id={`${id}-role`}
+                  className="input"
+                  value={role}
+                  onChange={(event) => setRole(event.target.value as Role)}
+                >
+                  {ROLES.map((r) => (
+                    <option key={r} value={r}>
+                      {ROLE_NAMES[r]}
+                    </option>
+                  ))}
+                </select>
+                <p className="hint-text">
+                  This signs {who} out at once, on every device; {isMe ? "you sign" : "they sign"} in again
+                  with the new role.
+                </p>
+                <div className="team-actions">
+                  <button
+                    type="button"
+                    className="button button-primary"
+                    disabled={change.isPending || role === person.role}
+                    onClick={saveRole}
+                  >
+                    {change.isPending ? "Changing…" : `Make ${person.name} ${ROLE_NAMES[role].toLowerCase()}`}
+                  </button>
+                  <button type="button" className="button button-secondary" onClick={() => setEditing(null)}>
+                    Cancel
+                  </button>
+                </div>
+              </fieldset>
+            ) : null}
+            {editing === "password" ? (
+              <fieldset className="team-confirm">
+                <legend className="visually-hidden">{`Reset the password of ${person.name}`}</legend>
+                <label className="field-label" htmlFor={`${id}-password`}>
+                  New password for {person.name}
+                </label>
+                <input
+                  id={`${id}-password`}
+                  className="input"
+                  type="password"
+                  autoComplete="new-password"
+                  maxLength={1024}
+                  value={password}
+                  aria-invalid={passwordProblem ? true : undefined}
+                  onChange={(event) => setPassword(event.target.value)}
+                />
+                {passwordProblem ? (
+                  <p className="team-field-error" role="alert">
+                    {passwordProblem}
+                  </p>
+                ) : (
+                  <p className="hint-text">At least 8 characters. Their old password stops working.</p>
+                )}
+                <div className="team-actions">
+                  <button
+                    type="button"
+                    className="button button-primary"
+                    disabled={change.isPending}
+                    onClick={savePassword}
+                  >
+                    {change.isPending ? "Resetting…" : "Reset the password"}
+                  </button>
+                  <button type="button" className="button button-secondary" onClick={() => setEditing(null)}>
+                    Cancel
+                  </button>
+                </div>
+              </fieldset>
+            ) : null}
+            {editing === "remove" ? (
+              <fieldset className="team-confirm">
+                <legend className="visually-hidden">{`Remove ${person.name}`}</legend>
+                <p>
+                  Remove {isMe ? "yourself" : person.name} from the team? This ends {isMe ? "your" : "their"}{" "}
+                  sessions at once: {isMe ? "you are" : "they are"} signed out everywhere and can no longer
+                  sign in. Audiences {isMe ? "you" : "they"} shared stay with the team; private ones are kept,
+                  but nobody else can open them.
+                </p>
+                <div className="team-actions">
+                  <button
+                    type="button"
+                    className="button button-primary team-danger-solid"
+                    disabled={remove.isPending}
+                    onClick={doRemove}
+                  >
+                    {remove.isPending ? "Removing…" : `Yes, remove ${person.name}`}
+                  </button>
+                  <button type="button" className="button button-secondary" onClick={() => setEditing(null)}>
+                    Keep {isMe ? "me" : person.name}
+                  </button>
+                </div>
+              </fieldset>
+            ) : null}
+          </div>
+          <div aria-live="polite">
+            {error ? (
+              <p className="team-field-error" role="alert">
+                {teamRefusal(error, action, person.name)}
+              </p>
+            ) : done ? (
+              <p className="team-done">{done}</p>
+            ) : null}
+          </div>
+        </div>
+      </td>
+    </tr>
+  );
+}
