@@ -12,8 +12,8 @@ import {
 } from "../../api/audiences";
 import {
   describeConflict,
+  hasUnsavedChanges,
   type OpenAudience,
-  openAudienceFor,
   openAudienceOf,
   openAudienceStore,
   savedByWhen,
@@ -48,7 +48,9 @@ export function OpenAudienceBar({
   const id = useId();
   const store = openAudienceStore();
   const stored = useOpenAudience(store);
-  const state = openAudienceFor(stored, currentTree);
+  // The tree in this Builder is the open audience's by construction (the page closed the open
+  // audience at load if the tree was another one): only whether it has unsaved changes is asked.
+  const state = stored ? { open: stored, unsaved: hasUnsavedChanges(stored, currentTree) } : null;
   const queryClient = useQueryClient();
   const [status, setStatus] = useState<Status>({ kind: "idle" });
   const choice = useRef<HTMLDivElement>(null);

@@ -12,7 +12,10 @@ import {
 import { browserStorage } from "../../lib/store";
 import { readableError } from "../../ui/status";
 
-/** One move per page load, however many panels mount (and React's development double effects). */
+/**
+ * The move under way: one at a time, however many panels mount (and React's development double
+ * effects). Once it ends, a later mount tries again only if it did not finish (nothing marked).
+ */
 let running: Promise<MoveReport | null> | null = null;
 
 /**
@@ -36,8 +39,11 @@ export function useMoveBrowserAudiences(): { text: string; tone: "info" | "error
       retryLater: (error) => !(error instanceof ApiError && error.kind === "validation"),
       reason: readableError,
       person,
-    }).finally(() => void queryClient.invalidateQueries({ queryKey: AUDIENCES_QUERY_KEY }));
-    void running.then((result) => {
+    }).finally(() => {
+      running = null;
+      void queryClient.invalidateQueries({ queryKey: AUDIENCES_QUERY_KEY });
+    });
+    void running?.then((result) => {
       if (live) setReport(result);
     });
     return () => {

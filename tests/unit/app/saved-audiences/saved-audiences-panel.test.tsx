@@ -1,0 +1,279 @@
+// @vitest-environment jsdom
+import { QueryClientProvider } from "@tanstack/react-query";
+import { cleanup, render, screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { useState } from "react";
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { OpenAudienceBar } from "../../../../src/app/features/saved-audiences/open-audience-bar";
+import { SavedAudiencesPanel } from "../../../../src/app/features/saved-audiences/saved-audiences-panel";
+import {
+  BROWSER_AUDIENCES_BACKUP_KEY,
+  BROWSER_AUDIENCES_KEY,
+} from "../../../../src/app/lib/browser-audiences";
+import { openAudienceStore } from "../../../../src/app/lib/open-audience";
+import { createQueryClient } from "../../../../src/app/query-client";
+import type { GroupNode } from "../../../../src/contract/filter";
+import { fakeAudienceServer } from "./fake-audience-server";
+
+// What Radix's menu needs and jsdom lacks.
+beforeAll(() => {
+  globalThis.ResizeObserver ??= class {
+    observe() {}
+    unobserve() {}
+    disconnect() {}
+  };
+  Element.prototype.hasPointerCapture ??= () => false;
+  Element.prototype.releasePointerCapture ??= () => {};
+  Element.prototype.scrollIntoView ??= () => {};
+});
+
+const GERMANY: GroupNode = {
+  type: "group",
+  op: "AND",
+  negate: false,
+  children: [{ type: "condition", column: "COUNTRY_NAME_PER", operator: "eq", value: "Germany" }],
+};
+const FRANCE: GroupNode = {
+  type: "group",
+  op: "AND",
+  negate: false,
+  children: [{ type: "condition", column: "COUNTRY_NAME_PER", operator: "eq", value: "France" }],
+};
+
+let server: ReturnType<typeof fakeAudienceServer>;
+
+beforeEach(() => {
+  localStorage.clear();
+  sessionStorage.clear();
+  openAudienceStore().set(null);
+  server = fakeAudienceServer({ person: "ana" }).install();
+});
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+/** The bar and the panel beside a stand-in builder that holds the current tree, as the Builder page composes them. */
+function Harness({ initial }: { initial: GroupNode }) {
+  const [tree, setTree] = useState(initial);
+  return (
+    <>
+      <pre data-testid="current">{JSON.stringify(tree)}</pre>
+      <button type="button" onClick={() => setTree((t) => ({ ...t, negate: !t.negate }))}>
+        Edit (stand-in for the builder)
+      </button>
+      <OpenAudienceBar currentTree={tree} currentCount={42} onOpen={setTree} />
+      <SavedAudiencesPanel currentTree={tree} currentCount={42} onOpen={setTree} />
+    </>
+  );
+}
+
+function setup(initial: GroupNode = GERMANY) {
+  const user = userEvent.setup();
+  render(
+    <QueryClientProvider client={createQueryClient()}>
+      <Harness initial={initial} />
+    </QueryClientProvider>,
+  );
+  return user;
+}
+
+const current = () => JSON.parse(screen.getByTestId("current").textContent ?? "null") as GroupNode;
+const bar = () => screen.getByRole("region", { name: "Open audience" });
+const facts = () => bar().querySelector(".open-audience-facts")?.textContent ?? "";
+const rowOf = async (name: string) =>
+  (await screen.findByRole("button", { name: `Open ${name}` })).closest("li")!;
+const writes = () => server.sent.filter((r) => r.method !== "GET");
+
+async function menuAction(user: ReturnType<typeof userEvent.setup>, name: string, item: string | RegExp) {
+  await user.click(screen.getByRole("button", { name: `Actions for “${name}”` }));
+  const menu = await screen.findByRole("menu");
+  await user.click(within(menu).getByRole("menuitem", { name: item }));
+}
+
+describe("saved audiences on the server", () => {
+  it("lists what the person may see: owner, private or shared, last count, version, who updated it and when", async () => {
+    server.seed({ name: "Mine", filter: GERMANY, lastCount: 1234 });
+    server.seed({ name: "Bo's shared", filter: FRANCE, owner: "bo", shared: true });
+    server.seed({ name: "Bo's private", filter: FRANCE, owner: "bo" });
+    server.saveAs("bo", [...server.rows.values()][1]!.audience.id, { lastCount: 7 });
+    setup();
+    const mine = await rowOf("Mine");
+    expect(within(mine).getByText("ana")).toBeTruthy();
+    expect(within(mine).getByText("Private")).toBeTruthy();
+    expect(within(mine).getByText("1,234 people")).toBeTruthy();
+    expect(mine.querySelector(".saved-item-version")?.textContent).toBe("1");
+    const shared = await rowOf("Bo's shared");
+    expect(within(shared).getByText("Shared")).toBeTruthy();
+    expect(shared.querySelector(".saved-item-version")?.textContent).toBe("2");
+    expect(shared.querySelector(".saved-item-updated dd")?.textContent).toMatch(/^bo, /);
+    expect(screen.queryByRole("button", { name: "Open Bo's private" })).toBeNull();
+    // Someone else's shared audience: no Delete, no Share for a person who is neither owner nor admin.
+    await user().click(screen.getByRole("button", { name: "Actions for “Bo's shared”" }));
+    const menu = await screen.findByRole("menu");
+    expect(within(menu).queryByRole("menuitem", { name: "Delete" })).toBeNull();
+    expect(within(menu).queryByRole("menuitem", { name: "Make private" })).toBeNull();
+    expect(within(menu).getByRole("menuitem", { name: "Rename…" })).toBeTruthy();
+  });
+
+  it("saves as new (shared), then Save updates it in place with its version; same names stay plain", async () => {
+    const user = setup();
+    expect(within(bar()).getByText("Not saved yet.")).toBeTruthy();
+    await user.click(await screen.findByRole("button", { name: "Save as new…" }));
+    const field = screen.getByLabelText("Name this audience") as HTMLInputElement;
+    await user.clear(field);
+    await user.type(field, "Germany leads");
+    await user.click(screen.getByLabelText(/Share with the team/));
+    await user.click(screen.getByRole("button", { name: "Save" }));
+    await waitFor(() => expect(within(bar()).getByText("Germany leads")).toBeTruthy());
+    expect(writes()[0]).toMatchObject({
+      method: "POST",
+      path: "/api/audiences",
+      body: { name: "Germany leads", filter: GERMANY, shared: true, lastCount: 42 },
+    });
+    expect(within(bar()).getByText("Saved")).toBeTruthy();
+    const save = within(bar()).getByRole("button", { name: "Save" }) as HTMLButtonElement;
+    expect(save.disabled).toBe(true);
+
+    await user.click(screen.getByRole("button", { name: "Edit (stand-in for the builder)" }));
+    expect(within(bar()).getByText("Unsaved changes")).toBeTruthy();
+    expect(save.disabled).toBe(false);
+    await user.click(save);
+    await waitFor(() => expect(within(bar()).getByText("Saved")).toBeTruthy());
+    const put = writes()[1]!;
+    expect(put).toMatchObject({ method: "PUT", body: { version: 1, lastCount: 42 } });
+    expect((put.body as { filter: GroupNode }).filter.negate).toBe(true);
+    expect(facts()).toMatch(/^version 2 · /);
+    expect(server.rows.size).toBe(1);
+
+    // A second "Save as new" with the same name is another audience, plainly named: no "(2)".
+    await user.click(screen.getByRole("button", { name: "Save as new…" }));
+    const again = screen.getByLabelText("Name this audience") as HTMLInputElement;
+    await user.clear(again);
+    await user.type(again, "Germany leads{Enter}");
+    await waitFor(() => expect(server.rows.size).toBe(2));
+    expect([...server.rows.values()].map((r) => r.audience.name)).toEqual(["Germany leads", "Germany leads"]);
+  });
+
+  it("never overwrites a newer version silently: the choice says who saved it; Overwrite with mine names the latest version", async () => {
+    const saved = server.seed({ name: "Directors", filter: GERMANY, shared: true });
+    const user = setup();
+    await user.click(await screen.findByRole("button", { name: "Open Directors" }));
+    await waitFor(() => expect(within(bar()).getByText("Directors")).toBeTruthy());
+    server.saveAs("bo", saved.id, { filter: FRANCE, lastCount: 5 });
+    await user.click(screen.getByRole("button", { name: "Edit (stand-in for the builder)" }));
+    await user.click(within(bar()).getByRole("button", { name: "Save" }));
+    const choice = await screen.findByRole("alertdialog", { name: "Someone saved a newer version" });
+    expect(choice.textContent).toMatch(
+      /bo saved version 2 of “Directors” .* \(5 people\), after the version 1 you opened\./,
+    );
+    // Nothing was written by the refused save.
+    expect(server.rows.get(saved.id)!.audience.filter).toEqual(FRANCE);
+    await user.click(within(choice).getByRole("button", { name: "Overwrite with mine" }));
+    await waitFor(() => expect(screen.queryByRole("alertdialog")).toBeNull());
+    expect(writes().at(-1)).toMatchObject({ method: "PUT", body: { version: 2 } });
+    expect(server.rows.get(saved.id)!.audience).toMatchObject({ version: 3, updatedBy: "ana" });
+    expect(server.rows.get(saved.id)!.audience.filter.negate).toBe(true);
+  });
+
+  it("on a conflict, Save mine as a new audience keeps both", async () => {
+    const saved = server.seed({ name: "Directors", filter: GERMANY, shared: true });
+    const user = setup();
+    await user.click(await screen.findByRole("button", { name: "Open Directors" }));
+    await waitFor(() => expect(within(bar()).getByText("Directors")).toBeTruthy());
+    server.saveAs("bo", saved.id, { filter: FRANCE });
+    await user.click(screen.getByRole("button", { name: "Edit (stand-in for the builder)" }));
+    await user.click(within(bar()).getByRole("button", { name: "Save" }));
+    const choice = await screen.findByRole("alertdialog");
+    await user.click(within(choice).getByRole("button", { name: "Save mine as a new audience" }));
+    await waitFor(() => expect(server.rows.size).toBe(2));
+    const copy = [...server.rows.values()][1]!.audience;
+    expect(copy).toMatchObject({ name: "Directors", owner: "ana", shared: false });
+    expect(copy.filter.negate).toBe(true);
+    expect(server.rows.get(saved.id)!.audience.filter).toEqual(FRANCE);
+    await waitFor(() => expect(facts()).toMatch(/^version 1 · private · updated by ana, /));
+    expect(within(bar()).getByText("Saved")).toBeTruthy();
+  });
+
+  it("on a conflict, Open theirs (discard my changes) puts their version in the builder", async () => {
+    const saved = server.seed({ name: "Directors", filter: GERMANY, shared: true });
+    const user = setup();
+    await user.click(await screen.findByRole("button", { name: "Open Directors" }));
+    await waitFor(() => expect(within(bar()).getByText("Directors")).toBeTruthy());
+    server.saveAs("bo", saved.id, { filter: FRANCE });
+    await user.click(screen.getByRole("button", { name: "Edit (stand-in for the builder)" }));
+    await user.click(within(bar()).getByRole("button", { name: "Save" }));
+    const choice = await screen.findByRole("alertdialog");
+    const before = writes().length;
+    await user.click(within(choice).getByRole("button", { name: "Open theirs (discard my changes)" }));
+    expect(current()).toEqual(FRANCE);
+    expect(within(bar()).getByText("Saved")).toBeTruthy();
+    expect(facts()).toMatch(/^version 2 · /);
+    expect(writes().length).toBe(before);
+  });
+
+  it("deletes with undo (DELETE, then undelete), lists versions and restores one as a new version into the builder", async () => {
+    const saved = server.seed({ name: "Directors", filter: GERMANY, lastCount: 10 });
+    server.saveAs("ana", saved.id, { filter: FRANCE, lastCount: 20 });
+    const user = setup(FRANCE);
+    await rowOf("Directors");
+    await menuAction(user, "Directors", "Version history");
+    const history = await screen.findByRole("region", { name: "Versions of “Directors”" });
+    await waitFor(() => expect(within(history).getAllByRole("listitem")).toHaveLength(2));
+    expect(within(history).getAllByRole("listitem")[1]!.textContent).toMatch(/Version 1.*ana, .*10 people/);
+    await user.click(within(history).getByRole("button", { name: "Restore version 1 of “Directors”" }));
+    await waitFor(() => expect(current()).toEqual(GERMANY));
+    expect(writes().at(-1)).toMatchObject({ method: "POST", body: { version: 2, restore: 1 } });
+    expect(server.rows.get(saved.id)!.audience.version).toBe(3);
+    expect(within(bar()).getByText("Directors")).toBeTruthy();
+    expect(within(bar()).getByText("Saved")).toBeTruthy();
+
+    await menuAction(user, "Directors", "Delete");
+    const undo = await screen.findByRole("button", { name: "Undo delete of “Directors”" });
+    await waitFor(() => expect(screen.queryByRole("button", { name: "Open Directors" })).toBeNull());
+    await user.click(undo);
+    await rowOf("Directors");
+    expect(
+      writes()
+        .slice(-2)
+        .map((r) => `${r.method} ${r.path}`),
+    ).toEqual([`DELETE /api/audiences/${saved.id}`, `POST /api/audiences/${saved.id}/undelete`]);
+  });
+
+  it("moves audiences saved in this browser to the server once, private, with their local ids; keeps a backup", async () => {
+    const old = [
+      { id: "local-1", name: "From before", tree: GERMANY, lastCount: 3, createdAt: "x", updatedAt: "x" },
+      {
+        id: "local-2",
+        name: "Broken",
+        tree: { type: "nope" },
+        lastCount: null,
+        createdAt: "x",
+        updatedAt: "x",
+      },
+    ];
+    localStorage.setItem(BROWSER_AUDIENCES_KEY, JSON.stringify(old));
+    setup();
+    await rowOf("From before");
+    await waitFor(() =>
+      expect(screen.getByTestId("saved-moved").textContent).toMatch(
+        /^Moved 1 audience saved in this browser to your team's list \(private\)\. One audience saved in this browser could not be read; it is kept in this browser, unchanged\.$/,
+      ),
+    );
+    expect(writes()).toEqual([
+      {
+        method: "POST",
+        path: "/api/audiences",
+        body: { name: "From before", filter: GERMANY, shared: false, lastCount: 3, clientId: "local-1" },
+      },
+    ]);
+    expect(JSON.parse(localStorage.getItem(BROWSER_AUDIENCES_BACKUP_KEY)!)).toEqual(old);
+    expect(JSON.parse(localStorage.getItem(BROWSER_AUDIENCES_KEY)!)).toEqual([old[1]]);
+  });
+});
+
+/** A user-event for a test that did not keep the one from `setup`. */
+function user() {
+  return userEvent.setup();
+}
