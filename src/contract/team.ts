@@ -163,6 +163,7 @@ export const AUDIT_ACTIONS = [
   "audience.update",
   "audience.restore",
   "audience.delete",
+  "audience.undelete",
   "key.rotate",
 ] as const;
 export const auditEntrySchema = z.object({

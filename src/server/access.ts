@@ -3,12 +3,14 @@ import type { Context, Hono } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { z } from "zod";
 import { SPEND_CODES } from "../contract/errors";
+import type { Role } from "../contract/team";
 import { fail, ProxyProblem, problem, toResponse } from "./answer";
 import { readLimited } from "./body";
 import type { ProxyConfig } from "./config";
 import type { ProxyEnv } from "./context";
 import type { Database } from "./db/database";
-import { loadUsers, USER_NAME, verifyPassword } from "./passwords";
+import { loadUserEntries, USER_NAME, verifyPassword } from "./passwords";
+import { countPeople } from "./team/people";
 
 export const SESSION_COOKIE = "ab_session";
 
@@ -19,7 +21,10 @@ export const SESSION_COOKIE = "ab_session";
  * database, so a session ended anywhere cannot spend.
  */
 export class Sessions {
-  private readonly cache = new Map<string, { user: string; checkedAt: number; touchedAt: number }>();
+  private readonly cache = new Map<
+    string,
+    { user: string; role: Role; checkedAt: number; touchedAt: number }
+  >();
 
   constructor(
     private readonly database: Database,
@@ -28,29 +33,39 @@ export class Sessions {
     private readonly now: () => number = Date.now,
   ) {}
 
-  async create(user: string): Promise<string> {
+  async create(user: string, role?: Role): Promise<string> {
     const token = randomBytes(32).toString("base64url");
     const now = this.now();
     await this.database.db
       .insertInto("sessions")
       .values({ id_hash: hashOf(token), user_name: user, last_seen: new Date(now) })
       .execute();
-    this.cache.set(hashOf(token), { user, checkedAt: now, touchedAt: now });
+    if (role) this.cache.set(hashOf(token), { user, role, checkedAt: now, touchedAt: now });
     return token;
   }
 
   /** The user of a live session (and keeps it alive), or null. `fresh`: ask the database. */
   async userOf(token: string | undefined, fresh = false): Promise<string | null> {
+    return (await this.personOf(token, fresh))?.name ?? null;
+  }
+
+  /**
+   * The person of a live session and their role (and keeps it alive), or null. `fresh`: ask the
+   * database; otherwise memory answers for up to `checkMs`, so a role changed on another instance
+   * holds here within that time (spends always ask fresh).
+   */
+  async personOf(token: string | undefined, fresh = false): Promise<{ name: string; role: Role } | null> {
     if (!token) return null;
     const id = hashOf(token);
     const now = this.now();
     const known = this.cache.get(id);
     if (known && !fresh && now - known.checkedAt < this.checkMs && now - known.touchedAt < this.idleMs)
-      return known.user;
+      return { name: known.user, role: known.role };
     const row = await this.database.db
       .selectFrom("sessions")
-      .select(["user_name", "last_seen"])
-      .where("id_hash", "=", id)
+      .innerJoin("users", "users.name", "sessions.user_name")
+      .select(["sessions.user_name", "sessions.last_seen", "users.role"])
+      .where("sessions.id_hash", "=", id)
       .executeTakeFirst();
     if (!row || now - row.last_seen.getTime() > this.idleMs) {
       this.cache.delete(id);
@@ -70,8 +85,13 @@ export class Sessions {
     // Bounded: the oldest entry goes first (a Map keeps insertion order).
     if (this.cache.size >= 10_000) this.cache.delete(this.cache.keys().next().value as string);
     this.cache.delete(id);
-    this.cache.set(id, { user: row.user_name, checkedAt: now, touchedAt });
-    return row.user_name;
+    this.cache.set(id, { user: row.user_name, role: row.role, checkedAt: now, touchedAt });
+    return { name: row.user_name, role: row.role };
+  }
+
+  /** Drops this instance's memory of a person's sessions (their rows were deleted). */
+  forget(user: string) {
+    for (const [id, s] of this.cache) if (s.user === user) this.cache.delete(id);
   }
 
   async destroy(token: string | undefined): Promise<void> {
@@ -90,15 +110,16 @@ export class Sessions {
 const hashOf = (token: string) => createHash("sha256").update(token).digest("hex");
 
 /**
- * People who may sign in, in the database. Until the team model brings its own commands, USERS_FILE
- * is the list: at start, whenever its content changed since the last import, the table is made to
- * match it (new names added; a changed password updated and that person's sessions ended; a name
- * gone from the file removed, its sessions with it).
+ * USERS_FILE, a deployment's list of people: at start, whenever its content changed since the last
+ * import, the file's people in the table are made to match it (new names added; a changed password
+ * or role updated and that person's sessions ended; a name gone from the file removed, its sessions
+ * with it). People added on the Team page or with `npm run users` (source `team`) are never touched;
+ * a name in both becomes the file's (the file is whoever runs the proxy speaking).
  */
 export async function importUsersFile(database: Database, file: string): Promise<number> {
-  const users = loadUsers(file);
+  const users = loadUserEntries(file);
   const digest = createHash("sha256")
-    .update(JSON.stringify([...users].sort()))
+    .update(JSON.stringify([...users].sort(([a], [b]) => (a < b ? -1 : 1))))
     .digest("hex");
   const setting = `users-file:${file}`;
   const seen = await database.db
@@ -109,19 +130,30 @@ export async function importUsersFile(database: Database, file: string): Promise
   if (seen?.value === digest) return 0;
   await database.db.transaction().execute(async (tx) => {
     const known = new Map(
-      (await tx.selectFrom("users").select(["name", "password_hash"]).execute()).map((u) => [
-        u.name,
-        u.password_hash,
-      ]),
+      (await tx.selectFrom("users").select(["name", "password_hash", "role", "source"]).execute()).map(
+        (u) => [u.name, u],
+      ),
     );
-    const gone = [...known.keys()].filter((name) => !users.has(name));
+    const gone = [...known.values()]
+      .filter((u) => u.source === "file" && !users.has(u.name))
+      .map((u) => u.name);
     if (gone.length > 0) await tx.deleteFrom("users").where("name", "in", gone).execute();
-    for (const [name, hash] of users) {
-      if (known.get(name) === hash) continue;
-      if (known.has(name)) {
-        await tx.updateTable("users").set({ password_hash: hash }).where("name", "=", name).execute();
+    for (const [name, { hash, role }] of users) {
+      const before = known.get(name);
+      if (before && before.password_hash === hash && before.role === role && before.source === "file")
+        continue;
+      if (before) {
+        await tx
+          .updateTable("users")
+          .set({ password_hash: hash, role, source: "file" })
+          .where("name", "=", name)
+          .execute();
         await tx.deleteFrom("sessions").where("user_name", "=", name).execute();
-      } else await tx.insertInto("users").values({ name, password_hash: hash }).execute();
+      } else
+        await tx
+          .insertInto("users")
+          .values({ name, password_hash: hash, role, source: "file", created_by: null })
+          .execute();
     }
     await tx
       .insertInto("proxy_settings")
@@ -134,49 +166,104 @@ export async function importUsersFile(database: Database, file: string): Promise
   return users.size;
 }
 
+const SIGN_INS_UNAVAILABLE =
+  "The proxy cannot check sign-ins right now (its database is unavailable), so nothing was sent and nothing charged. Try again in a moment.";
+
 /** Runs `work`; a database failure becomes a 503 in plain words (nothing was sent anywhere). */
-async function storeOr503<T>(work: () => Promise<T>): Promise<T> {
+export async function storeOr503<T>(work: () => Promise<T>, detail = SIGN_INS_UNAVAILABLE): Promise<T> {
   try {
     return await work();
   } catch (error) {
     if (error instanceof ProxyProblem) throw error;
-    throw fail(
-      503,
-      "The proxy cannot check sign-ins right now (its database is unavailable), so nothing was sent and nothing charged. Try again in a moment.",
-      { code: SPEND_CODES.journalUnavailable, headers: [["retry-after", "30"]] },
-    );
+    throw fail(503, detail, { code: SPEND_CODES.journalUnavailable, headers: [["retry-after", "30"]] });
   }
 }
 
-/** Failed sign-ins per name and per address within a window; both are checked. */
-export class SignInLimiter {
+export interface ThrottleLimits {
+  /** Failures of one name from one address before it must wait (then a wait that doubles). */
+  pairMax: number;
+  /** Failures of one name from any addresses before every try waits a little (growing, at most a minute). */
+  nameMax: number;
+  /** Failures from one address across names before it must wait: high, an office shares one. */
+  addressMax: number;
+  windowMs: number;
+}
+
+/**
+ * Failed sign-ins, counted so that guessing is slow and an office is not locked out:
+ * - per (name, address), tightly: after `pairMax` failures, a wait of a minute that doubles with
+ *   each further failure (at most the window); a success clears the pair;
+ * - per name, across addresses: after `nameMax`, a growing delay between tries (1 s, 2 s, … at most
+ *   60 s), so a distributed guess at one name is slowed to a crawl, but never locked; and an address
+ *   that signed in as that name before is exempt, so the person keeps signing in while it lasts;
+ * - per address, across names: only after `addressMax` (one NAT may be a whole office).
+ * Kept in memory, per instance: several instances each count their own (an attacker spread over n
+ * instances gets n times the tries; the delays still apply on each).
+ */
+export class SignInThrottle {
   private readonly failures = new Map<string, number[]>();
+  /** name + address pairs that signed in (exempt from the per-name delay), with when. */
+  private readonly trusted = new Map<string, number>();
+  private static readonly MAX_KEYS = 100_000;
+  private static readonly TRUST_MS = 30 * 24 * 3600_000;
 
   constructor(
-    private readonly max: number,
-    private readonly windowMs: number,
+    private readonly limits: ThrottleLimits,
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Seconds to wait before another try, or 0. */
-  blockedFor(keys: string[]): number {
+  /** Seconds to wait before another try of this name from this address, or 0. */
+  blockedFor(name: string, address: string): number {
     const now = this.now();
-    let wait = 0;
-    for (const key of keys) {
-      const times = (this.failures.get(key) ?? []).filter((t) => t > now - this.windowMs);
-      this.failures.set(key, times);
-      if (times.length >= this.max) wait = Math.max(wait, times[0]! + this.windowMs - now);
+    const n = name.toLowerCase();
+    let until = 0;
+    const pair = this.recent(`pair:${n}\n${address}`, now);
+    if (pair.length >= this.limits.pairMax) {
+      const wait = Math.min(this.limits.windowMs, 60_000 * 2 ** (pair.length - this.limits.pairMax));
+      until = Math.max(until, pair.at(-1)! + wait);
     }
-    return wait > 0 ? Math.max(1, Math.ceil(wait / 1000)) : 0;
+    const byName = this.recent(`name:${n}`, now);
+    const trusted = (this.trusted.get(`${n}\n${address}`) ?? -Infinity) > now - SignInThrottle.TRUST_MS;
+    if (byName.length >= this.limits.nameMax && !trusted) {
+      const wait = Math.min(60_000, 1000 * 2 ** (byName.length - this.limits.nameMax));
+      until = Math.max(until, byName.at(-1)! + wait);
+    }
+    const byAddress = this.recent(`ip:${address}`, now);
+    if (byAddress.length >= this.limits.addressMax)
+      until = Math.max(until, byAddress[byAddress.length - this.limits.addressMax]! + this.limits.windowMs);
+    return until > now ? Math.max(1, Math.ceil((until - now) / 1000)) : 0;
   }
 
-  fail(keys: string[]) {
+  fail(name: string, address: string) {
     const now = this.now();
-    for (const key of keys) this.failures.set(key, [...(this.failures.get(key) ?? []), now]);
+    const n = name.toLowerCase();
+    for (const key of [`pair:${n}\n${address}`, `name:${n}`, `ip:${address}`]) {
+      const times = this.recent(key, now);
+      times.push(now);
+      this.failures.delete(key);
+      this.failures.set(key, times);
+    }
+    this.bound(this.failures);
   }
 
-  forgive(key: string) {
-    this.failures.delete(key);
+  succeed(name: string, address: string) {
+    const n = name.toLowerCase();
+    this.failures.delete(`pair:${n}\n${address}`);
+    this.trusted.delete(`${n}\n${address}`);
+    this.trusted.set(`${n}\n${address}`, this.now());
+    this.bound(this.trusted);
+  }
+
+  private recent(key: string, now: number): number[] {
+    const times = (this.failures.get(key) ?? []).filter((t) => t > now - this.limits.windowMs);
+    if (times.length === 0) this.failures.delete(key);
+    // At most what any limit needs, so one key cannot grow without end.
+    return times.slice(-Math.max(this.limits.addressMax, this.limits.nameMax + 16, this.limits.pairMax + 16));
+  }
+
+  /** Memory is bounded: the least recently touched keys go first (a Map keeps insertion order). */
+  private bound(map: Map<string, unknown>) {
+    while (map.size > SignInThrottle.MAX_KEYS) map.delete(map.keys().next().value as string);
   }
 }
 
@@ -185,33 +272,59 @@ const signInBody = z.strictObject({
   password: z.string().min(1).max(1024),
 });
 
+/** The one person of local mode (nobody to sign in, loopback only): the admin. */
+export const LOCAL_PERSON = { name: "local", role: "admin" } as const satisfies { name: string; role: Role };
+
 /**
- * Sign-in, when the database knows anyone (imported from USERS_FILE). Without users the proxy
- * serves one local person on loopback and `/auth/*` does not exist.
+ * Sign-in, when the database knows anyone (USERS_FILE, the Team page, `npm run users`). Without
+ * people the proxy serves one local person, an admin, on loopback and `/auth/*` signs nobody in;
+ * once someone is added (here or on another instance), everyone must sign in.
  */
 export class Access {
   readonly sessions: Sessions;
-  private readonly limiter: SignInLimiter;
+  private readonly throttle: SignInThrottle;
   private readonly sweeper: NodeJS.Timeout;
+  private checkedPeopleAt = Date.now();
 
   private constructor(
     private readonly config: ProxyConfig,
     private readonly database: Database,
-    readonly required: boolean,
+    private requiredNow: boolean,
   ) {
     this.sessions = new Sessions(database, config.sessionIdleMs, config.sessionCheckMs);
-    this.limiter = new SignInLimiter(config.signIn.maxFailures, config.signIn.windowMs);
+    this.throttle = new SignInThrottle({
+      pairMax: config.signIn.maxFailures,
+      nameMax: config.signIn.nameMaxFailures,
+      addressMax: config.signIn.addressMaxFailures,
+      windowMs: config.signIn.windowMs,
+    });
     this.sweeper = setInterval(() => void this.sessions.sweep().catch(() => {}), 60_000);
     this.sweeper.unref();
   }
 
   static async open(config: ProxyConfig, database: Database): Promise<Access> {
     if (config.usersFile) await importUsersFile(database, config.usersFile);
-    const { n } = await database.db
-      .selectFrom("users")
-      .select((eb) => eb.fn.countAll<number>().as("n"))
-      .executeTakeFirstOrThrow();
-    return new Access(config, database, Number(n) > 0);
+    return new Access(config, database, (await countPeople(database.db)) > 0);
+  }
+
+  /** Whether people must sign in (someone is on the team). Never goes back to local mode by itself. */
+  get required(): boolean {
+    return this.requiredNow;
+  }
+
+  /** Someone was added: from now on everyone signs in. */
+  peopleExist() {
+    this.requiredNow = true;
+  }
+
+  /**
+   * In local mode, whether another instance (or `npm run users`) has added someone meanwhile:
+   * asked at most once per SESSION_CHECK_MS, so local mode costs no await on most reads.
+   */
+  async recheckLocalMode(): Promise<void> {
+    if (this.requiredNow || Date.now() - this.checkedPeopleAt < this.config.sessionCheckMs) return;
+    this.checkedPeopleAt = Date.now();
+    if ((await storeOr503(() => countPeople(this.database.db))) > 0) this.requiredNow = true;
   }
 
   /**
@@ -219,10 +332,15 @@ export class Access {
    * 503 (nothing sent) when the database cannot say.
    */
   async userOf(c: Context<ProxyEnv>, fresh = false): Promise<string | null> {
+    return (await this.personOf(c, fresh))?.name ?? null;
+  }
+
+  /** The signed-in person and their role, null in local mode (the local admin); else as `userOf`. */
+  async personOf(c: Context<ProxyEnv>, fresh = false): Promise<{ name: string; role: Role } | null> {
     if (!this.required) return null;
-    const user = await storeOr503(() => this.sessions.userOf(getCookie(c, SESSION_COOKIE), fresh));
-    if (!user) throw fail(401, "Please sign in first.");
-    return user;
+    const person = await storeOr503(() => this.sessions.personOf(getCookie(c, SESSION_COOKIE), fresh));
+    if (!person) throw fail(401, "Please sign in first.");
+    return person;
   }
 
   routes(app: Hono<ProxyEnv>) {
@@ -252,9 +370,9 @@ export class Access {
     const parsed = signInBody.safeParse(body);
     if (!parsed.success) throw fail(400, "Send your name and password as JSON.");
     const { name, password } = parsed.data;
-    const keys = [`name:${name.toLowerCase()}`, `ip:${c.get("clientIp")}`];
+    const address = c.get("clientIp");
 
-    const wait = this.limiter.blockedFor(keys);
+    const wait = this.throttle.blockedFor(name, address);
     if (wait > 0)
       throw fail(429, "Too many failed sign-ins. Wait a few minutes, then try again.", {
         headers: [["retry-after", String(wait)]],
@@ -263,18 +381,18 @@ export class Access {
     // Unknown names run scrypt against a stand-in, so timing does not tell which names exist.
     const known = await this.database.db
       .selectFrom("users")
-      .select("password_hash")
+      .select(["password_hash", "role"])
       .where("name", "=", name)
       .executeTakeFirst();
     const ok = await verifyPassword(password, known?.password_hash);
     if (!ok) {
-      this.limiter.fail(keys);
+      this.throttle.fail(name, address);
       const left = this.config.signIn.delayMs - (Date.now() - started);
       if (left > 0) await new Promise((r) => setTimeout(r, left));
       throw fail(401, "That name and password do not match.");
     }
-    this.limiter.forgive(keys[0]!);
-    const id = await this.sessions.create(name);
+    this.throttle.succeed(name, address);
+    const id = await this.sessions.create(name, known!.role);
     setCookie(c, SESSION_COOKIE, id, {
       httpOnly: true,
       sameSite: "Strict",

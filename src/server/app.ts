@@ -2,7 +2,8 @@ import { randomUUID } from "node:crypto";
 import { Hono } from "hono";
 import { requestId } from "hono/request-id";
 import type { DestinationStream, Logger } from "pino";
-import { Access } from "./access";
+import { TEAM_CODES } from "../contract/team";
+import { Access, LOCAL_PERSON, storeOr503 } from "./access";
 import { API_PREFIX, registerOperations, unsafeTarget } from "./allowlist";
 import { fail, ProxyProblem, problem, toResponse } from "./answer";
 import { browserGuard, hostGuard, securityHeaders } from "./browser-guard";
@@ -15,11 +16,16 @@ import { KeyStore } from "./key-store";
 import { LimitsSeen } from "./limits-seen";
 import { createLogger } from "./logger";
 import { RateShaper } from "./rate-shaper";
+import type { Input } from "./request-input";
 import { ResponseCache } from "./response-cache";
 import { PlanProbe } from "./session-info";
 import { SpendJournal } from "./spend-journal";
 import { staticSite } from "./static";
 import { ProxyStats } from "./stats";
+import { audit } from "./team/audit";
+import { recordJob, startedBy } from "./team/jobs";
+import { CANCELS, mayCall, mayCancel, ROTATIONS } from "./team/roles";
+import { TEAM_PATH, teamRoutes } from "./team/routes";
 import { type Upstream, UpstreamClient } from "./upstream";
 
 export interface ProxyDeps {
@@ -55,12 +61,6 @@ export async function createProxy(
   upstream: Upstream,
   deps: ProxyDeps = {},
 ): Promise<BffProxy> {
-  // Defence in depth: config.ts refuses this too, but a hand-built config must not slip past.
-  if (!isLoopbackHost(config.host) && !config.usersFile)
-    throw new ConfigError(
-      `HOST=${config.host} is beyond loopback: set USERS_FILE so that people must sign in`,
-    );
-
   const keys = new KeyStore(config);
   const scrub = (text: string) => {
     let out = text;
@@ -91,6 +91,16 @@ export async function createProxy(
       : new ConfigError(
           `the database at ${database.where} failed: ${String((error as Error)?.message ?? error)}`,
         );
+  }
+  // Beyond loopback people must sign in: from USERS_FILE or from the database (the Team page cannot
+  // be reached to add the first one there, so `npm run users` does it).
+  if (!isLoopbackHost(config.host) && !access.required) {
+    access.close();
+    await journal.close();
+    if (!deps.database) await database.close();
+    throw new ConfigError(
+      `HOST=${config.host} would serve beyond this machine and nobody can sign in: add an admin with \`npm run users -- add NAME --role admin\` (or list people in USERS_FILE), or keep HOST=127.0.0.1`,
+    );
   }
   // A rotation cut off between the service and the key store: said at start, and with every refusal.
   const cutOff = await journal.cutOff(["rotateV1", "rotateV2"]);
@@ -126,7 +136,8 @@ export async function createProxy(
       ? c.req.header("x-forwarded-for")?.split(",").at(-1)?.trim()
       : undefined;
     c.set("clientIp", forwarded || peer);
-    c.set("caller", "local");
+    c.set("caller", LOCAL_PERSON.name);
+    c.set("role", LOCAL_PERSON.role);
     await next();
     c.header("x-request-id", c.get("requestId"));
     const pathname = new URL(c.req.url).pathname;
@@ -163,12 +174,27 @@ export async function createProxy(
   app.use(`${API_PREFIX}/*`, guard);
   app.use(API_PREFIX, guard);
   app.use(`${API_PREFIX}/*`, async (c, next) => {
-    if (c.req.method !== "GET" && c.req.method !== "POST") throw fail(404, "Not Found");
-    // Local mode (nobody to sign in) costs no await on every read.
-    c.set("caller", access.required ? ((await access.userOf(c)) ?? "local") : "local");
+    const method = c.req.method;
+    // The service's operations are GET and POST; only the proxy's own team routes add PUT and DELETE.
+    if (
+      method !== "GET" &&
+      method !== "POST" &&
+      !((method === "PUT" || method === "DELETE") && TEAM_PATH.test(new URL(c.req.url).pathname))
+    )
+      throw fail(404, "Not Found");
+    // Local mode (nobody to sign in) costs no await on most reads (see recheckLocalMode).
+    if (!access.required) await access.recheckLocalMode();
+    if (access.required) {
+      const person = await access.personOf(c);
+      if (person) {
+        c.set("caller", person.name);
+        c.set("role", person.role);
+      }
+    }
     await next();
   });
   access.routes(app);
+  teamRoutes(app, { database, access, maxBodyBytes: config.maxBodyBytes });
 
   app.get(`${API_PREFIX}/session`, async (c) => {
     const { plan: current } = await plan.get();
@@ -176,6 +202,7 @@ export async function createProxy(
       mode: config.mode,
       plan: current,
       user: access.required ? c.get("caller") : null,
+      role: c.get("role"),
       keyLast4: keys.last4(),
     });
   });
@@ -183,6 +210,7 @@ export async function createProxy(
   app.get(`${API_PREFIX}/limits`, (c) =>
     c.json({ viewBudget: limits.viewBudget(), proxyPerMinute: shaper.currentLimit }),
   );
+  const refuse = (reason: string) => fail(403, reason, { code: TEAM_CODES.roleRequired });
   registerOperations(app, (op) => {
     const handler = forwardHandler(op, {
       config,
@@ -193,19 +221,49 @@ export async function createProxy(
       stats,
       scrub,
       log: logger,
-      confirmCaller: async (c) => (await access.userOf(c, true)) ?? "local",
+      // Spends ask the database for the person and their role (a role changed anywhere counts at once).
+      confirmCaller: async (c) => {
+        const person = (await access.personOf(c, true)) ?? LOCAL_PERSON;
+        const verdict = mayCall(person.role, op);
+        if (!verdict.ok) throw refuse(verdict.reason);
+        return person.name;
+      },
+      authorize: async (c, _op, input) => {
+        const kind = CANCELS[op.id];
+        if (!kind) return;
+        const jobId = jobOfCancel(op.id, input);
+        const by = await storeOr503(() => startedBy(database.db, kind, jobId));
+        const verdict = mayCancel({ name: c.get("caller"), role: c.get("role") }, by, kind);
+        if (!verdict.ok) throw refuse(verdict.reason);
+      },
     });
-    if (op.id === "view")
-      return async (c, next) => {
-        const response = (await handler(c, next)) as Response;
-        limits.learnView(response.headers);
-        return response;
-      };
-    if (op.id !== "rotateV1" && op.id !== "rotateV2") return handler;
+    const started = JOB_STARTS[op.id];
     return async (c, next) => {
-      const response = await handler(c, next);
-      plan.forget();
-      return response as Response;
+      // The caller's role, before anything is read or sent.
+      const verdict = mayCall(c.get("role"), op);
+      if (!verdict.ok) throw refuse(verdict.reason);
+      const response = (await handler(c, next)) as Response;
+      if (op.id === "view") limits.learnView(response.headers);
+      if (ROTATIONS.has(op.id)) {
+        plan.forget();
+        if (response.status === 200)
+          await audit(database.db, {
+            actor: c.get("caller"),
+            action: "key.rotate",
+            target: null,
+            summary: `rotated the team's key; the new one ends in ${keys.last4()}`,
+          }).catch((error) =>
+            logger.error({ err: { message: String(error?.message) } }, "key rotation not audited"),
+          );
+      }
+      if (started && response.status >= 200 && response.status < 300) {
+        const jobId = await jobIdOf(response, started.field);
+        if (jobId)
+          await recordJob(database.db, started.kind, jobId, c.get("caller")).catch((error) =>
+            logger.error({ err: { message: String(error?.message) } }, "who started a job not recorded"),
+          );
+      }
+      return response;
     };
   });
   app.all(API_PREFIX, () => toResponse(problem(404, "Not Found")));
@@ -240,4 +298,29 @@ export async function createProxy(
       if (!deps.database) await database.close();
     },
   };
+}
+
+/** Operations that start a job, and where its id is in their answer. */
+const JOB_STARTS: Record<string, { kind: "export" | "verification"; field: string }> = {
+  exportStart: { kind: "export", field: "exportId" },
+  batchV1: { kind: "verification", field: "process_id" },
+  batchUploadV1: { kind: "verification", field: "process_id" },
+  batchV2: { kind: "verification", field: "process_id" },
+};
+
+async function jobIdOf(response: Response, field: string): Promise<string | null> {
+  try {
+    const body = (await response.clone().json()) as Record<string, unknown>;
+    const id = body?.[field];
+    return typeof id === "string" || typeof id === "number" ? String(id) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The job a cancel names: in its path (exports, v2 jobs) or its body (v1). */
+function jobOfCancel(id: string, input: Input): string {
+  if (id === "exportCancel") return input.params.exportId ?? "";
+  if (id === "jobCancelV2") return input.params.process_id ?? "";
+  return String((input.json as { process_id?: unknown } | undefined)?.process_id ?? "");
 }

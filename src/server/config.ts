@@ -62,7 +62,12 @@ const envSchema = z.object({
   /** How long a read trusts a session checked in the database (spends always ask it). */
   SESSION_CHECK_MS: int(5000, 0, 60_000),
   SIGN_IN_DELAY_MS: int(300, 0, 10_000),
+  /** Failed sign-ins of one name from one address before it must wait. */
   SIGN_IN_MAX_FAILURES: int(5, 1),
+  /** Failed sign-ins of one name from any addresses before each try is delayed (growing, ≤ 60 s). */
+  SIGN_IN_NAME_MAX_FAILURES: int(10, 1),
+  /** Failed sign-ins from one address across names before it must wait (an office shares one). */
+  SIGN_IN_ADDRESS_MAX_FAILURES: int(100, 1),
   SIGN_IN_WINDOW_MS: int(15 * 60_000, 1000),
   CACHE_TTL_MS: int(60_000, 0),
   CACHE_MAX_ENTRIES: int(5000, 1),
@@ -108,7 +113,13 @@ export interface ProxyConfig {
   trustProxy: boolean;
   sessionIdleMs: number;
   sessionCheckMs: number;
-  signIn: { delayMs: number; maxFailures: number; windowMs: number };
+  signIn: {
+    delayMs: number;
+    maxFailures: number;
+    nameMaxFailures: number;
+    addressMaxFailures: number;
+    windowMs: number;
+  };
   cacheTtlMs: number;
   cacheMaxEntries: number;
   rate: { perWindow: number; windowMs: number; queueTimeoutMs: number };
@@ -150,12 +161,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ProxyConfig
     .map(checkHostName);
   if (publicOrigin) publicHosts.push(new URL(publicOrigin).host);
 
-  if (!isLoopbackHost(e.HOST) && !e.USERS_FILE)
-    throw new ConfigError(
-      `HOST=${e.HOST} would serve beyond this machine, and nobody would have to sign in. ` +
-        "Set USERS_FILE (entries made with `node --import tsx src/server/hash-password.ts <name>`), " +
-        "or keep HOST=127.0.0.1.",
-    );
+  // Beyond loopback, people must be able to sign in: they may come from USERS_FILE or from the
+  // database (the Team page, `npm run users`), so createProxy checks it once the database is open.
 
   return {
     port: e.PORT,
@@ -178,6 +185,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ProxyConfig
     signIn: {
       delayMs: e.SIGN_IN_DELAY_MS,
       maxFailures: e.SIGN_IN_MAX_FAILURES,
+      nameMaxFailures: e.SIGN_IN_NAME_MAX_FAILURES,
+      addressMaxFailures: e.SIGN_IN_ADDRESS_MAX_FAILURES,
       windowMs: e.SIGN_IN_WINDOW_MS,
     },
     cacheTtlMs: e.CACHE_TTL_MS,

@@ -41,12 +41,15 @@ export interface ForwardDeps {
   log: Logger;
   /** The caller, checked against the database itself (not a cached session): spends use it. */
   confirmCaller: (c: Context<ProxyEnv>) => Promise<string>;
+  /** Checks that need the validated input (who may cancel this job): throws to refuse, before sending. */
+  authorize?: (c: Context<ProxyEnv>, op: OperationSpec, input: Input) => Promise<void>;
 }
 
 export function forwardHandler(op: OperationSpec, deps: ForwardDeps): Handler<ProxyEnv> {
   return async (c) => {
     c.set("op", op.id);
     const input = await readInput(c, op, deps.config.maxBodyBytes);
+    await deps.authorize?.(c, op, input);
     const call: Call = {
       op,
       target: targetOf(op, input),

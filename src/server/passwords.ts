@@ -1,6 +1,9 @@
 import { randomBytes, type ScryptOptions, scrypt as scryptCallback, timingSafeEqual } from "node:crypto";
 import { readFileSync } from "node:fs";
+import { ROLES, type Role, USER_NAME } from "../contract/team";
 import { ConfigError } from "./config";
+
+export { USER_NAME };
 
 /**
  * Password entries: `scrypt$N$r$p$<salt>$<hash>` (base64url), one random salt per user, checked in
@@ -8,7 +11,6 @@ import { ConfigError } from "./config";
  */
 const PARAMS = { N: 32768, r: 8, p: 1 } as const;
 const KEY_LENGTH = 32;
-export const USER_NAME = /^[A-Za-z0-9._@-]{1,64}$/;
 
 function scrypt(password: string, salt: Buffer, length: number, options: ScryptOptions): Promise<Buffer> {
   return new Promise((resolve, reject) =>
@@ -37,7 +39,7 @@ interface Parsed {
   key: Buffer;
 }
 
-function parseHash(encoded: string): Parsed | null {
+export function parseHash(encoded: string): Parsed | null {
   const parts = encoded.split("$");
   if (parts.length !== 6 || parts[0] !== "scrypt") return null;
   const [N, r, p] = parts.slice(1, 4).map(Number) as [number, number, number];
@@ -65,18 +67,32 @@ export async function verifyPassword(password: string, encoded: string | undefin
   return timingSafeEqual(key, parsed.key) && parsed !== DUMMY;
 }
 
-/**
- * USERS_FILE: JSON (`{ "name": "scrypt$..." }`, `[{ "name", "hash" }]` or `{ "users": [...] }`) or
- * lines `name:scrypt$...` (blank lines and `#` comments allowed).
- */
+/** One person of USERS_FILE: the hash, and the role (admin when the file does not say). */
+export interface FileEntry {
+  hash: string;
+  role: Role;
+}
+
+/** USERS_FILE's people and their hashes (see `loadUserEntries` for roles). */
 export function loadUsers(file: string): Map<string, string> {
+  return new Map([...loadUserEntries(file)].map(([name, entry]) => [name, entry.hash]));
+}
+
+const isRole = (value: unknown): value is Role => ROLES.includes(value as Role);
+
+/**
+ * USERS_FILE: JSON (`{ "name": "scrypt$..." }`, `[{ "name", "hash", "role"? }]` or
+ * `{ "users": [...] }`) or lines `name:scrypt$...` / `name:role:scrypt$...` (blank lines and `#`
+ * comments allowed). A person without a role is an admin: before roles, everyone could do everything.
+ */
+export function loadUserEntries(file: string): Map<string, FileEntry> {
   let text: string;
   try {
     text = readFileSync(file, "utf8");
   } catch (error) {
     throw new ConfigError(`USERS_FILE ${file} cannot be read: ${(error as NodeJS.ErrnoException).code}`);
   }
-  const entries: [string, string][] = [];
+  const entries: [string, string, unknown][] = [];
   const trimmed = text.trim();
   if (trimmed.startsWith("{") || trimmed.startsWith("[")) {
     let data: unknown;
@@ -87,28 +103,36 @@ export function loadUsers(file: string): Map<string, string> {
     }
     const list = Array.isArray(data) ? data : (data as { users?: unknown }).users;
     if (Array.isArray(list)) {
-      for (const item of list) entries.push([String(item?.name), String(item?.hash)]);
+      for (const item of list) entries.push([String(item?.name), String(item?.hash), item?.role]);
     } else if (data && typeof data === "object") {
-      for (const [name, hash] of Object.entries(data)) entries.push([name, String(hash)]);
+      for (const [name, hash] of Object.entries(data)) entries.push([name, String(hash), undefined]);
     }
   } else {
     for (const [i, line] of text.split(/\r?\n/).entries()) {
       const l = line.trim();
       if (l === "" || l.startsWith("#")) continue;
-      const colon = l.indexOf(":");
-      if (colon <= 0) throw new ConfigError(`USERS_FILE ${file} line ${i + 1} is not 'name:scrypt$...'`);
-      entries.push([l.slice(0, colon), l.slice(colon + 1)]);
+      const parts = l.split(":");
+      if (parts.length === 2 && parts[0]) entries.push([parts[0], parts[1]!, undefined]);
+      else if (parts.length === 3 && parts[0]) entries.push([parts[0], parts[2]!, parts[1]]);
+      else
+        throw new ConfigError(
+          `USERS_FILE ${file} line ${i + 1} is not 'name:scrypt$...' or 'name:role:scrypt$...'`,
+        );
     }
   }
-  const users = new Map<string, string>();
-  for (const [name, hash] of entries) {
+  const users = new Map<string, FileEntry>();
+  for (const [name, hash, role] of entries) {
     if (!USER_NAME.test(name))
       throw new ConfigError(`USERS_FILE ${file}: '${name}' is not a valid user name`);
     if (!parseHash(hash))
       throw new ConfigError(
-        `USERS_FILE ${file}: the entry of '${name}' is not a scrypt hash from hash-password.ts`,
+        `USERS_FILE ${file}: the entry of '${name}' is not a scrypt hash from \`npm run users -- hash\``,
       );
-    users.set(name, hash);
+    if (role !== undefined && !isRole(role))
+      throw new ConfigError(
+        `USERS_FILE ${file}: the role of '${name}' must be one of ${ROLES.join(", ")} (got '${String(role)}')`,
+      );
+    users.set(name, { hash, role: role ?? "admin" });
   }
   if (users.size === 0) throw new ConfigError(`USERS_FILE ${file} names nobody`);
   return users;

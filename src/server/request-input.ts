@@ -30,7 +30,7 @@ export interface Input {
 }
 
 /** Any JSON nesting beyond this is refused before anything recursive looks at it (a filter level is 2). */
-const MAX_JSON_DEPTH = 4 * MAX_FILTER_DEPTH + 16;
+export const MAX_JSON_DEPTH = 4 * MAX_FILTER_DEPTH + 16;
 
 const unprocessable = (record: ValidationRecord) =>
   new ProxyProblem({ status: 422, headers: [], body: JSON.stringify(record) });

@@ -12,6 +12,10 @@ export interface Tables {
   users: UserTable;
   sessions: SessionTable;
   proxy_settings: SettingTable;
+  audiences: AudienceTable;
+  audience_versions: AudienceVersionTable;
+  audit_log: AuditTable;
+  team_jobs: TeamJobTable;
 }
 
 /** Every running proxy process: a pending spend whose owner stopped beating was cut off by a crash. */
@@ -49,7 +53,11 @@ export interface SpendJournalTable {
 export interface UserTable {
   name: string;
   password_hash: string;
-  created_at: Generated<Timestamp>;
+  role: "admin" | "buyer" | "analyst";
+  /** `file`: imported from USERS_FILE (changed there only); `team`: the Team page or `npm run users`. */
+  source: "file" | "team";
+  created_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  created_by: string | null;
 }
 
 export interface SessionTable {
@@ -65,4 +73,57 @@ export interface SettingTable {
   name: string;
   value: ColumnType<unknown, string, string>;
   updated_at: Timestamp;
+}
+
+/** A JSON column: written as JSON text, read back parsed (both drivers parse jsonb). */
+type Json<T> = ColumnType<T, string, string>;
+/** bigint comes back as a string from node-postgres: read with Number(). */
+type BigCount = ColumnType<string | number | bigint | null, number | null, number | null>;
+
+/** A saved audience: its latest version, inline (the list needs no join). */
+export interface AudienceTable {
+  id: string;
+  name: string;
+  owner: string;
+  shared: boolean;
+  filter: Json<unknown>;
+  last_count: BigCount;
+  version: number;
+  created_at: Timestamp;
+  created_by: string;
+  updated_at: Timestamp;
+  updated_by: string;
+  /** Set by a delete (soft: versions kept, undelete clears it). */
+  deleted_at: Timestamp | null;
+  /** The browser's own id of an audience moved from it: (owner, client_id) is unique. */
+  client_id: string | null;
+}
+
+export interface AudienceVersionTable {
+  audience_id: string;
+  version: number;
+  name: string;
+  filter: Json<unknown>;
+  shared: boolean;
+  last_count: BigCount;
+  saved_at: Timestamp;
+  saved_by: string;
+  restored_from: number | null;
+}
+
+export interface AuditTable {
+  id: ColumnType<string | number, never, never>;
+  at: ColumnType<Date, Date | string | undefined, Date | string>;
+  actor: string;
+  action: string;
+  target: string | null;
+  summary: string;
+}
+
+/** Jobs started through the proxy and who started them (cancel rights, the export list's "by"). */
+export interface TeamJobTable {
+  kind: "export" | "verification";
+  job_id: string;
+  person: string;
+  at: Timestamp;
 }

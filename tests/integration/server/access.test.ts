@@ -11,7 +11,7 @@ import path from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { Sessions } from "../../../src/server/access";
 import { createProxy } from "../../../src/server/app";
-import { ConfigError, configFromEnv } from "../../../src/server/config";
+import { configFromEnv } from "../../../src/server/config";
 import { openDatabase } from "../../../src/server/db/database";
 import { hashPassword, loadUsers, verifyPassword } from "../../../src/server/passwords";
 import {
@@ -66,14 +66,34 @@ function run(args: string[], env: Record<string, string>, stdin?: string) {
 }
 
 describe("refusal to start beyond loopback", () => {
-  it("refuses a non-loopback HOST without USERS_FILE, in the config and in createProxy", async () => {
-    for (const host of ["0.0.0.0", "::", "192.168.1.10", "example.com"])
-      expect(() => configFromEnv({ HOST: host }), host).toThrow(/USERS_FILE/);
-    for (const host of ["127.0.0.1", "localhost", "::1", "127.0.0.2"])
-      expect(() => configFromEnv({ HOST: host })).not.toThrow();
-    expect(() => configFromEnv({ HOST: "0.0.0.0", USERS_FILE: usersFile })).not.toThrow();
-    const config = { ...configFromEnv({ DATA_DIR: os.tmpdir() }), host: "0.0.0.0" };
-    await expect(createProxy(config, upstream)).rejects.toThrow(ConfigError);
+  it("refuses a non-loopback HOST when nobody can sign in (people come from USERS_FILE or the database)", async () => {
+    // The config cannot know who is in the database: createProxy decides, once it is open.
+    for (const host of ["0.0.0.0", "::", "192.168.1.10", "example.com", "127.0.0.1"])
+      expect(() => configFromEnv({ HOST: host }), host).not.toThrow();
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), "proxy-beyond-"));
+    const store = await testDatabaseFor(dataDir, false);
+    const config = {
+      ...configFromEnv({ DATA_DIR: dataDir, ...(store.url ? { DATABASE_URL: store.url } : {}) }),
+      host: "0.0.0.0",
+    };
+    const deps = store.database ? { database: store.database } : {};
+    await expect(createProxy(config, upstream, deps)).rejects.toThrow(
+      /nobody can sign in: add an admin with `npm run users -- add NAME --role admin` \(or list people in USERS_FILE\)/,
+    );
+    // With someone in the database (no USERS_FILE), it starts.
+    const database = store.database ?? (await openDatabase(config));
+    await database.db
+      .insertInto("users")
+      .values({
+        name: "ada",
+        password_hash: await hashPassword("ada-password-1"),
+        role: "admin",
+        source: "team",
+      })
+      .execute();
+    const proxy = await createProxy(config, upstream, { database });
+    await proxy.close();
+    await database.close();
   });
 
   it("the launcher exits with a clear message instead of listening", async () => {
@@ -148,7 +168,13 @@ describe("sign-in", () => {
 
     const session = await api.get("/api/session");
     expect(session.status).toBe(200);
-    expect(session.body).toEqual({ mode: "sandbox", plan: "PAYG", user: "alice", keyLast4: "demo" });
+    expect(session.body).toEqual({
+      mode: "sandbox",
+      plan: "PAYG",
+      user: "alice",
+      role: "admin",
+      keyLast4: "demo",
+    });
     expect((await api.get("/api/v2/credits")).status).toBe(200);
 
     // A forged or foreign cookie is no session.
@@ -203,8 +229,8 @@ describe("sign-in", () => {
     expect(known.text).toBe(unknown.text);
   });
 
-  it("limits per address across names", async () => {
-    const server = await withUsers({ SIGN_IN_DELAY_MS: "0" });
+  it("limits per address across names (at SIGN_IN_ADDRESS_MAX_FAILURES: high by default, an office shares one)", async () => {
+    const server = await withUsers({ SIGN_IN_DELAY_MS: "0", SIGN_IN_ADDRESS_MAX_FAILURES: "5" });
     const api = browser(server.url);
     for (let i = 0; i < 5; i++)
       expect((await api.post("/auth/sign-in", { name: `user${i}`, password: "x" })).status).toBe(401);
@@ -214,7 +240,11 @@ describe("sign-in", () => {
   });
 
   it("counts per forwarded address behind a trusted reverse proxy (TRUST_PROXY=1)", async () => {
-    const server = await withUsers({ SIGN_IN_DELAY_MS: "0", TRUST_PROXY: "1" });
+    const server = await withUsers({
+      SIGN_IN_DELAY_MS: "0",
+      TRUST_PROXY: "1",
+      SIGN_IN_ADDRESS_MAX_FAILURES: "5",
+    });
     const api = browser(server.url);
     const from = (ip: string) => ({ headers: { "x-forwarded-for": `203.0.113.9, ${ip}` } });
     for (let i = 0; i < 5; i++)
@@ -231,7 +261,10 @@ describe("sign-in", () => {
     const { url, database } = await testDatabaseFor(dir, false);
     const store = database ?? (await openDatabase({ databaseUrl: url ?? null, dataDir: dir }));
     try {
-      await store.db.insertInto("users").values({ name: "alice", password_hash: "x" }).execute();
+      await store.db
+        .insertInto("users")
+        .values({ name: "alice", password_hash: "x", role: "admin", source: "team" })
+        .execute();
       let now = Date.parse("2026-01-01T00:00:00Z");
       const sessions = new Sessions(store, 8 * 3600_000, 5000, () => now);
       const id = await sessions.create("alice");

@@ -48,7 +48,6 @@ describe("configFromEnv", () => {
       [{ UPSTREAM_URL: "ftp://x", API_KEY: "a" }, /http\(s\)/],
       [{ UPSTREAM_URL: "https://user:pw@api.example", API_KEY: "a" }, /plain base address/],
       [{ UPSTREAM_URL: "not a url", API_KEY: "a" }, /not an address/],
-      [{ HOST: "0.0.0.0" }, /USERS_FILE/],
       [{ PORT: "99999" }, /PORT/],
       [{ CACHE_TTL_MS: "-1" }, /CACHE_TTL_MS/],
       [{ LOG_LEVEL: "loud" }, /LOG_LEVEL/],

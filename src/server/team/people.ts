@@ -1,0 +1,172 @@
+import { type Kysely, sql } from "kysely";
+import { validationError } from "../../contract/errors";
+import { type Person, type Role, TEAM_CODES } from "../../contract/team";
+import { fail, ProxyProblem } from "../answer";
+import type { Tables } from "../db/schema";
+import { hashPassword } from "../passwords";
+import { audit } from "./audit";
+
+/**
+ * The team's people: the `users` table, for the Team page and `npm run users` alike (one set of
+ * rules for both). Every change is audited in its own transaction, and a change of role or
+ * password, or a removal, deletes that person's sessions there too (callers also drop their
+ * instance's cache of them: `Sessions.forget`).
+ */
+type Row = {
+  name: string;
+  role: Role;
+  source: "file" | "team";
+  created_at: Date | string;
+  created_by: string | null;
+};
+
+const toPerson = (r: Row): Person => ({
+  name: r.name,
+  role: r.role,
+  source: r.source,
+  createdAt: new Date(r.created_at).toISOString(),
+  createdBy: r.created_by,
+});
+
+const COLUMNS = ["name", "role", "source", "created_at", "created_by"] as const;
+
+/** A 422 with the service's validation record, for checks zod cannot make. */
+export const invalid = (loc: (string | number)[], msg: string, input?: unknown) =>
+  new ProxyProblem({ status: 422, headers: [], body: JSON.stringify(validationError(loc, msg, input)) });
+
+export async function listPeople(db: Kysely<Tables>): Promise<Person[]> {
+  return (await db.selectFrom("users").select(COLUMNS).orderBy("name").execute()).map(toPerson);
+}
+
+export async function countPeople(db: Kysely<Tables>): Promise<number> {
+  const { n } = await db
+    .selectFrom("users")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .executeTakeFirstOrThrow();
+  return Number(n);
+}
+
+export async function roleOf(db: Kysely<Tables>, name: string): Promise<Role | null> {
+  const row = await db.selectFrom("users").select("role").where("name", "=", name).executeTakeFirst();
+  return row?.role ?? null;
+}
+
+export async function addPerson(
+  db: Kysely<Tables>,
+  actor: string,
+  body: { name: string; role: Role; password: string },
+): Promise<Person> {
+  const hash = await hashPassword(body.password);
+  return db.transaction().execute(async (tx) => {
+    // Whoever adds the first person makes the team: it needs an admin to manage it.
+    await sql`lock table users in share row exclusive mode`.execute(tx);
+    if (body.role !== "admin" && (await countPeople(tx)) === 0)
+      throw invalid(
+        ["body", "role"],
+        "The first person of the team must be an admin (someone has to manage it).",
+        body.role,
+      );
+    const taken = await tx
+      .selectFrom("users")
+      .select("name")
+      .where(sql<string>`lower(name)`, "=", body.name.toLowerCase())
+      .executeTakeFirst();
+    if (taken)
+      throw fail(409, `Someone called ${taken.name} is on the team already. Choose another name.`, {
+        code: TEAM_CODES.nameTaken,
+      });
+    const row = await tx
+      .insertInto("users")
+      .values({
+        name: body.name,
+        password_hash: hash,
+        role: body.role,
+        source: "team",
+        created_at: new Date(),
+        created_by: actor,
+      })
+      .returning(COLUMNS)
+      .executeTakeFirstOrThrow();
+    await audit(tx, { actor, action: "person.add", target: body.name, summary: `added as ${body.role}` });
+    return toPerson(row as Row);
+  });
+}
+
+/** The person to change, locked; refuses unknown names and people of USERS_FILE. */
+async function changeable(tx: Kysely<Tables>, name: string): Promise<Row> {
+  const row = await tx
+    .selectFrom("users")
+    .select(COLUMNS)
+    .where("name", "=", name)
+    .forUpdate()
+    .executeTakeFirst();
+  if (!row) throw fail(404, `Nobody called ${name} is on the team.`);
+  if (row.source === "file")
+    throw fail(
+      409,
+      `${name} is listed in the proxy's USERS_FILE: whoever runs the proxy changes them there (then restarts it).`,
+      { code: TEAM_CODES.managedByFile },
+    );
+  return row as Row;
+}
+
+/** Refuses a change that would leave the team without an admin (the admins are locked meanwhile). */
+async function keepAnAdmin(tx: Kysely<Tables>, leaving: string, doing: string) {
+  const admins = await tx
+    .selectFrom("users")
+    .select("name")
+    .where("role", "=", "admin")
+    .forUpdate()
+    .execute();
+  if (admins.every((a) => a.name === leaving))
+    throw fail(
+      409,
+      `${leaving} is the team's last admin: ${doing} would leave nobody to manage people and the key. Make someone else an admin first.`,
+      { code: TEAM_CODES.lastAdmin },
+    );
+}
+
+export async function changePerson(
+  db: Kysely<Tables>,
+  actor: string,
+  name: string,
+  body: { role?: Role; password?: string },
+): Promise<Person> {
+  const hash = body.password === undefined ? undefined : await hashPassword(body.password);
+  return db.transaction().execute(async (tx) => {
+    const row = await changeable(tx, name);
+    const roleChanges = body.role !== undefined && body.role !== row.role;
+    if (roleChanges && row.role === "admin") await keepAnAdmin(tx, name, `making them ${body.role}`);
+    if (!roleChanges && hash === undefined) return toPerson(row);
+    await tx
+      .updateTable("users")
+      .set({
+        ...(roleChanges ? { role: body.role } : {}),
+        ...(hash !== undefined ? { password_hash: hash } : {}),
+      })
+      .where("name", "=", name)
+      .execute();
+    // Sessions end at once: a new role or password is only had by signing in again.
+    await tx.deleteFrom("sessions").where("user_name", "=", name).execute();
+    if (roleChanges)
+      await audit(tx, {
+        actor,
+        action: "person.role",
+        target: name,
+        summary: `role ${row.role} → ${body.role}`,
+      });
+    if (hash !== undefined)
+      await audit(tx, { actor, action: "person.password", target: name, summary: "password changed" });
+    return toPerson({ ...row, role: roleChanges ? body.role! : row.role });
+  });
+}
+
+export async function removePerson(db: Kysely<Tables>, actor: string, name: string): Promise<void> {
+  await db.transaction().execute(async (tx) => {
+    const row = await changeable(tx, name);
+    if (row.role === "admin") await keepAnAdmin(tx, name, "removing them");
+    // Their sessions go with them (sessions reference users, on delete cascade).
+    await tx.deleteFrom("users").where("name", "=", name).execute();
+    await audit(tx, { actor, action: "person.remove", target: name, summary: `removed (was ${row.role})` });
+  });
+}

@@ -1,0 +1,186 @@
+import type { Context, Hono } from "hono";
+import { z } from "zod";
+import { invalidJsonRecord, toValidationRecord, validationError } from "../../contract/errors";
+import {
+  AUDIENCE_ID,
+  addPersonBody,
+  changePersonBody,
+  createAudienceBody,
+  restoreAudienceBody,
+  TEAM_CODES,
+  USER_NAME,
+  updateAudienceBody,
+} from "../../contract/team";
+import { type Access, storeOr503 } from "../access";
+import { API_PREFIX } from "../allowlist";
+import { fail, ProxyProblem } from "../answer";
+import { jsonDepth, readLimited } from "../body";
+import type { ProxyEnv } from "../context";
+import type { Database } from "../db/database";
+import { MAX_JSON_DEPTH } from "../request-input";
+import * as audiences from "./audiences";
+import { auditPage } from "./audit";
+import { listJobs } from "./jobs";
+import { addPerson, changePerson, listPeople, removePerson } from "./people";
+import { mayManageTeam } from "./roles";
+
+/**
+ * The proxy's own team API (src/contract/team.ts): people and the audit list for admins, saved
+ * audiences for everyone signed in, who started which job. Every body is validated with the
+ * contract's schemas (a 422 record like the service's); every database failure is a 503 in plain
+ * words. The SQL lives in people.ts, audiences.ts, audit.ts and jobs.ts.
+ */
+export interface TeamDeps {
+  database: Database;
+  access: Access;
+  maxBodyBytes: number;
+}
+
+/** Paths whose routes take PUT and DELETE besides GET and POST (the service's operations do not). */
+export const TEAM_PATH = new RegExp(`^${API_PREFIX}/(team/|audiences(/|$))`);
+
+const auditQuery = z.strictObject({
+  before: z.coerce.number().int().positive().optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
+const jobsQuery = z.strictObject({ kind: z.enum(["export", "verification"]).optional() });
+
+const STORE_DOWN =
+  "The proxy cannot reach its database right now, so nothing was read or saved. Try again in a moment.";
+
+const unprocessable = (record: ReturnType<typeof validationError>) =>
+  new ProxyProblem({ status: 422, headers: [], body: JSON.stringify(record) });
+
+function parse<S extends z.ZodType>(schema: S, value: unknown, where: "body" | "query"): z.output<S> {
+  const result = schema.safeParse(value);
+  if (!result.success) throw unprocessable(toValidationRecord(result.error.issues, where, value));
+  return result.data;
+}
+
+async function bodyOf(c: Context<ProxyEnv>, maxBytes: number): Promise<unknown> {
+  const bytes = await readLimited(c.req.raw, maxBytes, c.env?.incoming);
+  const type = (c.req.header("content-type") ?? "").toLowerCase();
+  if (bytes.byteLength > 0 && type && !/^application\/([\w.+-]+\+)?json\b/.test(type))
+    throw fail(415, "Send the request body as JSON (Content-Type: application/json).");
+  if (bytes.byteLength === 0) return undefined;
+  let raw: unknown;
+  try {
+    raw = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+  } catch (error) {
+    throw unprocessable(invalidJsonRecord((error as Error).message));
+  }
+  if (jsonDepth(raw, MAX_JSON_DEPTH) > MAX_JSON_DEPTH)
+    throw unprocessable(validationError(["body"], `the body nests more than ${MAX_JSON_DEPTH} levels deep`));
+  return raw;
+}
+
+const caller = (c: Context<ProxyEnv>): audiences.Caller => ({ name: c.get("caller"), role: c.get("role") });
+
+function admin(c: Context<ProxyEnv>) {
+  const verdict = mayManageTeam(c.get("role"));
+  if (!verdict.ok) throw fail(403, verdict.reason, { code: TEAM_CODES.roleRequired });
+}
+
+/** An id that cannot be an audience's is answered like an unknown one. */
+function audienceId(c: Context<ProxyEnv>): string {
+  const id = c.req.param("id") ?? "";
+  if (!AUDIENCE_ID.test(id))
+    throw fail(404, "There is no such audience, or it is someone else's private one.");
+  return id;
+}
+
+function personName(c: Context<ProxyEnv>): string {
+  const name = c.req.param("name") ?? "";
+  if (!USER_NAME.test(name)) throw fail(404, `Nobody called ${name.slice(0, 64)} is on the team.`);
+  return name;
+}
+
+export function teamRoutes(app: Hono<ProxyEnv>, deps: TeamDeps) {
+  const { database, access } = deps;
+  const db = database.db;
+  const store = <T>(work: () => Promise<T>) => storeOr503(work, STORE_DOWN);
+  const body = (c: Context<ProxyEnv>) => bodyOf(c, deps.maxBodyBytes);
+
+  // People (admins; in local mode the one local person is the admin and may add the first).
+  app.get(`${API_PREFIX}/team/people`, async (c) => {
+    admin(c);
+    return c.json({ people: await store(() => listPeople(db)) });
+  });
+  app.post(`${API_PREFIX}/team/people`, async (c) => {
+    admin(c);
+    const input = parse(addPersonBody, await body(c), "body");
+    const local = !access.required;
+    const person = await store(async () => {
+      const added = await addPerson(db, c.get("caller"), input);
+      // The local person's audiences become the first admin's: nothing saved before is orphaned.
+      if (local && added.role === "admin") await audiences.adoptLocalAudiences(db, added.name);
+      return added;
+    });
+    // From now on everyone signs in (the local person too, as whoever they added).
+    access.peopleExist();
+    return c.json(person, 201);
+  });
+  app.put(`${API_PREFIX}/team/people/:name`, async (c) => {
+    admin(c);
+    const name = personName(c);
+    const input = parse(changePersonBody, await body(c), "body");
+    const person = await store(() => changePerson(db, c.get("caller"), name, input));
+    access.sessions.forget(name);
+    return c.json(person);
+  });
+  app.delete(`${API_PREFIX}/team/people/:name`, async (c) => {
+    admin(c);
+    const name = personName(c);
+    await store(() => removePerson(db, c.get("caller"), name));
+    access.sessions.forget(name);
+    return c.json({ removed: true });
+  });
+  app.get(`${API_PREFIX}/team/audit`, async (c) => {
+    admin(c);
+    const query = parse(auditQuery, c.req.query(), "query");
+    return c.json(await store(() => auditPage(db, query)));
+  });
+
+  // Who started which job (anyone signed in: the export history shows it).
+  app.get(`${API_PREFIX}/team/jobs`, async (c) => {
+    const { kind } = parse(jobsQuery, c.req.query(), "query");
+    return c.json({ jobs: await store(() => listJobs(db, kind)) });
+  });
+
+  // Saved audiences (anyone signed in; the object-level rules are in audiences.ts).
+  app.get(`${API_PREFIX}/audiences`, async (c) =>
+    c.json({ audiences: await store(() => audiences.listAudiences(db, caller(c))) }),
+  );
+  app.post(`${API_PREFIX}/audiences`, async (c) => {
+    const input = parse(createAudienceBody, await body(c), "body");
+    const { audience, created } = await store(() => audiences.createAudience(db, caller(c), input));
+    return c.json(audience, created ? 201 : 200);
+  });
+  app.get(`${API_PREFIX}/audiences/:id`, async (c) => {
+    const id = audienceId(c);
+    return c.json(await store(() => audiences.getAudience(db, id, caller(c))));
+  });
+  app.put(`${API_PREFIX}/audiences/:id`, async (c) => {
+    const id = audienceId(c);
+    const input = parse(updateAudienceBody, await body(c), "body");
+    return c.json(await store(() => audiences.updateAudience(db, caller(c), id, input)));
+  });
+  app.delete(`${API_PREFIX}/audiences/:id`, async (c) => {
+    const id = audienceId(c);
+    await store(() => audiences.deleteAudience(db, caller(c), id));
+    return c.json({ deleted: true });
+  });
+  app.post(`${API_PREFIX}/audiences/:id/undelete`, async (c) => {
+    const id = audienceId(c);
+    return c.json(await store(() => audiences.undeleteAudience(db, caller(c), id)));
+  });
+  app.get(`${API_PREFIX}/audiences/:id/versions`, async (c) => {
+    const id = audienceId(c);
+    return c.json({ versions: await store(() => audiences.audienceVersions(db, caller(c), id)) });
+  });
+  app.post(`${API_PREFIX}/audiences/:id/restore`, async (c) => {
+    const id = audienceId(c);
+    const input = parse(restoreAudienceBody, await body(c), "body");
+    return c.json(await store(() => audiences.restoreAudience(db, caller(c), id, input)));
+  });
+}

@@ -1,0 +1,292 @@
+/**
+ * People and roles on the server: local mode's admin adds the first person (an admin), then
+ * everyone signs in; admins add, change and remove people; a change of role or password, or a
+ * removal, ends that person's sessions at once (here, and within SESSION_CHECK_MS on other
+ * instances; spends always ask the database); the team never loses its last admin; USERS_FILE
+ * people are changed in the file only. Run on PGlite and on PostgreSQL.
+ */
+import { writeFileSync } from "node:fs";
+import { mkdtemp } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { auditAnswer, peopleAnswer, personSchema } from "../../../src/contract/team";
+import { Sessions } from "../../../src/server/access";
+import { openDatabase } from "../../../src/server/db/database";
+import { hashPassword } from "../../../src/server/passwords";
+import { addPerson, changePerson, removePerson } from "../../../src/server/team/people";
+import {
+  browser,
+  fakeUpstream,
+  json,
+  type ProxyServer,
+  startProxy,
+  testDatabaseFor,
+} from "../../support/proxy-server";
+import { PASSWORD, signIn, startTeam, type Team } from "../../support/team";
+
+const running: { close(): Promise<void> }[] = [];
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((s) => s.close()));
+});
+async function team(): Promise<Team> {
+  const t = await startTeam();
+  running.push(t.server);
+  return t;
+}
+
+describe("local mode and the first person", () => {
+  it("the local person is an admin; the first person must be an admin; then everyone signs in", async () => {
+    const server = await startProxy(fakeUpstream(() => json({ credits: 1, plan: "PAYG" })));
+    running.push(server);
+    const local = browser(server.url);
+    const session = await local.get<{ user: unknown; role: string }>("/api/session");
+    expect(session.body).toMatchObject({ user: null, role: "admin" });
+    expect(peopleAnswer.parse((await local.get("/api/team/people")).body).people).toEqual([]);
+    // Saved in local mode: the first admin takes it over.
+    const saved = await local.post<{ id: string }>("/api/audiences", {
+      name: "Before the team",
+      filter: { type: "group", children: [] },
+    });
+    expect(saved.status).toBe(201);
+
+    const buyerFirst = await local.post<{ detail: { loc: unknown[] }[] }>("/api/team/people", {
+      name: "bo",
+      role: "buyer",
+      password: PASSWORD("bo"),
+    });
+    expect(buyerFirst.status).toBe(422);
+    expect(buyerFirst.body.detail[0]!.loc).toEqual(["body", "role"]);
+
+    const first = await local.post("/api/team/people", {
+      name: "ada",
+      role: "admin",
+      password: PASSWORD("ada"),
+    });
+    expect(first.status).toBe(201);
+    expect(personSchema.parse(first.body)).toMatchObject({
+      name: "ada",
+      role: "admin",
+      source: "team",
+      createdBy: "local",
+    });
+    expect((await local.get("/api/session")).status).toBe(401);
+    expect((await local.get("/api/team/people")).status).toBe(401);
+    const ada = await signIn(server.url, "ada");
+    expect((await ada.get("/api/session")).body).toMatchObject({ user: "ada", role: "admin" });
+    const mine = await ada.get<{ owner: string }>(`/api/audiences/${saved.body.id}`);
+    expect(mine.status).toBe(200);
+    expect(mine.body.owner).toBe("ada");
+  });
+});
+
+describe("people (admins)", () => {
+  it("lists, adds, refuses taken names and bad bodies (422), and is for admins only (403)", async () => {
+    const { admin, buyer, analyst } = await team();
+    const people = peopleAnswer.parse((await admin.get("/api/team/people")).body).people;
+    expect(people.map((p) => [p.name, p.role, p.source, p.createdBy])).toEqual([
+      ["ada", "admin", "team", "local"],
+      ["bo", "buyer", "team", "ada"],
+      ["cy", "analyst", "team", "ada"],
+    ]);
+    for (const person of [buyer, analyst]) {
+      const denied = await person.get<{ detail: string; code: string }>("/api/team/people");
+      expect(denied.status).toBe(403);
+      expect(denied.body.code).toBe("ROLE_REQUIRED");
+      expect(denied.body.detail).toMatch(
+        /needs an admin; you are signed in as (a buyer|an analyst)\. Ask an admin/,
+      );
+      expect(
+        (await person.post("/api/team/people", { name: "x1", role: "admin", password: "12345678" })).status,
+      ).toBe(403);
+      expect((await person.call("DELETE", "/api/team/people/ada")).status).toBe(403);
+      expect((await person.get("/api/team/audit")).status).toBe(403);
+    }
+    const taken = await admin.post<{ code: string }>("/api/team/people", {
+      name: "BO",
+      role: "buyer",
+      password: "another-password",
+    });
+    expect(taken.status).toBe(409);
+    expect(taken.body.code).toBe("NAME_TAKEN");
+    const bad: unknown[] = [
+      { name: "no spaces", role: "buyer", password: "long-enough" },
+      { name: "dee", role: "boss", password: "long-enough" },
+      { name: "dee", role: "buyer", password: "short" },
+      { name: "dee", role: "buyer" },
+      { name: "dee", role: "buyer", password: "long-enough", extra: true },
+    ];
+    for (const body of bad)
+      expect((await admin.post("/api/team/people", body)).status, JSON.stringify(body)).toBe(422);
+    expect((await admin.call("PUT", "/api/team/people/bo", {})).status).toBe(422);
+    expect((await admin.call("PUT", "/api/team/people/nobody", { role: "buyer" })).status).toBe(404);
+    expect((await admin.call("DELETE", "/api/team/people/nobody")).status).toBe(404);
+  });
+
+  it("a role change ends that person's sessions at once; they sign in again with the new role", async () => {
+    const { server, admin, buyer } = await team();
+    expect((await buyer.get("/api/session")).status).toBe(200);
+    const changed = await admin.call("PUT", "/api/team/people/bo", { role: "analyst" });
+    expect(changed.status, changed.text).toBe(200);
+    expect(changed.body).toMatchObject({ name: "bo", role: "analyst" });
+    expect((await buyer.get("/api/session")).status).toBe(401);
+    const again = await signIn(server.url, "bo");
+    expect((await again.get("/api/session")).body).toMatchObject({ user: "bo", role: "analyst" });
+  });
+
+  it("a new password ends the sessions; the old one no longer signs in", async () => {
+    const { server, admin, analyst } = await team();
+    expect((await admin.call("PUT", "/api/team/people/cy", { password: "a-new-password" })).status).toBe(200);
+    expect((await analyst.get("/api/session")).status).toBe(401);
+    expect(
+      (await browser(server.url).post("/auth/sign-in", { name: "cy", password: PASSWORD("cy") })).status,
+    ).toBe(401);
+    await signIn(server.url, "cy", "a-new-password");
+  });
+
+  it("removing a person ends their sessions and their sign-in", async () => {
+    const { server, admin, buyer } = await team();
+    const removed = await admin.call("DELETE", "/api/team/people/bo");
+    expect(removed.status).toBe(200);
+    expect(removed.body).toEqual({ removed: true });
+    expect((await buyer.get("/api/session")).status).toBe(401);
+    expect(
+      (await browser(server.url).post("/auth/sign-in", { name: "bo", password: PASSWORD("bo") })).status,
+    ).toBe(401);
+    expect(peopleAnswer.parse((await admin.get("/api/team/people")).body).people.map((p) => p.name)).toEqual([
+      "ada",
+      "cy",
+    ]);
+  });
+
+  it("never removes or demotes the last admin (409 LAST_ADMIN); with two admins, one may go", async () => {
+    const { server, admin } = await team();
+    for (const [method, body] of [
+      ["PUT", { role: "buyer" }],
+      ["DELETE", undefined],
+    ] as const) {
+      const refused = await admin.call<{ code: string; detail: string }>(
+        method,
+        "/api/team/people/ada",
+        body,
+      );
+      expect(refused.status).toBe(409);
+      expect(refused.body.code).toBe("LAST_ADMIN");
+      expect(refused.body.detail).toContain("last admin");
+    }
+    expect((await admin.call("PUT", "/api/team/people/bo", { role: "admin" })).status).toBe(200);
+    const bo = await signIn(server.url, "bo");
+    expect((await bo.call("PUT", "/api/team/people/ada", { role: "analyst" })).status).toBe(200);
+    expect((await bo.call("PUT", "/api/team/people/bo", { role: "buyer" })).status).toBe(409);
+  });
+
+  it("audits every change to people, newest first, in pages", async () => {
+    const { admin } = await team();
+    await admin.call("PUT", "/api/team/people/bo", { role: "analyst" });
+    await admin.call("PUT", "/api/team/people/cy", { password: "a-new-password" });
+    await admin.call("DELETE", "/api/team/people/bo");
+    const all = auditAnswer.parse((await admin.get("/api/team/audit")).body);
+    expect(all.entries.map((e) => [e.action, e.actor, e.target, e.summary])).toEqual([
+      ["person.remove", "ada", "bo", "removed (was analyst)"],
+      ["person.password", "ada", "cy", "password changed"],
+      ["person.role", "ada", "bo", "role buyer → analyst"],
+      ["person.add", "ada", "cy", "added as analyst"],
+      ["person.add", "ada", "bo", "added as buyer"],
+      ["person.add", "local", "ada", "added as admin"],
+    ]);
+    expect(all.more).toBe(false);
+    expect(JSON.stringify(all)).not.toContain("a-new-password");
+    const page = auditAnswer.parse((await admin.get("/api/team/audit?limit=2")).body);
+    expect(page.entries.length).toBe(2);
+    expect(page.more).toBe(true);
+    const next = auditAnswer.parse(
+      (await admin.get(`/api/team/audit?limit=2&before=${page.entries[1]!.id}`)).body,
+    );
+    expect(next.entries.map((e) => e.action)).toEqual(["person.role", "person.add"]);
+    expect((await admin.get("/api/team/audit?limit=0")).status).toBe(422);
+    expect((await admin.get("/api/team/audit?before=x")).status).toBe(422);
+  });
+});
+
+describe("USERS_FILE people", () => {
+  it("come with their role from the file, cannot be changed here (409 MANAGED_BY_FILE), and a file change never touches team people", async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), "team-file-"));
+    const file = path.join(dataDir, "users");
+    writeFileSync(
+      file,
+      `ann:${await hashPassword(PASSWORD("ann"))}\nfay:analyst:${await hashPassword(PASSWORD("fay"))}\n`,
+    );
+    const upstream = fakeUpstream(() => json({ credits: 1, plan: "PAYG" }));
+    let server: ProxyServer = await startProxy(upstream, {
+      env: { DATA_DIR: dataDir, USERS_FILE: file, SIGN_IN_DELAY_MS: "0" },
+    });
+    try {
+      const ann = await signIn(server.url, "ann");
+      expect((await ann.get("/api/session")).body).toMatchObject({ role: "admin" });
+      const fay = await signIn(server.url, "fay");
+      expect((await fay.get("/api/session")).body).toMatchObject({ role: "analyst" });
+      for (const [method, body] of [
+        ["PUT", { role: "buyer" }],
+        ["DELETE", undefined],
+      ] as const) {
+        const refused = await ann.call<{ code: string }>(method, "/api/team/people/fay", body);
+        expect(refused.status).toBe(409);
+        expect(refused.body.code).toBe("MANAGED_BY_FILE");
+      }
+      expect(
+        (await ann.post("/api/team/people", { name: "tim", role: "buyer", password: PASSWORD("tim") }))
+          .status,
+      ).toBe(201);
+      const people = peopleAnswer.parse((await ann.get("/api/team/people")).body).people;
+      expect(people.map((p) => [p.name, p.role, p.source])).toEqual([
+        ["ann", "admin", "file"],
+        ["fay", "analyst", "file"],
+        ["tim", "buyer", "team"],
+      ]);
+      await server.close();
+      // fay leaves the file: she goes; tim (a team person) stays.
+      writeFileSync(file, `ann:${await hashPassword(PASSWORD("ann"))}\n`);
+      server = await startProxy(upstream, {
+        env: { DATA_DIR: dataDir, USERS_FILE: file, SIGN_IN_DELAY_MS: "0" },
+      });
+      const again = await signIn(server.url, "ann");
+      const after = peopleAnswer.parse((await again.get("/api/team/people")).body).people;
+      expect(after.map((p) => p.name)).toEqual(["ann", "tim"]);
+      await signIn(server.url, "tim");
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe("sessions on other instances", () => {
+  it("a read cache elsewhere holds for SESSION_CHECK_MS at most; a fresh check (every spend) sees the change at once", async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), "team-sessions-"));
+    const { url, database } = await testDatabaseFor(dir, false);
+    const store = database ?? (await openDatabase({ databaseUrl: url ?? null, dataDir: dir }));
+    try {
+      await addPerson(store.db, "test", { name: "ada", role: "admin", password: PASSWORD("ada") });
+      await addPerson(store.db, "test", { name: "bo", role: "buyer", password: PASSWORD("bo") });
+      let now = Date.now();
+      // Two instances: each its own memory of sessions.
+      const here = new Sessions(store, 3600_000, 5000, () => now);
+      const there = new Sessions(store, 3600_000, 5000, () => now);
+      const token = await here.create("bo", "buyer");
+      expect(await there.personOf(token)).toEqual({ name: "bo", role: "buyer" });
+
+      await changePerson(store.db, "ada", "bo", { role: "analyst" });
+      here.forget("bo");
+      expect(await here.personOf(token)).toBeNull();
+      expect(await there.personOf(token, true)).toBeNull(); // a spend asks fresh
+      now += 5000;
+      expect(await there.personOf(token)).toBeNull(); // a read, once its check is older than 5 s
+
+      const again = await here.create("bo", "analyst");
+      expect(await there.personOf(again)).toEqual({ name: "bo", role: "analyst" });
+      await removePerson(store.db, "ada", "bo");
+      expect(await there.personOf(again, true)).toBeNull();
+    } finally {
+      await store.close();
+    }
+  });
+});
