@@ -133,7 +133,8 @@ export const SavedAudienceRow = memo(function SavedAudienceRow({
           <VersionHistory audience={item} now={now} onRestore={(version) => onRestore(item, version)} />
         ) : null}
       </div>
-      <DropdownMenu.Root>
+      {/* Non-modal: a modal menu injects a <style> (scroll lock), which the page's CSP refuses. */}
+      <DropdownMenu.Root modal={false}>
         <DropdownMenu.Trigger asChild>
           <button
             ref={trigger}
