@@ -11,7 +11,7 @@ import {
   type updateAudienceBody,
   versionConflictAnswer,
 } from "../../contract/team";
-import { ApiError } from "./api-error";
+import { ApiError, readableIssue } from "./api-error";
 import { api, getJson, requestJson } from "./client";
 
 /**
@@ -74,6 +74,20 @@ export function versionConflictOf(error: unknown): Audience | null {
 /** True for the 404 of an audience that does not exist, was deleted, or is someone else's private one. */
 export function isMissingAudience(error: unknown): boolean {
   return error instanceof ApiError && error.kind === "not-found";
+}
+
+/**
+ * A failed audience call in plain words: the proxy's own sentence, and for a 422 the reason alone
+ * (the field is the form's own: no `body › filter › …` path is shown to a person).
+ */
+export function audienceErrorText(error: unknown): string {
+  if (error instanceof ApiError) {
+    const [first] = error.issues;
+    if (error.kind === "validation" && first) return `The server refused it: ${readableIssue(first.msg)}`;
+    return error.message;
+  }
+  if (error instanceof Error && error.message) return `Something went wrong: ${error.message}`;
+  return "Something went wrong.";
 }
 
 // ---- Queries ----

@@ -5,6 +5,7 @@ import type { GroupNode } from "../../../contract/filter";
 import type { Audience } from "../../../contract/team";
 import {
   AUDIENCES_QUERY_KEY,
+  audienceErrorText,
   createAudience,
   isMissingAudience,
   updateAudience,
@@ -20,7 +21,6 @@ import {
   saveInPlace,
   useOpenAudience,
 } from "../../lib/open-audience";
-import { readableError } from "../../ui/status";
 
 type Status =
   | { kind: "idle" }
@@ -99,7 +99,7 @@ export function OpenAudienceBar({
         kind: "error",
         text: isMissingAudience(outcome.error)
           ? `“${open.name}” could not be saved: it no longer exists, or it is no longer shared with you. Use “Save as new…” to keep your changes.`
-          : `“${open.name}” could not be saved: ${readableError(outcome.error)}`,
+          : `“${open.name}” could not be saved: ${audienceErrorText(outcome.error)}`,
       });
   };
 
@@ -118,7 +118,7 @@ export function OpenAudienceBar({
         text: `Saved your changes as a new audience “${audience.name}” (private; share or rename it in the list).`,
       });
     } catch (error) {
-      setStatus({ kind: "error", text: `Your changes could not be saved: ${readableError(error)}` });
+      setStatus({ kind: "error", text: `Your changes could not be saved: ${audienceErrorText(error)}` });
     }
     refresh();
   };

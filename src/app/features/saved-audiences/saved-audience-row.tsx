@@ -101,7 +101,7 @@ export const SavedAudienceRow = memo(function SavedAudienceRow({
             >
               {item.name}
             </button>
-            {isOpen ? <span className="saved-item-open-mark">open</span> : null}
+            {isOpen ? <span className="saved-item-open-mark">open in the Builder</span> : null}
           </h3>
         )}
         <p className="saved-item-who">
@@ -129,9 +129,6 @@ export const SavedAudienceRow = memo(function SavedAudienceRow({
             </dd>
           </div>
         </dl>
-        {showHistory ? (
-          <VersionHistory audience={item} now={now} onRestore={(version) => onRestore(item, version)} />
-        ) : null}
       </div>
       {/* Non-modal: a modal menu injects a <style> (scroll lock), which the page's CSP refuses. */}
       <DropdownMenu.Root modal={false}>
@@ -198,6 +195,9 @@ export const SavedAudienceRow = memo(function SavedAudienceRow({
           ) : null}
         </MenuContent>
       </DropdownMenu.Root>
+      {showHistory ? (
+        <VersionHistory audience={item} now={now} onRestore={(version) => onRestore(item, version)} />
+      ) : null}
     </li>
   );
 });

@@ -7,6 +7,7 @@ import type { GroupNode } from "../../../contract/filter";
 import type { Audience } from "../../../contract/team";
 import {
   AUDIENCES_QUERY_KEY,
+  audienceErrorText,
   getAudience,
   isMissingAudience,
   useAudiences,
@@ -26,7 +27,6 @@ import {
   shortLink,
   useOpenAudience,
 } from "../../lib/open-audience";
-import { readableError } from "../../ui/status";
 import { ImportAudience } from "./import-audience";
 import { NameForm, type NameSubmitResult } from "./name-form";
 import { type RowAction, SavedAudienceRow } from "./saved-audience-row";
@@ -146,7 +146,7 @@ export function SavedAudiencesPanel({ currentTree, currentCount, onOpen }: Saved
         return `${current.updatedBy} changed “${current.name}” meanwhile (version ${current.version}); the list now shows it. ${what} again if you still want to.`;
       }
       if (isMissingAudience(error)) return MISSING;
-      return readableError(error);
+      return audienceErrorText(error);
     },
     [queryClient],
   );
@@ -161,7 +161,10 @@ export function SavedAudiencesPanel({ currentTree, currentCount, onOpen }: Saved
             try {
               latest = await getAudience(item.id);
             } catch (error) {
-              setNotice({ text: isMissingAudience(error) ? MISSING : readableError(error), tone: "error" });
+              setNotice({
+                text: isMissingAudience(error) ? MISSING : audienceErrorText(error),
+                tone: "error",
+              });
               void queryClient.invalidateQueries({ queryKey: AUDIENCES_QUERY_KEY });
               return;
             }
@@ -309,7 +312,7 @@ export function SavedAudiencesPanel({ currentTree, currentCount, onOpen }: Saved
       closeForm(saveButton.current);
       return { ok: true };
     } catch (error) {
-      return { ok: false, error: readableError(error) };
+      return { ok: false, error: audienceErrorText(error) };
     }
   };
 
@@ -437,7 +440,7 @@ export function SavedAudiencesPanel({ currentTree, currentCount, onOpen }: Saved
       {audiences.isPending ? <p className="muted">Loading the saved audiences…</p> : null}
       {audiences.error ? (
         <p className="saved-notice saved-notice-error" role="alert">
-          <span>The saved audiences could not be loaded: {readableError(audiences.error)}</span>
+          <span>The saved audiences could not be loaded: {audienceErrorText(audiences.error)}</span>
           <button type="button" className="button button-quiet" onClick={() => void audiences.refetch()}>
             Try again
           </button>

@@ -1,7 +1,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { ApiError } from "../../api/api-error";
-import { AUDIENCES_QUERY_KEY, createAudience } from "../../api/audiences";
+import { AUDIENCES_QUERY_KEY, audienceErrorText, createAudience } from "../../api/audiences";
 import { useSession } from "../../api/session";
 import {
   type MoveReport,
@@ -10,7 +10,6 @@ import {
   needsMove,
 } from "../../lib/browser-audiences";
 import { browserStorage } from "../../lib/store";
-import { readableError } from "../../ui/status";
 
 /**
  * The move under way: one at a time, however many panels mount (and React's development double
@@ -37,7 +36,7 @@ export function useMoveBrowserAudiences(): { text: string; tone: "info" | "error
     running ??= moveBrowserAudiences(storage, {
       create: (body) => createAudience(body),
       retryLater: (error) => !(error instanceof ApiError && error.kind === "validation"),
-      reason: readableError,
+      reason: audienceErrorText,
       person,
     }).finally(() => {
       running = null;

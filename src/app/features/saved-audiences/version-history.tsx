@@ -1,8 +1,7 @@
 import { useId } from "react";
 import type { Audience } from "../../../contract/team";
-import { useAudienceVersions } from "../../api/audiences";
+import { audienceErrorText, useAudienceVersions } from "../../api/audiences";
 import { formatNumber, formatRelative } from "../../lib/format";
-import { readableError } from "../../ui/status";
 
 /**
  * Every version of one saved audience, newest first: who saved it, when, its count, and whether it
@@ -29,7 +28,7 @@ export function VersionHistory({
       {versions.isPending ? <p className="muted">Loading the versions…</p> : null}
       {versions.error ? (
         <p className="saved-notice-error" role="alert">
-          The versions could not be loaded: {readableError(versions.error)}{" "}
+          The versions could not be loaded: {audienceErrorText(versions.error)}{" "}
           <button type="button" className="button button-quiet" onClick={() => void versions.refetch()}>
             Try again
           </button>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ApiError } from "../../../../src/app/api/api-error";
-import { versionConflictOf } from "../../../../src/app/api/audiences";
+import { ApiError, apiErrorFromAnswer } from "../../../../src/app/api/api-error";
+import { audienceErrorText, versionConflictOf } from "../../../../src/app/api/audiences";
 import {
   createOpenAudienceStore,
   describeConflict,
@@ -211,5 +211,20 @@ describe("saving in place", () => {
     expect(outcome).toEqual({ kind: "failed", error: missing });
     const other409 = new ApiError({ kind: "conflict", status: 409, message: "x", body: { detail: "x" } });
     expect(versionConflictOf(other409)).toBeNull();
+  });
+});
+
+describe("errors of the audience routes, in plain words", () => {
+  it("a 422 gives its reason without the path of the field", () => {
+    const error = apiErrorFromAnswer(422, {
+      detail: [{ type: "too_small", loc: ["body", "name"], msg: "Give the audience a name.", input: "" }],
+    });
+    expect(error.message).toContain("name:");
+    expect(audienceErrorText(error)).toBe("The server refused it: Give the audience a name.");
+  });
+
+  it("any other refusal is the proxy's own sentence", () => {
+    const error = apiErrorFromAnswer(403, { detail: "Only cy, who owns “X”, or an admin may delete it." });
+    expect(audienceErrorText(error)).toBe("Only cy, who owns “X”, or an admin may delete it.");
   });
 });
