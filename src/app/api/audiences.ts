@@ -97,6 +97,8 @@ export const audiencesQueryOptions = () =>
     queryKey: AUDIENCES_QUERY_KEY,
     queryFn: ({ signal }) => listAudiences({ signal }),
     staleTime: 15_000,
+    // Teammates save too: the list catches up by itself (and on focus, as every query does).
+    refetchInterval: 30_000,
   });
 
 export const audienceVersionsQueryOptions = (id: string) =>

@@ -100,6 +100,17 @@ export function openAudienceFor(
   return { open, unsaved: hasUnsavedChanges(open, tree) };
 }
 
+/**
+ * At the Builder's load: keeps the open audience only if `tree` is its own (see `treeBelongsTo`),
+ * else closes it and returns its name, for a sentence. Null when nothing was closed.
+ */
+export function closeIfForeign(store: StoredValue<OpenAudience>, tree: GroupNode): string | null {
+  const open = store.get();
+  if (!open || treeBelongsTo(open, tree)) return null;
+  store.set(null);
+  return open.name;
+}
+
 /** The record with this tab's latest working tree noted (unchanged object when nothing changed). */
 export function withWorkingTree(open: OpenAudience, tree: GroupNode): OpenAudience {
   const key = canonicalKey(tree);

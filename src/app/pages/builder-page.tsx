@@ -15,11 +15,11 @@ import { SavedAudiencesPanel } from "../features/saved-audiences/saved-audiences
 import { andAtTop, nodeAt, valueCondition } from "../lib/filter/tree";
 import { toRequestFilter } from "../lib/filter/validate";
 import {
+  closeIfForeign,
   type OpenAudience,
   openAudienceFor,
   openAudienceStore,
   shortLink,
-  treeBelongsTo,
   useOpenAudience,
   withWorkingTree,
 } from "../lib/open-audience";
@@ -137,13 +137,8 @@ export function BuilderPage() {
  */
 function startingPoint(): InitialTree & { closed?: string } {
   const initial = loadInitialTree(window.location, browserStorage());
-  const store = openAudienceStore();
-  const open = store.get();
-  if (open && !treeBelongsTo(open, initial.tree)) {
-    store.set(null);
-    return { ...initial, closed: open.name };
-  }
-  return initial;
+  const closed = closeIfForeign(openAudienceStore(), initial.tree);
+  return closed === null ? initial : { ...initial, closed };
 }
 
 /** The tree is too large for a link: a saved audience still has its short link. */

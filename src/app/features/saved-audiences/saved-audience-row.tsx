@@ -26,6 +26,7 @@ export type RowAction =
 export const SavedAudienceRow = memo(function SavedAudienceRow({
   item,
   now,
+  me,
   isOpen,
   renaming,
   showHistory,
@@ -38,6 +39,8 @@ export const SavedAudienceRow = memo(function SavedAudienceRow({
 }: {
   item: Audience;
   now: Date;
+  /** Who is here (the owner's name is followed by "(you)"). */
+  me: string;
   /** It is the audience open in the Builder. */
   isOpen: boolean;
   renaming: boolean;
@@ -105,7 +108,10 @@ export const SavedAudienceRow = memo(function SavedAudienceRow({
           </h3>
         )}
         <p className="saved-item-who">
-          <span className="saved-item-owner">{item.owner}</span>
+          <span>
+            <span className="saved-item-owner">{item.owner}</span>
+            {item.owner === me ? <span className="muted"> (you)</span> : null}
+          </span>
           <span className={`saved-badge ${item.shared ? "saved-badge-shared" : "saved-badge-private"}`}>
             {item.shared ? "Shared" : "Private"}
           </span>

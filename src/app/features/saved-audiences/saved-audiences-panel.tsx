@@ -18,6 +18,7 @@ import {
   useUpdateAudience,
   versionConflictOf,
 } from "../../api/audiences";
+import { useSession } from "../../api/session";
 import { isEmptyTree } from "../../lib/filter/tree";
 import {
   followChange,
@@ -76,6 +77,8 @@ export function SavedAudiencesPanel({ currentTree, currentCount, onOpen }: Saved
   const undelete = useUndeleteAudience();
   const restore = useRestoreAudienceVersion();
   const moveReport = useMoveBrowserAudiences();
+  // Local mode (nobody signs in): the proxy saves as "local".
+  const me = useSession().data?.user ?? "local";
   const id = useId();
   const [mode, setMode] = useState<"idle" | "save" | "import">("idle");
   const [renamingId, setRenamingId] = useState<string | null>(null);
@@ -460,6 +463,7 @@ export function SavedAudiencesPanel({ currentTree, currentCount, onOpen }: Saved
               key={item.id}
               item={item}
               now={now}
+              me={me}
               isOpen={open?.id === item.id}
               renaming={renamingId === item.id}
               showHistory={historyId === item.id}

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { ApiError, apiErrorFromAnswer } from "../../../../src/app/api/api-error";
 import { audienceErrorText, versionConflictOf } from "../../../../src/app/api/audiences";
 import {
+  closeIfForeign,
   createOpenAudienceStore,
   describeConflict,
   followChange,
@@ -96,6 +97,19 @@ describe("the open audience", () => {
     expect(createOpenAudienceStore(() => storage).get()).toBeNull();
     store.set(null);
     expect(storage.getItem(OPEN_AUDIENCE_KEY)).toBeNull();
+  });
+
+  it("at load, closes an open audience whose tree this is not (and says which), keeps it otherwise", () => {
+    const storage = memoryStorage();
+    const store = createOpenAudienceStore(() => storage);
+    const open = withWorkingTree(openAudienceOf(audience()), FRANCE);
+    store.set(open);
+    expect(closeIfForeign(store, GERMANY)).toBeNull();
+    expect(closeIfForeign(store, FRANCE)).toBeNull();
+    expect(store.get()).toEqual(open);
+    expect(closeIfForeign(store, { ...FRANCE, negate: true })).toBe("Directors in Germany");
+    expect(store.get()).toBeNull();
+    expect(closeIfForeign(store, GERMANY)).toBeNull();
   });
 
   it("follows this person's own change only from the version it was at", () => {
