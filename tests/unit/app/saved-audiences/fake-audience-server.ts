@@ -109,7 +109,13 @@ export function fakeAudienceServer(options: { person?: string; admin?: boolean }
     },
     async handle(method: string, path: string, body: unknown): Promise<Response> {
       if (method === "GET" && path === "/api/session")
-        return json({ mode: "sandbox", plan: "PAYG", user: person, keyLast4: "abcd" });
+        return json({
+          mode: "sandbox",
+          plan: "PAYG",
+          user: person,
+          role: admins.has(person) ? "admin" : "buyer",
+          keyLast4: "abcd",
+        });
       if (path === "/api/audiences") {
         if (method === "GET")
           return json({
