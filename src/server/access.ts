@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { Context, Hono } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
+import { sql } from "kysely";
 import { z } from "zod";
 import { SPEND_CODES } from "../contract/errors";
 import type { Role } from "../contract/team";
@@ -129,6 +130,14 @@ export async function importUsersFile(database: Database, file: string): Promise
     .executeTakeFirst();
   if (seen?.value === digest) return 0;
   await database.db.transaction().execute(async (tx) => {
+    // Instances starting together on one server import once: the second waits, then finds it done.
+    await sql`select pg_advisory_xact_lock(hashtext(${setting}))`.execute(tx);
+    const now = await tx
+      .selectFrom("proxy_settings")
+      .select("value")
+      .where("name", "=", setting)
+      .executeTakeFirst();
+    if (now?.value === digest) return;
     const known = new Map(
       (await tx.selectFrom("users").select(["name", "password_hash", "role", "source"]).execute()).map(
         (u) => [u.name, u],
@@ -324,7 +333,8 @@ export class Access {
   async recheckLocalMode(): Promise<void> {
     if (this.requiredNow || Date.now() - this.checkedPeopleAt < this.config.sessionCheckMs) return;
     this.checkedPeopleAt = Date.now();
-    if ((await storeOr503(() => countPeople(this.database.db))) > 0) this.requiredNow = true;
+    // A database that cannot say leaves local mode as it is: reads go on, spends are refused anyway.
+    if ((await countPeople(this.database.db).catch(() => 0)) > 0) this.requiredNow = true;
   }
 
   /**

@@ -23,6 +23,17 @@ export interface Database {
   close(): Promise<void>;
 }
 
+/** The embedded database is held by another process (a running proxy): `holder` is its pid. */
+export class DatabaseInUse extends ConfigError {
+  constructor(
+    message: string,
+    readonly folder: string,
+    readonly holder: number,
+  ) {
+    super(message);
+  }
+}
+
 export interface DatabaseOptions {
   databaseUrl: string | null;
   dataDir: string;
@@ -136,9 +147,11 @@ async function lockFolder(lockFile: string, folder: string): Promise<() => Promi
       }
       const owner = await holder();
       if (Number.isInteger(owner) && owner > 0 && isAlive(owner))
-        throw new ConfigError(
+        throw new DatabaseInUse(
           `the embedded database in ${folder} is in use by ${owner === process.pid ? "another proxy in this process" : `another proxy (process ${owner})`}. ` +
             "Stop it first; to run several proxies, give them one PostgreSQL server with DATABASE_URL.",
+          folder,
+          owner,
         );
       await rename(mine, lockFile);
       await new Promise((r) => setTimeout(r, 50));

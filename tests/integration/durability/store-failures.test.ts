@@ -69,6 +69,14 @@ describe("the database server stops mid-run", () => {
     expect((await api.post("/api/v2/contact/count", { filter })).status).toBe(200);
     expect(await credits()).toBe(before);
     expect(proxy.logs.join("")).toContain("spend journal unavailable");
+    // The team's own routes say so in plain words too (503, never a 500).
+    for (const answer of [
+      await api.get<{ detail: string }>("/api/audiences"),
+      await api.post<{ detail: string }>("/api/audiences", { name: "Germany", filter }),
+    ]) {
+      expect(answer.status).toBe(503);
+      expect(answer.body.detail).toContain("cannot reach its database");
+    }
 
     postgres.start();
     const after = await preview(api, "database-down-1");

@@ -122,4 +122,43 @@ describe.skipIf(!server)("two proxy instances on one PostgreSQL", () => {
       await two.close();
     }
   });
+
+  it("an audience saved on one is listed on the other at once; a role changed on one holds on the other's next spend", async () => {
+    const adaA = browser(a.url);
+    expect((await adaA.post("/auth/sign-in", { name: "ada", password: "ada-password-1" })).status).toBe(200);
+    const saved = await adaA.post<{ id: string }>("/api/audiences", {
+      name: "Seen everywhere",
+      filter: { type: "group", children: [] },
+      shared: true,
+    });
+    expect(saved.status).toBe(201);
+    const adaB = browser(b.url);
+    expect((await adaB.post("/auth/sign-in", { name: "ada", password: "ada-password-1" })).status).toBe(200);
+    const listed = await adaB.get<{ audiences: { id: string; version: number }[] }>("/api/audiences");
+    expect(listed.body.audiences.map((x) => x.id)).toContain(saved.body.id);
+    // A save on B is a conflict for A's stale version at once.
+    expect(
+      (await adaB.call("PUT", `/api/audiences/${saved.body.id}`, { version: 1, name: "On B" })).status,
+    ).toBe(200);
+    expect(
+      (await adaA.call("PUT", `/api/audiences/${saved.body.id}`, { version: 1, name: "On A" })).status,
+    ).toBe(409);
+
+    // bo, a buyer added on A, signed in on B; made an analyst on A: B refuses bo's next spend at once.
+    expect(
+      (await adaA.post("/api/team/people", { name: "bo", role: "buyer", password: "bo-password-1" })).status,
+    ).toBe(201);
+    const boB = browser(b.url);
+    expect((await boB.post("/auth/sign-in", { name: "bo", password: "bo-password-1" })).status).toBe(200);
+    expect((await boB.get("/api/session")).body).toMatchObject({ role: "buyer" });
+    expect((await adaA.call("PUT", "/api/team/people/bo", { role: "analyst" })).status).toBe(200);
+    const spend = await boB.post(
+      "/api/v2/email/verify",
+      { email: "a@example.com" },
+      { idempotencyKey: "after-role-change-1" },
+    );
+    expect(spend.status).toBe(401);
+    await sleep(1100);
+    expect((await boB.get("/api/session")).status).toBe(401);
+  });
 });
