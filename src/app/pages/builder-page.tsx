@@ -52,7 +52,9 @@ export function BuilderPage() {
     return node ? `${describeNode(node)}: ${editor.blocking.message}` : editor.blocking.message;
   }, [editor.blocking, editor.tree]);
   const { storageError, linkTooLong } = useWorkingTreePersistence(editor.tree);
-  const { count, isFetching: counting } = useLiveCount(filter, valid);
+  const { count, isFetching: counting, isStale } = useLiveCount(filter, valid);
+  // What a save records as the audience's size: only a count of this very tree.
+  const savedCount = count !== null && !isStale && !counting ? count : null;
   const open = useCallback((tree: GroupNode) => editor.replace(tree), [editor.replace]);
   // The open audience follows this tab's working tree, so a reload knows the tree is still its own.
   const openAudience = useOpenAudience();
@@ -102,7 +104,7 @@ export function BuilderPage() {
       ) : null}
       <div className="builder-layout">
         <div className="builder-main">
-          <OpenAudienceBar currentTree={editor.tree} currentCount={count ?? null} onOpen={open} />
+          <OpenAudienceBar currentTree={editor.tree} currentCount={savedCount} onOpen={open} />
           <div className="builder-count">
             <CountBadge filter={filter} valid={valid} blockedBy={blockedBy} />
           </div>
@@ -122,7 +124,7 @@ export function BuilderPage() {
           />
         </div>
         <aside className="builder-side" aria-label="Saved audiences">
-          <SavedAudiencesPanel currentTree={editor.tree} currentCount={count ?? null} onOpen={open} />
+          <SavedAudiencesPanel currentTree={editor.tree} currentCount={savedCount} onOpen={open} />
         </aside>
       </div>
       <SamplePanel filter={filter} valid={valid} blockedBy={blockedBy} />
