@@ -8,6 +8,7 @@ import { browserStorage } from "../lib/store";
 import { placeWorkingTree } from "../lib/working-tree";
 import { Page } from "../ui/page";
 import { ErrorPanel, LoadingPanel } from "../ui/status";
+import "./audience-link-page.css";
 
 /**
  * A saved audience's short link, `/a/<id>`: reads the audience (GET /api/audiences/:id), makes it
@@ -42,7 +43,7 @@ export function AudienceLinkPage() {
   if (malformed || (audience.error && isMissingAudience(audience.error)))
     return (
       <Page title="Audience not found" lead="This link does not open an audience you can see.">
-        <p className="notice-warning audience-link-missing" role="alert">
+        <p className="notice-warning audience-link-notice audience-link-missing" role="alert">
           There is no saved audience at this link, or it is private to the person who saved it (or was
           deleted). Ask them to share it with the team, then open the link again.
         </p>
@@ -64,7 +65,7 @@ export function AudienceLinkPage() {
   if (placeError)
     return (
       <Page title="Opening a saved audience">
-        <p className="notice-warning" role="alert">
+        <p className="notice-warning audience-link-notice" role="alert">
           {placeError}
         </p>
       </Page>

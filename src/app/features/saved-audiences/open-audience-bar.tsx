@@ -14,7 +14,6 @@ import {
 import {
   describeConflict,
   hasUnsavedChanges,
-  type OpenAudience,
   openAudienceOf,
   openAudienceStore,
   savedByWhen,
@@ -145,7 +144,11 @@ export function OpenAudienceBar({
         <strong className="open-audience-name" id={`${id}-name`}>
           {open.name}
         </strong>
-        <OpenFacts open={open} unsaved={state.unsaved} />
+        {state.unsaved ? (
+          <span className="open-audience-unsaved">Unsaved changes</span>
+        ) : (
+          <span className="open-audience-saved">Saved</span>
+        )}
         <span className="open-audience-actions">
           <button
             type="button"
@@ -166,6 +169,10 @@ export function OpenAudienceBar({
           </button>
         </span>
       </div>
+      <p className="open-audience-facts muted">
+        Version {open.version} · {open.shared ? "shared with the team" : "private"} · owner {open.owner} ·
+        updated by {savedByWhen(open.updatedBy, open.updatedAt)}
+      </p>
       <div role="status" aria-live="polite" className="open-audience-status">
         {status.kind === "saved" ? <p>{status.text}</p> : null}
       </div>
@@ -211,21 +218,5 @@ export function OpenAudienceBar({
         </div>
       ) : null}
     </section>
-  );
-}
-
-function OpenFacts({ open, unsaved }: { open: OpenAudience; unsaved: boolean }) {
-  return (
-    <>
-      {unsaved ? (
-        <span className="open-audience-unsaved">Unsaved changes</span>
-      ) : (
-        <span className="open-audience-saved">Saved</span>
-      )}
-      <span className="open-audience-facts muted">
-        version {open.version} · {open.shared ? "shared" : "private"} · updated by{" "}
-        {savedByWhen(open.updatedBy, open.updatedAt)}
-      </span>
-    </>
   );
 }

@@ -144,7 +144,7 @@ describe("saved audiences on the server", () => {
     const put = writes()[1]!;
     expect(put).toMatchObject({ method: "PUT", body: { version: 1, lastCount: 42 } });
     expect((put.body as { filter: GroupNode }).filter.negate).toBe(true);
-    expect(facts()).toMatch(/^version 2 · /);
+    expect(facts()).toMatch(/^Version 2 · /);
     expect(server.rows.size).toBe(1);
 
     // A second "Save as new" with the same name is another audience, plainly named: no "(2)".
@@ -192,7 +192,7 @@ describe("saved audiences on the server", () => {
     expect(copy).toMatchObject({ name: "Directors", owner: "ana", shared: false });
     expect(copy.filter.negate).toBe(true);
     expect(server.rows.get(saved.id)!.audience.filter).toEqual(FRANCE);
-    await waitFor(() => expect(facts()).toMatch(/^version 1 · private · updated by ana, /));
+    await waitFor(() => expect(facts()).toMatch(/^Version 1 · private · owner ana · updated by ana, /));
     expect(within(bar()).getByText("Saved")).toBeTruthy();
   });
 
@@ -209,7 +209,7 @@ describe("saved audiences on the server", () => {
     await user.click(within(choice).getByRole("button", { name: "Open theirs (discard my changes)" }));
     expect(current()).toEqual(FRANCE);
     expect(within(bar()).getByText("Saved")).toBeTruthy();
-    expect(facts()).toMatch(/^version 2 · /);
+    expect(facts()).toMatch(/^Version 2 · /);
     expect(writes().length).toBe(before);
   });
 
