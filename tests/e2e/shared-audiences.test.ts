@@ -1,5 +1,5 @@
 import type { BrowserContext, Page } from "playwright-core";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { encodeTreeForUrl } from "../../src/app/lib/working-tree";
 import type { GroupNode } from "../../src/contract/filter";
 import {
@@ -150,8 +150,9 @@ async function closeAll(...contexts: (BrowserContext | undefined)[]) {
 }
 
 describe("saved audiences shared by a team", () => {
+  beforeAll(() => makeTeam(env.app.url));
+
   it("analyst saves and shares; buyer opens from the list and the short link, edits and saves; analyst restores; a conflict is a choice", async () => {
-    await makeTeam(env.app.url);
     let analyst: OpenedPage | undefined;
     let buyer: OpenedPage | undefined;
     let buyerLink: OpenedPage | undefined;
@@ -329,6 +330,50 @@ describe("saved audiences shared by a team", () => {
         /^There is no saved audience at this link, or it is private to the person who saved it/,
       );
       await screenshot(p, SHOTS, "08-private-link", { fromTop: true });
+      await opened.log.settle();
+      expectClean(opened.log);
+    } finally {
+      await opened.context.close();
+    }
+  }, 60_000);
+
+  it("an audience too large for a link opens from its short link, and the notice offers that link", async () => {
+    // 1,500 made-up company domains: far beyond what a link may carry once compressed.
+    const domains = Array.from({ length: 1500 }, (_, i) => `c${(i * 7919).toString(36)}x${i}.example`);
+    const big: GroupNode = {
+      type: "group",
+      op: "AND",
+      negate: false,
+      children: [
+        { type: "condition", column: "COUNTRY_NAME_PER", operator: "in", valueList: ["United States"] },
+        { type: "condition", column: "DOMAIN_ORG", operator: "in", valueList: domains },
+      ],
+    };
+    expect(encodeTreeForUrl(big).length).toBeGreaterThan(8_000);
+    const cy = await signIn(env.app.url, "cy");
+    const made = await cy.post<{ id: string }>("/api/audiences", {
+      name: "Big list",
+      filter: big,
+      shared: true,
+    });
+    expect(made.status, made.text).toBe(201);
+    const opened = await signedIn("bo", `/a/${made.body.id}`);
+    try {
+      const { page: p } = opened;
+      await poll(() => openName(p)).toBe("Big list");
+      await poll(() => p.getByRole("heading", { level: 1 }).textContent()).toBe("Builder");
+      // Not in the URL (too large), yet the Builder holds it, and the notice gives its short link.
+      const notice = p.locator(".builder-notice", { hasText: "too large for a link" });
+      await poll(() => notice.textContent()).toContain(
+        `its short link opens the saved “Big list”: ${env.app.url}/a/${made.body.id}`,
+      );
+      expect(new URL(p.url()).searchParams.has("a")).toBe(false);
+      expect(await notice.getByRole("button", { name: "Copy short link" }).count()).toBe(1);
+      await screenshot(p, SHOTS, "10-too-large-short-link", { fromTop: true });
+      // A reload keeps it (the crash buffer), still open.
+      await p.reload();
+      await poll(() => openName(p)).toBe("Big list");
+      expect(await openBar(p).getAttribute("data-unsaved")).toBe("false");
       await opened.log.settle();
       expectClean(opened.log);
     } finally {
