@@ -6,6 +6,7 @@ import { useState } from "react";
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { OpenAudienceBar } from "../../../../src/app/features/saved-audiences/open-audience-bar";
 import { SavedAudiencesPanel } from "../../../../src/app/features/saved-audiences/saved-audiences-panel";
+import { exportEnvelope } from "../../../../src/app/features/saved-audiences/tree-json";
 import {
   BROWSER_AUDIENCES_BACKUP_KEY,
   BROWSER_AUDIENCES_KEY,
@@ -239,6 +240,24 @@ describe("saved audiences on the server", () => {
         .slice(-2)
         .map((r) => `${r.method} ${r.path}`),
     ).toEqual([`DELETE /api/audiences/${saved.id}`, `POST /api/audiences/${saved.id}/undelete`]);
+  });
+
+  it("import replaces the tree and closes the open audience (a later Save cannot write it there); Back undoes both", async () => {
+    server.seed({ name: "Directors", filter: GERMANY });
+    const user = setup();
+    await user.click(await screen.findByRole("button", { name: "Open Directors" }));
+    await waitFor(() => expect(within(bar()).getByText("Directors")).toBeTruthy());
+    await user.click(screen.getByRole("button", { name: "Import…" }));
+    await user.click(screen.getByLabelText("Or paste its JSON"));
+    await user.paste(JSON.stringify(exportEnvelope(FRANCE, "From a file")));
+    await user.click(screen.getByRole("button", { name: "Import pasted JSON" }));
+    expect(current()).toEqual(FRANCE);
+    expect(within(bar()).getByText("Not saved yet.")).toBeTruthy();
+    expect(screen.getByText(/Opened the imported audience “From a file”/)).toBeTruthy();
+    await user.click(screen.getByRole("button", { name: "Back to the previous audience" }));
+    expect(current()).toEqual(GERMANY);
+    expect(within(bar()).getByText("Directors")).toBeTruthy();
+    expect(writes()).toEqual([]);
   });
 
   it("moves audiences saved in this browser to the server once, private, with their local ids; keeps a backup", async () => {
