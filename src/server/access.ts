@@ -263,6 +263,14 @@ export class SignInThrottle {
     this.bound(this.trusted);
   }
 
+  /** Forgets what no longer counts (called every minute): memory follows the attack, not history. */
+  sweep() {
+    const now = this.now();
+    for (const [key, times] of this.failures)
+      if ((times.at(-1) ?? 0) <= now - this.limits.windowMs) this.failures.delete(key);
+    for (const [key, at] of this.trusted) if (at <= now - SignInThrottle.TRUST_MS) this.trusted.delete(key);
+  }
+
   private recent(key: string, now: number): number[] {
     const times = (this.failures.get(key) ?? []).filter((t) => t > now - this.limits.windowMs);
     if (times.length === 0) this.failures.delete(key);
@@ -307,7 +315,10 @@ export class Access {
       addressMax: config.signIn.addressMaxFailures,
       windowMs: config.signIn.windowMs,
     });
-    this.sweeper = setInterval(() => void this.sessions.sweep().catch(() => {}), 60_000);
+    this.sweeper = setInterval(() => {
+      this.throttle.sweep();
+      void this.sessions.sweep().catch(() => {});
+    }, 60_000);
     this.sweeper.unref();
   }
 
@@ -328,13 +339,19 @@ export class Access {
 
   /**
    * In local mode, whether another instance (or `npm run users`) has added someone meanwhile:
-   * asked at most once per SESSION_CHECK_MS, so local mode costs no await on most reads.
+   * asked at most once per SESSION_CHECK_MS, so local mode costs no await on most reads (null:
+   * nothing to ask now).
    */
-  async recheckLocalMode(): Promise<void> {
-    if (this.requiredNow || Date.now() - this.checkedPeopleAt < this.config.sessionCheckMs) return;
+  localModeCheck(): Promise<void> | null {
+    if (this.requiredNow || Date.now() - this.checkedPeopleAt < this.config.sessionCheckMs) return null;
     this.checkedPeopleAt = Date.now();
     // A database that cannot say leaves local mode as it is: reads go on, spends are refused anyway.
-    if ((await countPeople(this.database.db).catch(() => 0)) > 0) this.requiredNow = true;
+    return countPeople(this.database.db).then(
+      (n) => {
+        if (n > 0) this.requiredNow = true;
+      },
+      () => {},
+    );
   }
 
   /**

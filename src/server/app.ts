@@ -182,8 +182,9 @@ export async function createProxy(
       !((method === "PUT" || method === "DELETE") && TEAM_PATH.test(new URL(c.req.url).pathname))
     )
       throw fail(404, "Not Found");
-    // Local mode (nobody to sign in) costs no await on most reads (see recheckLocalMode).
-    if (!access.required) await access.recheckLocalMode();
+    // Local mode (nobody to sign in) costs no await on most reads (see localModeCheck).
+    const check = access.localModeCheck();
+    if (check) await check;
     if (access.required) {
       const person = await access.personOf(c);
       if (person) {

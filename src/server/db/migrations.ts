@@ -125,7 +125,8 @@ const MIGRATIONS: Record<string, Migration> = {
   },
 };
 
-const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
+/** The migrations, for Kysely's Migrator (tests migrate step by step with it). */
+export const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
 
 /** Brings the schema up to date; throws with the failing migration's name. */
 export async function migrate(db: Kysely<unknown>): Promise<void> {

@@ -161,4 +161,24 @@ describe.skipIf(!server)("two proxy instances on one PostgreSQL", () => {
     await sleep(1100);
     expect((await boB.get("/api/session")).status).toBe(401);
   });
+
+  it("two instances in local mode: once someone is added on one, the other asks for sign-in within SESSION_CHECK_MS", async () => {
+    const env = { DATABASE_URL: await createDatabase(server!), SESSION_CHECK_MS: "1000" };
+    const [one, two] = await Promise.all([startProxy(upstream, { env }), startProxy(upstream, { env })]);
+    try {
+      expect((await browser(two.url).get("/api/session")).body).toMatchObject({ user: null, role: "admin" });
+      const added = await browser(one.url).post("/api/team/people", {
+        name: "ann",
+        role: "admin",
+        password: "ann-password-1",
+      });
+      expect(added.status).toBe(201);
+      expect((await browser(one.url).get("/api/session")).status).toBe(401);
+      await sleep(1100);
+      expect((await browser(two.url).get("/api/session")).status).toBe(401);
+    } finally {
+      await one.close();
+      await two.close();
+    }
+  });
 });

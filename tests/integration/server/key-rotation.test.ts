@@ -105,7 +105,13 @@ describe("rotation with a live-style key file", () => {
     try {
       const api = browser(server.url);
       const session = await api.get("/api/session");
-      expect(session.body).toEqual({ mode: "live", plan: "PAYG", user: null, keyLast4: "AAAA" });
+      expect(session.body).toEqual({
+        mode: "live",
+        plan: "PAYG",
+        user: null,
+        role: "admin",
+        keyLast4: "AAAA",
+      });
       expect(live.seen[0]!.headers["x-key"]).toBe("live_old_key_AAAA");
 
       const rotated = await api.post("/api/v2/account/api-keys/rotate", undefined, {

@@ -18,6 +18,8 @@ const upstream = fakeUpstream((request) => {
     exportNumber++;
     return json({ exportId: `exp-${exportNumber}`, status: "QUEUED", rows: 10, credits: 10 }, 202);
   }
+  if (pathname === "/v1/batch-process-email") return json({ process_id: "batch-77", status: "QUEUED" });
+  if (pathname === "/v1/cancel-process") return json({ process_id: "batch-77", status: "CANCELLED" });
   if (pathname.endsWith("/cancel")) return json({ exportId: pathname.split("/")[4], status: "CANCELLED" });
   if (pathname === "/v2/account/api-keys/rotate") return json({ api_key: "sbx_payg_rotated_9876" });
   if (pathname === "/v2/contact/preview") return json({ rows: [], creditsCharged: 0, creditsRemaining: 10 });
@@ -135,6 +137,29 @@ describe("operations", () => {
     // A job the proxy did not start (no record): any buyer, not an analyst.
     expect((await otherBuyer.post("/api/v2/contact/export/elsewhere-1/cancel")).status).toBe(200);
     expect((await analyst.post("/api/v2/contact/export/elsewhere-1/cancel")).status).toBe(403);
+  });
+
+  it("records who started a verification batch; its cancel is for them or an admin", async () => {
+    const { buyer } = team;
+    const started = await buyer.post(
+      "/api/v1/batch-process-email",
+      { emails: ["a@example.com"] },
+      {
+        idempotencyKey: key(),
+      },
+    );
+    expect(started.status, started.text).toBe(200);
+    const jobs = teamJobsAnswer.parse((await buyer.get("/api/team/jobs?kind=verification")).body).jobs;
+    expect(jobs).toEqual([{ kind: "verification", jobId: "batch-77", person: "bo", at: expect.any(String) }]);
+    const refused = await otherBuyer.post<{ detail: string }>("/api/v1/cancel-process", {
+      process_id: "batch-77",
+    });
+    expect(refused.status).toBe(403);
+    expect(refused.body.detail).toBe(
+      "Only bo, who started this verification job, or an admin may cancel it.",
+    );
+    expect(sent("/v1/cancel-process")).toBe(0);
+    expect((await buyer.post("/api/v1/cancel-process", { process_id: "batch-77" })).status).toBe(200);
   });
 
   it("a spend checks the role in the database, not the session's memory (changed on another instance)", async () => {

@@ -164,7 +164,13 @@ describe("over the sandbox", () => {
   it("reports the session and health without the key or the upstream address", async () => {
     const api = browser(server.url);
     const session = await api.get("/api/session");
-    expect(session.body).toEqual({ mode: "sandbox", plan: "PAYG", user: null, keyLast4: "demo" });
+    expect(session.body).toEqual({
+      mode: "sandbox",
+      plan: "PAYG",
+      user: null,
+      role: "admin",
+      keyLast4: "demo",
+    });
     const health = await fetch(`${server.url}/healthz`);
     const body = (await health.json()) as Record<string, unknown>;
     expect(body).toMatchObject({ ok: true, upstream: "up", queueLength: 0, cacheHits: expect.any(Number) });
@@ -256,7 +262,13 @@ describe("the launcher", () => {
         child.on("exit", (code) => reject(new Error(`exited ${code}: ${out}`)));
       });
       const session = await browser(url).get("/api/session");
-      expect(session.body).toEqual({ mode: "sandbox", plan: "PAYG", user: null, keyLast4: "demo" });
+      expect(session.body).toEqual({
+        mode: "sandbox",
+        plan: "PAYG",
+        user: null,
+        role: "admin",
+        keyLast4: "demo",
+      });
     } finally {
       child.kill("SIGTERM");
     }

@@ -70,5 +70,8 @@ describe("SignInThrottle", () => {
     expect(t.blockedFor("someone", "10.0.0.1")).toBe(15 * 60);
     tick(LIMITS.windowMs);
     expect(t.blockedFor("someone", "10.0.0.1")).toBe(0);
+    // Swept once nothing counts any more.
+    t.sweep();
+    expect((t as unknown as { failures: Map<string, number[]> }).failures.size).toBe(0);
   });
 });
