@@ -24,9 +24,10 @@ import {
 type Status =
   | { kind: "idle" }
   | { kind: "saving" }
-  | { kind: "saved"; text: string }
+  /** `id`: the audience it speaks of (shown only while that one is open). */
+  | { kind: "saved"; text: string; id: string }
   | { kind: "conflict"; current: Audience }
-  | { kind: "error"; text: string };
+  | { kind: "error"; text: string; id: string };
 
 /**
  * The open audience above the Builder: its name, whether the tree has unsaved changes, and Save
@@ -76,6 +77,8 @@ export function OpenAudienceBar({
     );
   }
   const { open } = state;
+  // A conflict belongs to the audience it was met on: another one opened since drops it.
+  const conflict = status.kind === "conflict" && status.current.id === open.id ? status.current : null;
 
   const refresh = () => void queryClient.invalidateQueries({ queryKey: AUDIENCES_QUERY_KEY });
 
@@ -91,6 +94,7 @@ export function OpenAudienceBar({
       setStatus({
         kind: "saved",
         text: `Saved “${outcome.audience.name}” as version ${outcome.audience.version}.`,
+        id: outcome.audience.id,
       });
     } else if (outcome.kind === "conflict") setStatus({ kind: "conflict", current: outcome.current });
     else
@@ -99,6 +103,7 @@ export function OpenAudienceBar({
         text: isMissingAudience(outcome.error)
           ? `“${open.name}” could not be saved: it no longer exists, or it is no longer shared with you. Use “Save as new…” to keep your changes.`
           : `“${open.name}” could not be saved: ${audienceErrorText(outcome.error)}`,
+        id: open.id,
       });
   };
 
@@ -115,9 +120,14 @@ export function OpenAudienceBar({
       setStatus({
         kind: "saved",
         text: `Saved your changes as a new audience “${audience.name}” (private; share or rename it in the list).`,
+        id: audience.id,
       });
     } catch (error) {
-      setStatus({ kind: "error", text: `Your changes could not be saved: ${audienceErrorText(error)}` });
+      setStatus({
+        kind: "error",
+        text: `Your changes could not be saved: ${audienceErrorText(error)}`,
+        id: open.id,
+      });
     }
     refresh();
   };
@@ -125,7 +135,11 @@ export function OpenAudienceBar({
   const openTheirs = (current: Audience) => {
     store.set(openAudienceOf(current));
     onOpen(current.filter);
-    setStatus({ kind: "saved", text: `Opened version ${current.version} of “${current.name}”.` });
+    setStatus({
+      kind: "saved",
+      text: `Opened version ${current.version} of “${current.name}”.`,
+      id: current.id,
+    });
   };
 
   const close = () => {
@@ -154,7 +168,7 @@ export function OpenAudienceBar({
             type="button"
             className="button button-primary"
             onClick={() => void save()}
-            disabled={!state.unsaved || status.kind === "saving" || status.kind === "conflict"}
+            disabled={!state.unsaved || status.kind === "saving" || conflict !== null}
             aria-describedby={`${id}-name`}
           >
             {status.kind === "saving" ? "Saving…" : "Save"}
@@ -174,14 +188,14 @@ export function OpenAudienceBar({
         updated by {savedByWhen(open.updatedBy, open.updatedAt)}
       </p>
       <div role="status" aria-live="polite" className="open-audience-status">
-        {status.kind === "saved" ? <p>{status.text}</p> : null}
+        {status.kind === "saved" && status.id === open.id ? <p>{status.text}</p> : null}
       </div>
-      {status.kind === "error" ? (
+      {status.kind === "error" && status.id === open.id ? (
         <p className="open-audience-error" role="alert">
           {status.text}
         </p>
       ) : null}
-      {status.kind === "conflict" ? (
+      {conflict ? (
         <div
           className="open-audience-conflict"
           role="alertdialog"
@@ -194,24 +208,20 @@ export function OpenAudienceBar({
             Someone saved a newer version
           </h3>
           <p id={`${id}-conflict-text`}>
-            {describeConflict(open, status.current)} Your changes are not saved yet. What should happen?
+            {describeConflict(open, conflict)} Your changes are not saved yet. What should happen?
           </p>
           <div className="open-audience-conflict-actions">
             <button
               type="button"
               className="button button-secondary"
-              onClick={() => void save(status.current.version)}
+              onClick={() => void save(conflict.version)}
             >
               Overwrite with mine
             </button>
             <button type="button" className="button button-secondary" onClick={() => void saveAsNew()}>
               Save mine as a new audience
             </button>
-            <button
-              type="button"
-              className="button button-secondary"
-              onClick={() => openTheirs(status.current)}
-            >
+            <button type="button" className="button button-secondary" onClick={() => openTheirs(conflict)}>
               Open theirs (discard my changes)
             </button>
           </div>

@@ -214,6 +214,22 @@ describe("saved audiences on the server", () => {
     expect(writes().length).toBe(before);
   });
 
+  it("a conflict belongs to its audience: opening another one drops the choice", async () => {
+    const saved = server.seed({ name: "Directors", filter: GERMANY, shared: true });
+    server.seed({ name: "Other", filter: FRANCE });
+    const user = setup();
+    await user.click(await screen.findByRole("button", { name: "Open Directors" }));
+    await waitFor(() => expect(within(bar()).getByText("Directors")).toBeTruthy());
+    server.saveAs("bo", saved.id, { lastCount: 1 });
+    await user.click(screen.getByRole("button", { name: "Edit (stand-in for the builder)" }));
+    await user.click(within(bar()).getByRole("button", { name: "Save" }));
+    await screen.findByRole("alertdialog");
+    await user.click(screen.getByRole("button", { name: "Open Other" }));
+    await waitFor(() => expect(within(bar()).getByText("Other")).toBeTruthy());
+    expect(screen.queryByRole("alertdialog")).toBeNull();
+    expect(current()).toEqual(FRANCE);
+  });
+
   it("deletes with undo (DELETE, then undelete), lists versions and restores one as a new version into the builder", async () => {
     const saved = server.seed({ name: "Directors", filter: GERMANY, lastCount: 10 });
     server.saveAs("ana", saved.id, { filter: FRANCE, lastCount: 20 });
