@@ -69,7 +69,7 @@ export function OpenAudienceBar({
   if (!state) {
     return (
       <section className="open-audience open-audience-none" aria-label="Open audience">
-        <p className="open-audience-line">
+        <p className="open-audience-hint">
           <span className="open-audience-label">Not saved yet.</span>{" "}
           <span className="muted">Use “Save as new…” under Saved audiences to keep it and share it.</span>
         </p>
@@ -155,7 +155,7 @@ export function OpenAudienceBar({
     >
       <div className="open-audience-line">
         <span className="open-audience-label">Open audience</span>
-        <strong className="open-audience-name" id={`${id}-name`}>
+        <strong className="open-audience-name" id={`${id}-name`} title={open.name}>
           {open.name}
         </strong>
         {state.unsaved ? (
