@@ -146,17 +146,6 @@ export function shortLink(id: string, origin: string = window.location.origin): 
   return `${origin}/a/${encodeURIComponent(id)}`;
 }
 
-/** The id in a short link's path `/a/<id>`, or null. */
-export function idOfShortPath(pathname: string): string | null {
-  const match = /^\/a\/([^/]+)\/?$/.exec(pathname);
-  if (!match?.[1]) return null;
-  try {
-    return decodeURIComponent(match[1]);
-  } catch {
-    return null;
-  }
-}
-
 /** "Ana, 5 minutes ago" */
 export function savedByWhen(person: string, iso: string, now: Date = new Date()): string {
   return `${person}, ${formatRelative(iso, now)}`;
