@@ -230,6 +230,26 @@ describe("saved audiences on the server", () => {
     expect(current()).toEqual(FRANCE);
   });
 
+  it("renaming or sharing the open audience moves the open record along (a later Save does not meet its own change)", async () => {
+    const saved = server.seed({ name: "Directors", filter: GERMANY });
+    const user = setup();
+    await user.click(await screen.findByRole("button", { name: "Open Directors" }));
+    await waitFor(() => expect(within(bar()).getByText("Directors")).toBeTruthy());
+    await menuAction(user, "Directors", "Rename…");
+    const field = await screen.findByLabelText("Rename “Directors”");
+    await user.clear(field);
+    await user.type(field, "DE directors{Enter}");
+    await waitFor(() => expect(within(bar()).getByText("DE directors")).toBeTruthy());
+    expect(writes().at(-1)).toMatchObject({ method: "PUT", body: { version: 1, name: "DE directors" } });
+    await menuAction(user, "DE directors", "Share with the team");
+    await waitFor(() => expect(facts()).toMatch(/^Version 3 · shared with the team/));
+    expect(writes().at(-1)).toMatchObject({ method: "PUT", body: { version: 2, shared: true } });
+    await user.click(screen.getByRole("button", { name: "Edit (stand-in for the builder)" }));
+    await user.click(within(bar()).getByRole("button", { name: "Save" }));
+    await waitFor(() => expect(server.rows.get(saved.id)!.audience.version).toBe(4));
+    expect(screen.queryByRole("alertdialog")).toBeNull();
+  });
+
   it("deletes with undo (DELETE, then undelete), lists versions and restores one as a new version into the builder", async () => {
     const saved = server.seed({ name: "Directors", filter: GERMANY, lastCount: 10 });
     server.saveAs("ana", saved.id, { filter: FRANCE, lastCount: 20 });
