@@ -6,7 +6,11 @@ import type { Tables } from "../db/schema";
  * Jobs started through the proxy (exports, verification batches) and who started them: the export
  * history shows it, and a cancel is allowed to that person or an admin.
  */
+/** A job id the table can hold (PostgreSQL text cannot hold U+0000): anything else was never recorded. */
+export const storableJobId = (jobId: string) => jobId.length <= 256 && !jobId.includes("\u0000");
+
 export async function recordJob(db: Kysely<Tables>, kind: TeamJob["kind"], jobId: string, person: string) {
+  if (!storableJobId(jobId)) return;
   await db
     .insertInto("team_jobs")
     .values({ kind, job_id: jobId, person, at: new Date() })
@@ -15,6 +19,7 @@ export async function recordJob(db: Kysely<Tables>, kind: TeamJob["kind"], jobId
 }
 
 export async function startedBy(db: Kysely<Tables>, kind: TeamJob["kind"], jobId: string) {
+  if (!storableJobId(jobId)) return null;
   const row = await db
     .selectFrom("team_jobs")
     .select("person")

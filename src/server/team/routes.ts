@@ -54,7 +54,25 @@ const unprocessable = (record: ReturnType<typeof validationError>) =>
 function parse<S extends z.ZodType>(schema: S, value: unknown, where: "body" | "query"): z.output<S> {
   const result = schema.safeParse(value);
   if (!result.success) throw unprocessable(toValidationRecord(result.error.issues, where, value));
+  const nul = nulAt(result.data);
+  if (nul) throw unprocessable(validationError([where, ...nul], "text may not contain the NUL character"));
   return result.data;
+}
+
+/**
+ * Where a string (or a key) holds U+0000, or null. PostgreSQL's text and jsonb cannot store it: it
+ * would be a failed query (a 503) instead of the 422 it is.
+ */
+function nulAt(value: unknown, path: (string | number)[] = []): (string | number)[] | null {
+  if (typeof value === "string") return value.includes("\u0000") ? path : null;
+  if (value === null || typeof value !== "object") return null;
+  for (const [key, inner] of Object.entries(value)) {
+    const at = [...path, Array.isArray(value) ? Number(key) : key];
+    if (key.includes("\u0000")) return at;
+    const found = nulAt(inner, at);
+    if (found) return found;
+  }
+  return null;
 }
 
 async function bodyOf(c: Context<ProxyEnv>, maxBytes: number): Promise<unknown> {

@@ -218,6 +218,18 @@ describe("audiences", () => {
       expect(answer.body.detail[0]!.loc).toContain("body");
       expect(JSON.stringify(answer.body.detail.map((d) => d.loc))).toContain(String(field));
     }
+    // Text PostgreSQL cannot store (U+0000) is a 422 too, not a failed query.
+    const nul = await analyst.post<{ detail: { loc: unknown[] }[] }>("/api/audiences", {
+      name: "a\u0000b",
+      filter: FILTER,
+    });
+    expect(nul.status, nul.text).toBe(422);
+    expect(nul.body.detail[0]!.loc).toEqual(["body", "name"]);
+    const nulFilter = {
+      type: "group",
+      children: [{ type: "condition", column: "COUNTRY_NAME_PER", operator: "eq", value: "x\u0000" }],
+    };
+    expect((await analyst.post("/api/audiences", { name: "n", filter: nulFilter })).status).toBe(422);
     const { body: a } = await analyst.post<A>("/api/audiences", { name: "ok", filter: FILTER });
     expect((await analyst.call("PUT", `/api/audiences/${a.id}`, { name: "no version" })).status).toBe(422);
     expect((await analyst.call("PUT", `/api/audiences/${a.id}`, { version: 0 })).status).toBe(422);

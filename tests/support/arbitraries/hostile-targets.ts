@@ -53,6 +53,12 @@ const OWN_ROUTES: Route[] = [
   { name: "limits", method: "GET", target: "/api/limits" },
   { name: "sign-in", method: "POST", target: "/auth/sign-in" },
   { name: "sign-out", method: "POST", target: "/auth/sign-out" },
+  // The team's own (people are left out: a valid body would end local mode mid-run).
+  { name: "audiences", method: "GET", target: "/api/audiences" },
+  { name: "audience save", method: "POST", target: "/api/audiences" },
+  { name: "audience restore", method: "POST", target: "/api/audiences/abcdefghij/restore" },
+  { name: "team jobs", method: "GET", target: "/api/team/jobs" },
+  { name: "team audit", method: "GET", target: "/api/team/audit" },
   { name: "index", method: "GET", target: "/" },
   { name: "index.html", method: "GET", target: "/index.html" },
   { name: "asset", method: "GET", target: "/assets/app-1a2b3c.js" },
