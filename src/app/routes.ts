@@ -51,3 +51,11 @@ export const ROUTES: readonly AppRoute[] = [
     Page: lazy(() => import("./features/account/account-page").then((m) => ({ default: m.AccountPage }))),
   },
 ];
+
+/**
+ * A saved audience's short link, `/a/<id>`: opens it into the Builder. Not in the navigation.
+ */
+export const AUDIENCE_LINK_PATH = "/a/:id";
+export const AudienceLinkPage = lazy(() =>
+  import("./pages/audience-link-page").then((m) => ({ default: m.AudienceLinkPage })),
+);

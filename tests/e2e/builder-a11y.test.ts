@@ -169,7 +169,7 @@ describe("accessibility of the Builder (axe-core)", () => {
       ).toContain('not (Employee range is "51-200")');
       // Something in the list of saved audiences and a selection, so that they are checked too.
       const saved = page.getByRole("complementary", { name: "Saved audiences" });
-      await saved.getByRole("button", { name: "Save as…" }).click();
+      await saved.getByRole("button", { name: "Save as new…" }).click();
       await saved.getByRole("button", { name: "Save", exact: true }).click();
       await poll(() => saved.locator(".saved-item").count()).toBe(1);
       await page

@@ -193,11 +193,15 @@ describe("the Builder with the mouse", () => {
 
       // Save it under a name.
       const saved = page.getByRole("complementary", { name: "Saved audiences" });
-      await saved.getByRole("button", { name: "Save as…" }).click();
+      await saved.getByRole("button", { name: "Save as new…" }).click();
       await saved.getByLabel("Name this audience").fill(SAVED_NAME);
       await saved.getByRole("button", { name: "Save", exact: true }).click();
       await poll(() => saved.getByRole("button", { name: `Open ${SAVED_NAME}` }).count()).toBe(1);
-      expect(await saved.locator(".saved-live").textContent()).toContain(`Saved “${SAVED_NAME}”.`);
+      expect(await saved.locator(".saved-live").textContent()).toContain(`Saved “${SAVED_NAME}” (private).`);
+      // It is the open audience now, named above the Builder, with nothing unsaved.
+      const openBar = page.getByRole("region", { name: "Open audience" });
+      expect(await openBar.locator(".open-audience-name").textContent()).toBe(SAVED_NAME);
+      expect(await openBar.getAttribute("data-unsaved")).toBe("false");
       await shot(page, "mouse-09-saved");
 
       // The URL catches up with the tree (debounced), then a reload finds everything again.
@@ -222,6 +226,13 @@ describe("the Builder with the mouse", () => {
       ).toBe("Related");
       await poll(() => selectionBar.textContent()).toMatch(/^3 contacts selected/);
       expect(await saved.getByRole("button", { name: `Open ${SAVED_NAME}` }).count()).toBe(1);
+      // The open audience survives the reload too.
+      expect(
+        await page
+          .getByRole("region", { name: "Open audience" })
+          .locator(".open-audience-name")
+          .textContent(),
+      ).toBe(SAVED_NAME);
       await shot(page, "mouse-10-reloaded");
 
       await log.settle();
@@ -237,12 +248,19 @@ describe("the Builder with the mouse", () => {
       await poll(() => fresh.page.getByRole("heading", { level: 1 }).textContent()).toBe("Builder");
       expect(await settledCount(fresh.page)).toBe(counts.at(-1));
       expect(await summaryOf(fresh.page)).toBe(summary);
-      // Nothing came from storage: no selection, no saved audience, just the link's audience.
+      // Nothing came from storage: no selection and no open audience, just the link's audience.
       expect(await fresh.page.evaluate(() => localStorage.getItem("audience-builder:selection"))).toBeNull();
       expect(
         await fresh.page
+          .getByRole("region", { name: "Open audience" })
+          .locator(".open-audience-name")
+          .count(),
+      ).toBe(0);
+      // Saved audiences live on the server: the one saved in the other browser is listed here too.
+      await poll(() =>
+        fresh.page
           .getByRole("complementary", { name: "Saved audiences" })
-          .locator(".saved-empty")
+          .getByRole("button", { name: `Open ${SAVED_NAME}` })
           .count(),
       ).toBe(1);
       await shot(fresh.page, "mouse-11-shared-link");

@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { z } from "zod";
+import { openAudienceStore } from "../lib/open-audience";
 import { postAuth } from "./client";
 import { SESSION_QUERY_KEY } from "./session";
 
@@ -40,6 +41,8 @@ export function useSignOut() {
   return useMutation({
     mutationFn: signOut,
     onSuccess: async () => {
+      // The next person in this tab does not inherit the open audience (their Save would write it).
+      openAudienceStore().set(null);
       queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== SESSION_QUERY_KEY[0] });
       await queryClient.invalidateQueries({ queryKey: SESSION_QUERY_KEY });
     },

@@ -3,7 +3,7 @@ import { Suspense } from "react";
 import { Link, Route, Switch, useLocation } from "wouter";
 import { ApiError } from "../api/api-error";
 import { useSession } from "../api/session";
-import { ROUTES } from "../routes";
+import { AUDIENCE_LINK_PATH, AudienceLinkPage, ROUTES } from "../routes";
 import { ErrorBoundary } from "../ui/error-boundary";
 import { Page } from "../ui/page";
 import { ErrorPanel, LoadingPanel } from "../ui/status";
@@ -53,6 +53,9 @@ export function AppShell() {
         <ErrorBoundary resetKey={location} onReset={() => queryClient.resetQueries({ type: "active" })}>
           <Suspense fallback={<LoadingPanel label="Loading the page…" />}>
             <Switch>
+              <Route path={AUDIENCE_LINK_PATH}>
+                <AudienceLinkPage />
+              </Route>
               {ROUTES.map(({ path, Page: RoutePage }) => (
                 <Route key={path} path={path}>
                   <RoutePage />

@@ -20,6 +20,21 @@ export function browserStorage(): Storage | null {
   }
 }
 
+/** A Storage kept in memory, for browsers that refuse localStorage (and for tests). */
+export function memoryStorage(): Storage {
+  const data = new Map<string, string>();
+  return {
+    get length() {
+      return data.size;
+    },
+    clear: () => data.clear(),
+    getItem: (key) => data.get(key) ?? null,
+    key: (index) => [...data.keys()][index] ?? null,
+    removeItem: (key) => void data.delete(key),
+    setItem: (key, value) => void data.set(key, String(value)),
+  };
+}
+
 export interface Subscribable<T> {
   /** The same object until the stored value changes. */
   get(): T;

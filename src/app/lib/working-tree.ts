@@ -224,7 +224,20 @@ export function appendToWorkingAudience(
 ): AppendResult {
   const added = andAtTop(loadInitialTree(location, storage).tree, node);
   if (!added.ok) return { ok: false, error: `The audience could not be updated: ${added.error}` };
-  const tree = added.tree;
+  const placed = placeWorkingTree(storage, added.tree);
+  if (!placed.ok) return { ok: false, error: `The audience could not be updated: ${placed.error}` };
+  return { ok: true, tree: added.tree, href: placed.href };
+}
+
+/**
+ * Makes `tree` the working audience from outside the Builder (a short link, another screen): writes
+ * it to storage with the `?a=` it will live at, and returns the Builder's address carrying it, so
+ * that the Builder opens it whether or not storage works. Fails only when neither can carry it.
+ */
+export function placeWorkingTree(
+  storage: Storage | null,
+  tree: GroupNode,
+): { ok: true; href: string } | { ok: false; error: string } {
   const { param } = urlParamFor(tree);
   let storageProblem: string | null = storage ? null : "this browser does not allow saving here";
   if (storage) {
@@ -237,9 +250,9 @@ export function appendToWorkingAudience(
   if (storageProblem !== null && param === null)
     return {
       ok: false,
-      error: `The audience could not be updated: it is too large for a link, and could not be kept on this device (${storageProblem}).`,
+      error: `it is too large for a link, and could not be kept on this device (${storageProblem}).`,
     };
-  return { ok: true, tree, href: `/${searchWithTreeParam("", param)}` };
+  return { ok: true, href: `/${searchWithTreeParam("", param)}` };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useState } from "react";
+import { useCallback, useEffect, useMemo, useState } from "react";
 import { describe, describeNode } from "../../contract/describe";
 import type { FilterNode, GroupNode } from "../../contract/filter";
 import { useLiveCount } from "../features/audience/count";
@@ -10,11 +10,21 @@ import { FilterEditor } from "../features/builder/editor/filter-editor";
 import { useFilterEditor } from "../features/builder/editor/use-filter-editor";
 import type { AddCondition } from "../features/insights/buckets";
 import { InsightsPanel } from "../features/insights/insights-panel";
+import { OpenAudienceBar } from "../features/saved-audiences/open-audience-bar";
 import { SavedAudiencesPanel } from "../features/saved-audiences/saved-audiences-panel";
 import { andAtTop, nodeAt, valueCondition } from "../lib/filter/tree";
 import { toRequestFilter } from "../lib/filter/validate";
+import {
+  closeIfForeign,
+  type OpenAudience,
+  openAudienceFor,
+  openAudienceStore,
+  shortLink,
+  useOpenAudience,
+  withWorkingTree,
+} from "../lib/open-audience";
 import { browserStorage } from "../lib/store";
-import { loadInitialTree, useWorkingTreePersistence } from "../lib/working-tree";
+import { type InitialTree, loadInitialTree, useWorkingTreePersistence } from "../lib/working-tree";
 import { Page } from "../ui/page";
 import "./builder-page.css";
 
@@ -29,10 +39,10 @@ function nodeAside(node: FilterNode, context: NodeAsideContext) {
  * The screen a marketer lives in: the filter editor, the live count, the plain-English summary,
  * insights, the masked sample and saved audiences. It composes the builder, audience, insights and
  * saved-audiences features, which know nothing of each other; the working tree is kept in the URL
- * and storage.
+ * and storage, and the open saved audience in the core (lib/open-audience.ts).
  */
 export function BuilderPage() {
-  const [initial] = useState(() => loadInitialTree(window.location, browserStorage()));
+  const [initial] = useState(startingPoint);
   const editor = useFilterEditor(initial.tree);
   const filter: GroupNode = useMemo(() => toRequestFilter(editor.tree), [editor.tree]);
   const valid = editor.blocking === undefined;
@@ -42,8 +52,18 @@ export function BuilderPage() {
     return node ? `${describeNode(node)}: ${editor.blocking.message}` : editor.blocking.message;
   }, [editor.blocking, editor.tree]);
   const { storageError, linkTooLong } = useWorkingTreePersistence(editor.tree);
-  const { count, isFetching: counting } = useLiveCount(filter, valid);
+  const { count, isFetching: counting, isStale } = useLiveCount(filter, valid);
+  // What a save records as the audience's size: only a count of this very tree.
+  const savedCount = count !== null && !isStale && !counting ? count : null;
   const open = useCallback((tree: GroupNode) => editor.replace(tree), [editor.replace]);
+  // The open audience follows this tab's working tree, so a reload knows the tree is still its own.
+  const openAudience = useOpenAudience();
+  useEffect(() => {
+    if (!openAudience) return;
+    const next = withWorkingTree(openAudience, editor.tree);
+    if (next !== openAudience) openAudienceStore().set(next);
+  }, [openAudience, editor.tree]);
+  const openState = openAudienceFor(openAudience, editor.tree);
   // A value picked in the insights narrows the whole audience: ANDed at the top (andAtTop wraps an
   // OR or negated root rather than widen it), one undoable step.
   const addCondition = useCallback<AddCondition>(
@@ -68,18 +88,23 @@ export function BuilderPage() {
           {initial.warning}
         </p>
       ) : null}
+      {initial.closed ? (
+        <p className="builder-notice" role="status">
+          “{initial.closed}” is no longer open here: the audience in this link or tab is a different one.
+          Nothing was saved or deleted; open it again from Saved audiences.
+        </p>
+      ) : null}
       {storageError ? (
         <p className="builder-notice" role="alert">
           This browser would not keep your audience ({storageError}); copy the link to keep it.
         </p>
       ) : null}
       {linkTooLong ? (
-        <p className="builder-notice" role="status">
-          This audience is too large for a link; it is still kept in this browser.
-        </p>
+        <LinkTooLong open={openState?.open ?? null} unsaved={openState?.unsaved ?? false} />
       ) : null}
       <div className="builder-layout">
         <div className="builder-main">
+          <OpenAudienceBar currentTree={editor.tree} currentCount={savedCount} onOpen={open} />
           <div className="builder-count">
             <CountBadge filter={filter} valid={valid} blockedBy={blockedBy} />
           </div>
@@ -99,10 +124,52 @@ export function BuilderPage() {
           />
         </div>
         <aside className="builder-side" aria-label="Saved audiences">
-          <SavedAudiencesPanel currentTree={editor.tree} currentCount={count ?? null} onOpen={open} />
+          <SavedAudiencesPanel currentTree={editor.tree} currentCount={savedCount} onOpen={open} />
         </aside>
       </div>
       <SamplePanel filter={filter} valid={valid} blockedBy={blockedBy} />
     </Page>
+  );
+}
+
+/**
+ * The tree to start with (working-tree.ts), and the open audience kept only if that tree is its own:
+ * a link from elsewhere, or another tab's audience read from shared storage, must not be saved
+ * into it by a later Save.
+ */
+function startingPoint(): InitialTree & { closed?: string } {
+  const initial = loadInitialTree(window.location, browserStorage());
+  const closed = closeIfForeign(openAudienceStore(), initial.tree);
+  return closed === null ? initial : { ...initial, closed };
+}
+
+/** The tree is too large for a link: a saved audience still has its short link. */
+function LinkTooLong({ open, unsaved }: { open: OpenAudience | null; unsaved: boolean }) {
+  const [copied, setCopied] = useState(false);
+  if (!open)
+    return (
+      <p className="builder-notice" role="status">
+        This audience is too large for a link; it is still kept in this browser. Save it to get a short link
+        your team can open.
+      </p>
+    );
+  const link = shortLink(open.id);
+  return (
+    <p className="builder-notice" role="status">
+      This audience is too large for a link; it is kept in this browser, and its short link opens the saved “
+      {open.name}”{unsaved ? " (without your unsaved changes: save them first)" : ""}: <code>{link}</code>{" "}
+      <button
+        type="button"
+        className="button button-quiet"
+        onClick={() =>
+          void navigator.clipboard.writeText(link).then(
+            () => setCopied(true),
+            () => setCopied(false),
+          )
+        }
+      >
+        {copied ? "Copied" : "Copy short link"}
+      </button>
+    </p>
   );
 }

@@ -6,6 +6,7 @@ import { AudienceSummary } from "../features/checkout/audience-summary";
 import { CheckoutRoleNotice, CheckoutWorkspace } from "../features/checkout/checkout-workspace";
 import { nodeAt } from "../lib/filter/tree";
 import { firstProblem, toRequestFilter, validateTree } from "../lib/filter/validate";
+import { openAudienceFor, useOpenAudience } from "../lib/open-audience";
 import { useSelection } from "../lib/selection";
 import { browserStorage } from "../lib/store";
 import { loadInitialTree } from "../lib/working-tree";
@@ -33,6 +34,7 @@ export function CheckoutPage() {
   const description = useMemo(() => describe(filter), [filter]);
   const live = useLiveCount(filter, valid, { debounceMs: 0 });
   const selection = useSelection();
+  const openState = openAudienceFor(useOpenAudience(), tree);
 
   return (
     <Page
@@ -43,6 +45,13 @@ export function CheckoutPage() {
       {initial.warning ? (
         <p className="notice-warning checkout-warning" role="status">
           {initial.warning}
+        </p>
+      ) : null}
+      {openState ? (
+        <p className="notice-info checkout-open-audience">
+          Buying from the saved audience <strong>{openState.open.name}</strong> (version{" "}
+          {openState.open.version}
+          {openState.unsaved ? ", with unsaved changes: what is shown below is what you will buy" : ""}).
         </p>
       ) : null}
       <AudienceSummary

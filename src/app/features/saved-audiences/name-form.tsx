@@ -1,20 +1,25 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useEffect, useId, useMemo, useRef } from "react";
+import { useEffect, useId, useRef } from "react";
 import { useForm } from "react-hook-form";
-import { checkName, NAME_MAX, nameFormSchema } from "./audience-names";
+import { z } from "zod";
+import { NAME_MAX, nameFormSchema } from "./audience-names";
 
-export type NameSubmitResult = { ok: true } | { ok: false; error: string; suggestion?: string };
+const formSchema = nameFormSchema.extend({ shared: z.boolean() });
+type FormValues = z.input<typeof formSchema>;
+
+export type NameSubmitResult = { ok: true } | { ok: false; error: string };
 
 /**
- * A one-field form for a saved audience's name (Save as…, Rename): required, trimmed, at most 80
- * characters, unique; a clash offers the next free `Name (2)`. Focuses its field when it opens;
- * Escape cancels.
+ * A one-field form for a saved audience's name (Save as new…, Rename): required, trimmed, at most
+ * 120 characters. With `shareLabel`, a checkbox to share the audience with the team. Submitting may
+ * take a moment (the server answers): `onSubmit` resolves with the result. Focuses its field when
+ * it opens; Escape cancels.
  */
 export function NameForm({
   label,
   defaultValue,
   submitLabel,
-  taken,
+  shareLabel,
   onSubmit,
   onCancel,
   className,
@@ -22,22 +27,22 @@ export function NameForm({
   label: string;
   defaultValue: string;
   submitLabel: string;
-  /** Names already used (the item being renamed left out). */
-  taken: readonly string[];
-  onSubmit(name: string): NameSubmitResult;
+  /** Shows a "share with the team" checkbox with this label (Save as new). */
+  shareLabel?: string;
+  onSubmit(name: string, shared: boolean): Promise<NameSubmitResult>;
   onCancel(): void;
   className?: string;
 }) {
   const id = useId();
-  const schema = useMemo(() => nameFormSchema(taken), [taken]);
   const {
     register,
     handleSubmit,
     setError,
-    setValue,
-    watch,
-    formState: { errors },
-  } = useForm<{ name: string }>({ defaultValues: { name: defaultValue }, resolver: zodResolver(schema) });
+    formState: { errors, isSubmitting },
+  } = useForm<FormValues>({
+    defaultValues: { name: defaultValue, shared: false },
+    resolver: zodResolver(formSchema),
+  });
   const input = useRef<HTMLInputElement | null>(null);
   const field = register("name");
 
@@ -47,12 +52,9 @@ export function NameForm({
   }, []);
 
   const error = errors.name?.message;
-  const value = watch("name");
-  const check = error ? checkName(value, taken) : null;
-  const suggestion = check && !check.ok ? check.suggestion : undefined;
 
-  const submit = handleSubmit(({ name }) => {
-    const result = onSubmit(name);
+  const submit = handleSubmit(async ({ name, shared }) => {
+    const result = await onSubmit(name, shared);
     if (!result.ok) setError("name", { type: "server", message: result.error }, { shouldFocus: true });
   });
 
@@ -89,26 +91,24 @@ export function NameForm({
         {error ? (
           <div className="name-form-error" id={`${id}-error`} role="alert">
             <span>{error}</span>
-            {suggestion ? (
-              <button
-                type="button"
-                className="button button-quiet"
-                onClick={() => {
-                  setValue("name", suggestion, { shouldValidate: true });
-                  input.current?.focus();
-                }}
-              >
-                Use “{suggestion}”
-              </button>
-            ) : null}
           </div>
         ) : (
           <p className="name-form-hint" id={`${id}-hint`}>
             Up to {NAME_MAX} characters. Press Escape to cancel.
           </p>
         )}
+        {shareLabel ? (
+          <label className="name-form-share">
+            <input type="checkbox" {...register("shared")} />
+            <span>{shareLabel}</span>
+          </label>
+        ) : null}
       </div>
-      <FormActions submitLabel={submitLabel} onCancel={onCancel} />
+      <FormActions
+        submitLabel={isSubmitting ? "Saving…" : submitLabel}
+        submitDisabled={isSubmitting}
+        onCancel={onCancel}
+      />
     </form>
   );
 }

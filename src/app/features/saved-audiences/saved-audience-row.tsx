@@ -1,41 +1,59 @@
 import * as DropdownMenu from "@radix-ui/react-dropdown-menu";
 import { memo, useEffect, useMemo, useRef } from "react";
 import { describe } from "../../../contract/describe";
+import type { Audience } from "../../../contract/team";
 import { formatDateTime, formatNumber, formatRelative } from "../../lib/format";
 import { MenuContent } from "../../ui/menu-content";
 import { NameForm, type NameSubmitResult } from "./name-form";
-import type { SavedAudience } from "./saved-audiences-store";
+import { VersionHistory } from "./version-history";
 
-export type RowAction = "open" | "rename" | "duplicate" | "delete" | "export";
+export type RowAction =
+  | "open"
+  | "copy-link"
+  | "rename"
+  | "share"
+  | "unshare"
+  | "history"
+  | "delete"
+  | "export";
 
 /**
- * One saved audience: its name (a button that opens it), the filter in plain English, the last
- * count and the dates; every action in a menu (Radix: arrow keys, Enter, Escape, typeahead).
+ * One saved audience: its name (a button that opens it), whose it is and who sees it, the filter in
+ * plain English, the last count, the version and who saved it when; every action in a menu (Radix:
+ * arrow keys, Enter, Escape, typeahead). Only what the person may do is offered: Rename with
+ * `canEdit`, Share / Make private and Delete with `canManage`.
  */
 export const SavedAudienceRow = memo(function SavedAudienceRow({
   item,
   now,
+  me,
+  isOpen,
   renaming,
-  takenNames,
+  showHistory,
   focusRequested,
   onAction,
   onRename,
   onRenameDone,
   onFocused,
+  onRestore,
 }: {
-  item: SavedAudience;
+  item: Audience;
   now: Date;
+  /** Who is here (the owner's name is followed by "(you)"). */
+  me: string;
+  /** It is the audience open in the Builder. */
+  isOpen: boolean;
   renaming: boolean;
-  /** Names of the other saved audiences (for Rename). */
-  takenNames: readonly string[];
+  showHistory: boolean;
   /** Move focus to this row's name (after an undo brings it back). */
   focusRequested: boolean;
-  onAction(action: RowAction, item: SavedAudience): void;
-  onRename(item: SavedAudience, name: string): NameSubmitResult;
+  onAction(action: RowAction, item: Audience): void;
+  onRename(item: Audience, name: string): Promise<NameSubmitResult>;
   onRenameDone(): void;
   onFocused(): void;
+  onRestore(item: Audience, version: number): void;
 }) {
-  const summary = useMemo(() => describe(item.tree), [item.tree]);
+  const summary = useMemo(() => describe(item.filter), [item.filter]);
   const trigger = useRef<HTMLButtonElement>(null);
   const openButton = useRef<HTMLButtonElement>(null);
   // Actions that move focus themselves (rename: to its field; delete: to the undo toast) tell the
@@ -63,7 +81,7 @@ export const SavedAudienceRow = memo(function SavedAudienceRow({
   };
 
   return (
-    <li className="saved-item">
+    <li className="saved-item" data-open={isOpen ? "true" : undefined}>
       <div className="saved-item-main">
         {renaming ? (
           <NameForm
@@ -71,7 +89,6 @@ export const SavedAudienceRow = memo(function SavedAudienceRow({
             label={`Rename “${item.name}”`}
             defaultValue={item.name}
             submitLabel="Rename"
-            taken={takenNames}
             onSubmit={(name) => onRename(item, name)}
             onCancel={onRenameDone}
           />
@@ -87,8 +104,18 @@ export const SavedAudienceRow = memo(function SavedAudienceRow({
             >
               {item.name}
             </button>
+            {isOpen ? <span className="saved-item-open-mark">open in the Builder</span> : null}
           </h3>
         )}
+        <p className="saved-item-who">
+          <span>
+            <span className="saved-item-owner">{item.owner}</span>
+            {item.owner === me ? <span className="muted"> (you)</span> : null}
+          </span>
+          <span className={`saved-badge ${item.shared ? "saved-badge-shared" : "saved-badge-private"}`}>
+            {item.shared ? "Shared" : "Private"}
+          </span>
+        </p>
         <p className="saved-item-summary" title={summary}>
           {summary}
         </p>
@@ -98,22 +125,19 @@ export const SavedAudienceRow = memo(function SavedAudienceRow({
             <dd>{item.lastCount === null ? "not counted" : `${formatNumber(item.lastCount)} people`}</dd>
           </div>
           <div>
-            <dt>Saved</dt>
+            <dt>Version</dt>
+            <dd className="saved-item-version">{item.version}</dd>
+          </div>
+          <div className="saved-item-updated">
+            <dt>Updated by</dt>
             <dd>
-              <DateText iso={item.createdAt} now={now} />
+              {item.updatedBy}, <DateText iso={item.updatedAt} now={now} />
             </dd>
           </div>
-          {item.updatedAt !== item.createdAt ? (
-            <div>
-              <dt>Changed</dt>
-              <dd>
-                <DateText iso={item.updatedAt} now={now} />
-              </dd>
-            </div>
-          ) : null}
         </dl>
       </div>
-      <DropdownMenu.Root>
+      {/* Non-modal: a modal menu injects a <style> (scroll lock), which the page's CSP refuses. */}
+      <DropdownMenu.Root modal={false}>
         <DropdownMenu.Trigger asChild>
           <button
             ref={trigger}
@@ -142,26 +166,49 @@ export const SavedAudienceRow = memo(function SavedAudienceRow({
           <DropdownMenu.Item className="saved-menu-item" onSelect={select("open")}>
             Open
           </DropdownMenu.Item>
-          <DropdownMenu.Item className="saved-menu-item" onSelect={select("rename")}>
-            Rename…
+          <DropdownMenu.Item className="saved-menu-item" onSelect={select("copy-link")}>
+            Copy link
           </DropdownMenu.Item>
-          <DropdownMenu.Item className="saved-menu-item" onSelect={select("duplicate")}>
-            Duplicate
+          {item.canEdit ? (
+            <DropdownMenu.Item className="saved-menu-item" onSelect={select("rename")}>
+              Rename…
+            </DropdownMenu.Item>
+          ) : null}
+          {item.canManage ? (
+            <DropdownMenu.Item
+              className="saved-menu-item"
+              onSelect={select(item.shared ? "unshare" : "share")}
+            >
+              {item.shared ? "Make private" : "Share with the team"}
+            </DropdownMenu.Item>
+          ) : null}
+          <DropdownMenu.Item className="saved-menu-item" onSelect={select("history")}>
+            {showHistory ? "Hide version history" : "Version history"}
           </DropdownMenu.Item>
           <DropdownMenu.Item className="saved-menu-item" onSelect={select("export")}>
             Export JSON
           </DropdownMenu.Item>
-          <DropdownMenu.Separator className="saved-menu-separator" />
-          <DropdownMenu.Item className="saved-menu-item saved-menu-item-danger" onSelect={select("delete")}>
-            Delete
-          </DropdownMenu.Item>
+          {item.canManage ? (
+            <>
+              <DropdownMenu.Separator className="saved-menu-separator" />
+              <DropdownMenu.Item
+                className="saved-menu-item saved-menu-item-danger"
+                onSelect={select("delete")}
+              >
+                Delete
+              </DropdownMenu.Item>
+            </>
+          ) : null}
         </MenuContent>
       </DropdownMenu.Root>
+      {showHistory ? (
+        <VersionHistory audience={item} now={now} onRestore={(version) => onRestore(item, version)} />
+      ) : null}
     </li>
   );
 });
 
-function DateText({ iso, now }: { iso: string; now: Date }) {
+export function DateText({ iso, now }: { iso: string; now: Date }) {
   const absolute = Number.isNaN(Date.parse(iso)) ? "Unknown date" : formatDateTime(iso);
   return (
     <time dateTime={iso} title={absolute}>

@@ -1,30 +1,46 @@
 import "./saved-audiences.css";
+import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from "react";
 import { canonicalKey } from "../../../contract/canonical";
 import { describe } from "../../../contract/describe";
 import type { GroupNode } from "../../../contract/filter";
+import type { Audience } from "../../../contract/team";
+import {
+  AUDIENCES_QUERY_KEY,
+  audienceErrorText,
+  getAudience,
+  isMissingAudience,
+  useAudiences,
+  useCreateAudience,
+  useDeleteAudience,
+  useRestoreAudienceVersion,
+  useUndeleteAudience,
+  useUpdateAudience,
+  versionConflictOf,
+} from "../../api/audiences";
+import { useSession } from "../../api/session";
 import { isEmptyTree } from "../../lib/filter/tree";
-import { uniqueName } from "./audience-names";
+import {
+  followChange,
+  type OpenAudience,
+  openAudienceOf,
+  openAudienceStore,
+  shortLink,
+  useOpenAudience,
+} from "../../lib/open-audience";
 import { ImportAudience } from "./import-audience";
 import { NameForm, type NameSubmitResult } from "./name-form";
 import { type RowAction, SavedAudienceRow } from "./saved-audience-row";
-import {
-  type SavedAudience,
-  type SavedAudiencesStore,
-  savedAudiencesStore,
-  useSavedAudiences,
-} from "./saved-audiences-store";
 import { exportTreeJson } from "./tree-json";
+import { useMoveBrowserAudiences } from "./use-move-browser-audiences";
 
 export interface SavedAudiencesPanelProps {
   /** The audience being built. */
   currentTree: GroupNode;
   /** Its count, if known: saved with it. */
   currentCount: number | null;
-  /** Replace the audience being built (Open, Import, or going back after either). */
+  /** Replace the audience being built (Open, Import, Restore, or going back after one). */
   onOpen(tree: GroupNode): void;
-  /** The store (tests); the app's localStorage store by default. */
-  store?: SavedAudiencesStore;
 }
 
 interface Notice {
@@ -37,24 +53,38 @@ interface Notice {
 /** How often relative dates ("5 minutes ago") are refreshed. */
 const CLOCK_MS = 60_000;
 
+/** A 404 on an audience, in words. */
+const MISSING =
+  "This audience no longer exists, or it is private to the person who saved it (it may have been deleted or made private meanwhile).";
+
 /**
- * Saved audiences: save the one being built under a name, open, rename, duplicate, delete (with
- * undo), export and import as JSON. Opening or importing replaces the audience being built; the
- * notice that follows offers to go back to it.
+ * The team's saved audiences (the server's list: the person's own and those shared with the team):
+ * save the one being built as a new audience (private or shared), open, copy its short link,
+ * rename, share or make private, see and restore its versions, delete (with undo), export and
+ * import as JSON. Opening, importing or restoring replaces the audience being built; the notice
+ * that follows offers to go back to it. Audiences saved in this browser by earlier versions are
+ * moved here once (see lib/browser-audiences.ts).
  */
-export function SavedAudiencesPanel({
-  currentTree,
-  currentCount,
-  onOpen,
-  store: givenStore,
-}: SavedAudiencesPanelProps) {
-  const store = givenStore ?? savedAudiencesStore();
-  const { items, unreadable } = useSavedAudiences(store);
+export function SavedAudiencesPanel({ currentTree, currentCount, onOpen }: SavedAudiencesPanelProps) {
+  const audiences = useAudiences();
+  const items = audiences.data ?? [];
+  const openStore = openAudienceStore();
+  const open = useOpenAudience(openStore);
+  const queryClient = useQueryClient();
+  const create = useCreateAudience();
+  const update = useUpdateAudience();
+  const remove = useDeleteAudience();
+  const undelete = useUndeleteAudience();
+  const restore = useRestoreAudienceVersion();
+  const moveReport = useMoveBrowserAudiences();
+  // Local mode (nobody signs in): the proxy saves as "local".
+  const me = useSession().data?.user ?? "local";
   const id = useId();
   const [mode, setMode] = useState<"idle" | "save" | "import">("idle");
   const [renamingId, setRenamingId] = useState<string | null>(null);
+  const [historyId, setHistoryId] = useState<string | null>(null);
   const [notice, setNotice] = useState<Notice | null>(null);
-  const [removed, setRemoved] = useState<SavedAudience[]>([]);
+  const [removed, setRemoved] = useState<Audience[]>([]);
   const [focusId, setFocusId] = useState<string | null>(null);
   const [suggestedName, setSuggestedName] = useState<string | null>(null);
   const now = useNow(CLOCK_MS);
@@ -64,27 +94,22 @@ export function SavedAudiencesPanel({
   const undoButton = useRef<HTMLButtonElement>(null);
   const focusUndo = useRef(false);
 
-  const names = useMemo(() => items.map((item) => item.name), [items]);
   const currentKey = useMemo(() => canonicalKey(currentTree), [currentTree]);
-  const namesBesides = useMemo(() => {
-    const byId = new Map<string, string[]>();
-    for (const item of items)
-      byId.set(
-        item.id,
-        names.filter((_, i) => items[i]?.id !== item.id),
-      );
-    return byId;
-  }, [items, names]);
 
   useEffect(() => {
     if (focusUndo.current) undoButton.current?.focus();
     focusUndo.current = false;
   });
 
-  /** Replaces the audience being built, offering to go back when something would be lost. */
+  /**
+   * Replaces the audience being built (and the open audience), offering to go back to both when
+   * something would be lost.
+   */
   const openTree = useCallback(
-    (tree: GroupNode, text: string) => {
+    (tree: GroupNode, text: string, nextOpen: OpenAudience | null) => {
       const previous = currentTree;
+      const previousOpen = openStore.get();
+      openStore.set(nextOpen);
       onOpen(tree);
       const changed = !isEmptyTree(previous) && canonicalKey(previous) !== canonicalKey(tree);
       setNotice({
@@ -95,6 +120,7 @@ export function SavedAudiencesPanel({
               label: "Back to the previous audience",
               whileKey: canonicalKey(tree),
               run: () => {
+                openStore.set(previousOpen);
                 onOpen(previous);
                 setNotice({ text: "Back to the audience you had before.", tone: "info" });
               },
@@ -102,75 +128,167 @@ export function SavedAudiencesPanel({
           : undefined,
       });
     },
-    [currentTree, onOpen],
+    [currentTree, onOpen, openStore],
+  );
+
+  /** Notes a change this person made on the server, following it in the open audience. */
+  const changed = useCallback(
+    (replaced: number, audience: Audience) => {
+      const next = followChange(openStore.get(), replaced, audience);
+      if (next !== openStore.get()) openStore.set(next);
+    },
+    [openStore],
+  );
+
+  /** The sentence of a failed write: a conflict says who changed it. */
+  const failure = useCallback(
+    (error: unknown, what: string): string => {
+      const current = versionConflictOf(error);
+      if (current) {
+        void queryClient.invalidateQueries({ queryKey: AUDIENCES_QUERY_KEY });
+        return `${current.updatedBy} changed “${current.name}” meanwhile (version ${current.version}); the list now shows it. ${what} again if you still want to.`;
+      }
+      if (isMissingAudience(error)) return MISSING;
+      return audienceErrorText(error);
+    },
+    [queryClient],
   );
 
   const onAction = useCallback(
-    (action: RowAction, item: SavedAudience) => {
+    (action: RowAction, item: Audience) => {
       switch (action) {
         case "open":
-          setSuggestedName(item.name);
-          openTree(item.tree, `Opened “${item.name}”.`);
+          void (async () => {
+            // The latest version, not the list's (which may be a few seconds old).
+            let latest: Audience;
+            try {
+              latest = await getAudience(item.id);
+            } catch (error) {
+              setNotice({
+                text: isMissingAudience(error) ? MISSING : audienceErrorText(error),
+                tone: "error",
+              });
+              void queryClient.invalidateQueries({ queryKey: AUDIENCES_QUERY_KEY });
+              return;
+            }
+            setSuggestedName(latest.name);
+            openTree(
+              latest.filter,
+              `Opened “${latest.name}” (version ${latest.version}).`,
+              openAudienceOf(latest),
+            );
+          })();
           return;
+        case "copy-link": {
+          const link = shortLink(item.id);
+          const who = item.shared ? "" : ` (private: only ${item.owner} can open it until it is shared)`;
+          void copyText(link).then((copied) =>
+            setNotice({
+              text: `${copied ? "Copied the link" : "The link (copy it from here)"} to “${item.name}”: ${link}${who}`,
+              tone: "info",
+            }),
+          );
+          return;
+        }
         case "rename":
           setMode("idle");
           setRenamingId(item.id);
           return;
-        case "duplicate": {
-          const result = store.duplicate(item.id);
-          setNotice(
-            result.ok
-              ? { text: `Duplicated as “${result.item.name}”.`, tone: "info" }
-              : { text: result.error, tone: "error" },
+        case "share":
+        case "unshare": {
+          const shared = action === "share";
+          update.mutate(
+            { id: item.id, body: { version: item.version, shared } },
+            {
+              onSuccess: (audience) => {
+                changed(item.version, audience);
+                setNotice({
+                  text: shared
+                    ? `“${audience.name}” is shared with the team: everyone can open and edit it.`
+                    : `“${audience.name}” is private: only ${audience.owner} can see it.`,
+                  tone: "info",
+                });
+              },
+              onError: (error) =>
+                setNotice({ text: failure(error, shared ? "Share it" : "Make it private"), tone: "error" }),
+            },
           );
           return;
         }
+        case "history":
+          setHistoryId((current) => (current === item.id ? null : item.id));
+          return;
         case "export": {
-          const file = exportTreeJson(item.tree, item.name);
+          const file = exportTreeJson(item.filter, item.name);
           setNotice({ text: `Downloaded “${item.name}” as ${file}.`, tone: "info" });
           return;
         }
-        case "delete": {
-          const result = store.remove(item.id);
-          if (!result.ok) {
-            setNotice({ text: result.error, tone: "error" });
-            return;
-          }
-          if (renamingId === item.id) setRenamingId(null);
-          focusUndo.current = true;
-          setRemoved((list) => [result.item, ...list.filter((other) => other.id !== result.item.id)]);
+        case "delete":
+          remove.mutate(item.id, {
+            onSuccess: () => {
+              if (renamingId === item.id) setRenamingId(null);
+              focusUndo.current = true;
+              setRemoved((list) => [item, ...list.filter((other) => other.id !== item.id)]);
+            },
+            onError: (error) => setNotice({ text: failure(error, "Delete it"), tone: "error" }),
+          });
           return;
-        }
       }
     },
-    [openTree, renamingId, store],
+    [openTree, renamingId, update, remove, changed, failure, queryClient],
   );
 
   const onRename = useCallback(
-    (item: SavedAudience, name: string): NameSubmitResult => {
-      const result = store.rename(item.id, name);
-      if (!result.ok) return result;
-      setRenamingId(null);
-      if (result.item.name !== item.name)
-        setNotice({ text: `Renamed to “${result.item.name}”.`, tone: "info" });
-      return { ok: true };
+    async (item: Audience, name: string): Promise<NameSubmitResult> => {
+      if (name === item.name) {
+        setRenamingId(null);
+        return { ok: true };
+      }
+      try {
+        const audience = await update.mutateAsync({ id: item.id, body: { version: item.version, name } });
+        changed(item.version, audience);
+        setRenamingId(null);
+        setNotice({ text: `Renamed to “${audience.name}”.`, tone: "info" });
+        return { ok: true };
+      } catch (error) {
+        return { ok: false, error: failure(error, "Rename it") };
+      }
     },
-    [store],
+    [update, changed, failure],
   );
   const onRenameDone = useCallback(() => setRenamingId(null), []);
   const onFocused = useCallback(() => setFocusId(null), []);
 
-  const undo = (item: SavedAudience) => {
-    const result = store.restore(item);
+  const onRestore = useCallback(
+    (item: Audience, version: number) => {
+      restore.mutate(
+        { id: item.id, body: { version: item.version, restore: version } },
+        {
+          onSuccess: (audience) => {
+            openTree(
+              audience.filter,
+              `Restored version ${version} of “${audience.name}” as version ${audience.version}, and opened it.`,
+              openAudienceOf(audience),
+            );
+          },
+          onError: (error) => setNotice({ text: failure(error, "Restore it"), tone: "error" }),
+        },
+      );
+    },
+    [restore, openTree, failure],
+  );
+
+  const undo = (item: Audience) => {
     setRemoved((list) => list.filter((other) => other.id !== item.id));
-    if (!result.ok) {
-      setNotice({ text: result.error, tone: "error" });
-      return;
-    }
-    setFocusId(result.item.id);
-    setNotice({ text: `Restored “${result.item.name}”.`, tone: "info" });
+    undelete.mutate(item.id, {
+      onSuccess: (audience) => {
+        setFocusId(audience.id);
+        setNotice({ text: `Restored “${audience.name}”.`, tone: "info" });
+      },
+      onError: (error) => setNotice({ text: failure(error, "Undo it"), tone: "error" }),
+    });
   };
-  const dismiss = (item: SavedAudience) => {
+  const dismiss = (item: Audience) => {
     setRemoved((list) => list.filter((other) => other.id !== item.id));
     heading.current?.focus();
   };
@@ -180,17 +298,29 @@ export function SavedAudiencesPanel({
     button?.focus();
   };
 
-  const save = (name: string): NameSubmitResult => {
-    const result = store.save(name, currentTree, currentCount);
-    if (!result.ok) return result;
-    setSuggestedName(null);
-    setNotice({ text: `Saved “${result.item.name}”.`, tone: "info" });
-    closeForm(saveButton.current);
-    return { ok: true };
+  const save = async (name: string, shared: boolean): Promise<NameSubmitResult> => {
+    try {
+      const audience = await create.mutateAsync({
+        name,
+        filter: currentTree,
+        shared,
+        lastCount: currentCount,
+      });
+      openStore.set(openAudienceOf(audience, currentTree));
+      setSuggestedName(null);
+      setNotice({
+        text: `Saved “${audience.name}” (${audience.shared ? "shared with the team" : "private"}). Save keeps it up to date from now on.`,
+        tone: "info",
+      });
+      closeForm(saveButton.current);
+      return { ok: true };
+    } catch (error) {
+      return { ok: false, error: audienceErrorText(error) };
+    }
   };
 
   const exportCurrent = () => {
-    const file = exportTreeJson(currentTree, null);
+    const file = exportTreeJson(currentTree, open?.name ?? null);
     setNotice({ text: `Downloaded the current audience as ${file}.`, tone: "info" });
   };
 
@@ -212,7 +342,7 @@ export function SavedAudiencesPanel({
               setMode(mode === "save" ? "idle" : "save");
             }}
           >
-            Save as…
+            Save as new…
           </button>
           <button
             ref={importButton}
@@ -233,9 +363,9 @@ export function SavedAudiencesPanel({
         <NameForm
           className="saved-save-form"
           label="Name this audience"
-          defaultValue={uniqueName(suggestedName ?? shortDescription(currentTree), names)}
+          defaultValue={suggestedName ?? shortDescription(currentTree)}
           submitLabel="Save"
-          taken={names}
+          shareLabel="Share with the team (everyone can open and edit it)"
           onSubmit={save}
           onCancel={() => closeForm(saveButton.current)}
         />
@@ -250,6 +380,7 @@ export function SavedAudiencesPanel({
             openTree(
               tree,
               `Opened the imported audience${name ? ` “${name}”` : ""}. It is not in this list until you save it.`,
+              null,
             );
             importButton.current?.focus();
           }}
@@ -257,6 +388,11 @@ export function SavedAudiencesPanel({
       ) : null}
 
       <div className="saved-live" role="status" aria-live="polite">
+        {moveReport ? (
+          <div className={`saved-notice saved-notice-${moveReport.tone}`} data-testid="saved-moved">
+            <span>{moveReport.text}</span>
+          </div>
+        ) : null}
         {notice ? (
           <div className={`saved-notice saved-notice-${notice.tone}`}>
             <span>{notice.text}</span>
@@ -304,39 +440,55 @@ export function SavedAudiencesPanel({
         </ul>
       ) : null}
 
-      {unreadable > 0 ? (
-        <p className="notice-warning saved-note">
-          {unreadable === 1
-            ? "One saved audience could not be read by this version of the app."
-            : `${unreadable} saved audiences could not be read by this version of the app.`}{" "}
-          It is kept on this device, unchanged.
+      {audiences.isPending ? <p className="muted">Loading the saved audiences…</p> : null}
+      {audiences.error ? (
+        <p className="saved-notice saved-notice-error" role="alert">
+          <span>The saved audiences could not be loaded: {audienceErrorText(audiences.error)}</span>
+          <button type="button" className="button button-quiet" onClick={() => void audiences.refetch()}>
+            Try again
+          </button>
         </p>
       ) : null}
 
-      {items.length === 0 ? (
+      {audiences.data && items.length === 0 ? (
         <p className="saved-empty muted">
-          Nothing saved yet. Save the audience you are building to come back to it later, or import one.
+          Nothing saved yet. Save the audience you are building to come back to it later, share it with the
+          team, or import one.
         </p>
-      ) : (
+      ) : null}
+      {items.length > 0 ? (
         <ul className="saved-list">
           {items.map((item) => (
             <SavedAudienceRow
               key={item.id}
               item={item}
               now={now}
+              me={me}
+              isOpen={open?.id === item.id}
               renaming={renamingId === item.id}
-              takenNames={namesBesides.get(item.id) ?? names}
+              showHistory={historyId === item.id}
               focusRequested={focusId === item.id}
               onAction={onAction}
               onRename={onRename}
               onRenameDone={onRenameDone}
               onFocused={onFocused}
+              onRestore={onRestore}
             />
           ))}
         </ul>
-      )}
+      ) : null}
     </section>
   );
+}
+
+/** Copies to the clipboard; false where the browser refuses (no permission, not a secure context). */
+async function copyText(text: string): Promise<boolean> {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** A default name from the filter itself, cut at a word near 60 characters. */
@@ -349,7 +501,7 @@ function shortDescription(tree: GroupNode): string {
 }
 
 /** The current time, refreshed every `ms`. */
-function useNow(ms: number): Date {
+export function useNow(ms: number): Date {
   const [now, setNow] = useState(() => new Date());
   useEffect(() => {
     const timer = setInterval(() => setNow(new Date()), ms);

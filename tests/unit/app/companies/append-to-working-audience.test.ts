@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { memoryStorage as savedAudiencesMemoryStorage } from "../../../../src/app/features/saved-audiences/saved-audiences-store";
 import { andAtTop } from "../../../../src/app/lib/filter/tree";
+import { memoryStorage as plainMemoryStorage } from "../../../../src/app/lib/store";
 import {
   appendToWorkingAudience,
   encodeTreeForUrl,
@@ -20,7 +20,7 @@ import { validFilterArb } from "../../../support/arbitraries/valid-filter";
 
 /** A Storage in memory; `failWrites` makes every write throw, as a full quota does. */
 function memoryStorage(options: { failWrites?: boolean } = {}): Storage {
-  const storage = savedAudiencesMemoryStorage();
+  const storage = plainMemoryStorage();
   if (options.failWrites)
     storage.setItem = () => {
       throw new DOMException("The quota has been exceeded.", "QuotaExceededError");

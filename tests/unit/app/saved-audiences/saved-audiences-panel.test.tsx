@@ -1,17 +1,20 @@
 // @vitest-environment jsdom
-import { act, cleanup, render, screen, within } from "@testing-library/react";
+import { QueryClientProvider } from "@tanstack/react-query";
+import { cleanup, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { useState } from "react";
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { OpenAudienceBar } from "../../../../src/app/features/saved-audiences/open-audience-bar";
 import { SavedAudiencesPanel } from "../../../../src/app/features/saved-audiences/saved-audiences-panel";
-import {
-  createSavedAudiencesStore,
-  SAVED_AUDIENCES_KEY,
-  type SavedAudiencesStore,
-} from "../../../../src/app/features/saved-audiences/saved-audiences-store";
 import { exportEnvelope } from "../../../../src/app/features/saved-audiences/tree-json";
-import { emptyTree } from "../../../../src/app/lib/filter/tree";
+import {
+  BROWSER_AUDIENCES_BACKUP_KEY,
+  BROWSER_AUDIENCES_KEY,
+} from "../../../../src/app/lib/browser-audiences";
+import { openAudienceStore } from "../../../../src/app/lib/open-audience";
+import { createQueryClient } from "../../../../src/app/query-client";
 import type { GroupNode } from "../../../../src/contract/filter";
+import { fakeAudienceServer } from "./fake-audience-server";
 
 // What Radix's menu needs and jsdom lacks.
 beforeAll(() => {
@@ -38,21 +41,22 @@ const FRANCE: GroupNode = {
   children: [{ type: "condition", column: "COUNTRY_NAME_PER", operator: "eq", value: "France" }],
 };
 
-let store: SavedAudiencesStore;
-let opened: GroupNode[];
+let server: ReturnType<typeof fakeAudienceServer>;
 
 beforeEach(() => {
   localStorage.clear();
-  store = createSavedAudiencesStore({ storage: localStorage, events: window });
-  opened = [];
+  sessionStorage.clear();
+  openAudienceStore().set(null);
+  server = fakeAudienceServer({ person: "ana" }).install();
 });
 afterEach(() => {
   cleanup();
+  vi.unstubAllGlobals();
   vi.restoreAllMocks();
 });
 
-/** The panel beside a stand-in builder that holds the current tree. */
-function Harness({ initial, count }: { initial: GroupNode; count: number | null }) {
+/** The bar and the panel beside a stand-in builder that holds the current tree, as the Builder page composes them. */
+function Harness({ initial }: { initial: GroupNode }) {
   const [tree, setTree] = useState(initial);
   return (
     <>
@@ -60,282 +64,271 @@ function Harness({ initial, count }: { initial: GroupNode; count: number | null 
       <button type="button" onClick={() => setTree((t) => ({ ...t, negate: !t.negate }))}>
         Edit (stand-in for the builder)
       </button>
-      <SavedAudiencesPanel
-        currentTree={tree}
-        currentCount={count}
-        store={store}
-        onOpen={(next) => {
-          opened.push(next);
-          setTree(next);
-        }}
-      />
+      <OpenAudienceBar currentTree={tree} currentCount={42} onOpen={setTree} />
+      <SavedAudiencesPanel currentTree={tree} currentCount={42} onOpen={setTree} />
     </>
   );
 }
 
-function setup(initial: GroupNode = GERMANY, count: number | null = 12_345) {
+function setup(initial: GroupNode = GERMANY) {
   const user = userEvent.setup();
-  render(<Harness initial={initial} count={count} />);
+  render(
+    <QueryClientProvider client={createQueryClient()}>
+      <Harness initial={initial} />
+    </QueryClientProvider>,
+  );
   return user;
 }
 
 const current = () => JSON.parse(screen.getByTestId("current").textContent ?? "null") as GroupNode;
-const list = () => screen.getByRole("list", { name: "" });
-const rowNames = () =>
-  screen.queryAllByRole("button", { name: /^Open / }).map((button) => button.textContent);
+const bar = () => screen.getByRole("region", { name: "Open audience" });
+const facts = () => bar().querySelector(".open-audience-facts")?.textContent ?? "";
+const rowOf = async (name: string) =>
+  (await screen.findByRole("button", { name: `Open ${name}` })).closest("li")!;
+const writes = () => server.sent.filter((r) => r.method !== "GET");
 
-/** Opens a row's menu from the keyboard and picks `item`. */
-async function menuAction(user: ReturnType<typeof userEvent.setup>, name: string, item: string) {
-  const trigger = screen.getByRole("button", { name: `Actions for “${name}”` });
-  trigger.focus();
-  await user.keyboard("{Enter}");
+async function menuAction(user: ReturnType<typeof userEvent.setup>, name: string, item: string | RegExp) {
+  await user.click(screen.getByRole("button", { name: `Actions for “${name}”` }));
   const menu = await screen.findByRole("menu");
-  const entry = within(menu).getByRole("menuitem", { name: item });
-  // Arrow down to the item, as a keyboard user would, then Enter.
-  for (let i = 0; i < 6 && document.activeElement !== entry; i++) await user.keyboard("{ArrowDown}");
-  expect(document.activeElement).toBe(entry);
-  await user.keyboard("{Enter}");
+  await user.click(within(menu).getByRole("menuitem", { name: item }));
 }
 
-describe("SavedAudiencesPanel", () => {
-  it("shows an empty state, then saves the current audience under a name", async () => {
-    const user = setup();
-    expect(screen.getByRole("heading", { name: /Saved audiences/ })).toBeTruthy();
-    expect(screen.getByText(/Nothing saved yet/)).toBeTruthy();
-
-    const saveAs = screen.getByRole("button", { name: "Save as…" });
-    await user.click(saveAs);
-    expect(saveAs.getAttribute("aria-expanded")).toBe("true");
-    const field = screen.getByLabelText("Name this audience") as HTMLInputElement;
-    expect(document.activeElement).toBe(field);
-    // Prefilled from the filter itself.
-    expect(field.value).toBe('Country is "Germany"');
-    await user.clear(field);
-    await user.type(field, "  Germany leads  {Enter}");
-
-    expect(rowNames()).toEqual(["Germany leads"]);
-    const row = screen.getByRole("button", { name: "Open Germany leads" }).closest("li")!;
-    expect(within(row).getByText('Country is "Germany"')).toBeTruthy();
-    expect(within(row).getByText("12,345 people")).toBeTruthy();
-    const time = row.querySelector("time")!;
-    expect(time.textContent).toMatch(/^just now/);
-    expect(time.getAttribute("title")).toMatch(/\d{4}, \d{1,2}:\d{2}/);
-    expect(time.getAttribute("dateTime")).toBe(store.list()[0]?.createdAt);
-    expect(screen.getByRole("status").textContent).toMatch(/Saved “Germany leads”/);
-    expect(document.activeElement).toBe(saveAs);
-    expect(store.list()[0]).toMatchObject({ name: "Germany leads", tree: GERMANY, lastCount: 12_345 });
+describe("saved audiences on the server", () => {
+  it("lists what the person may see: owner, private or shared, last count, version, who updated it and when", async () => {
+    server.seed({ name: "Mine", filter: GERMANY, lastCount: 1234 });
+    server.seed({ name: "Bo's shared", filter: FRANCE, owner: "bo", shared: true });
+    server.seed({ name: "Bo's private", filter: FRANCE, owner: "bo" });
+    server.saveAs("bo", [...server.rows.values()][1]!.audience.id, { lastCount: 7 });
+    setup();
+    const mine = await rowOf("Mine");
+    expect(within(mine).getByText("ana")).toBeTruthy();
+    expect(within(mine).getByText("Private")).toBeTruthy();
+    expect(within(mine).getByText("1,234 people")).toBeTruthy();
+    expect(mine.querySelector(".saved-item-version")?.textContent).toBe("1");
+    const shared = await rowOf("Bo's shared");
+    expect(within(shared).getByText("Shared")).toBeTruthy();
+    expect(shared.querySelector(".saved-item-version")?.textContent).toBe("2");
+    expect(shared.querySelector(".saved-item-updated dd")?.textContent).toMatch(/^bo, /);
+    expect(screen.queryByRole("button", { name: "Open Bo's private" })).toBeNull();
+    // Someone else's shared audience: no Delete, no Share for a person who is neither owner nor admin.
+    await user().click(screen.getByRole("button", { name: "Actions for “Bo's shared”" }));
+    const menu = await screen.findByRole("menu");
+    expect(within(menu).queryByRole("menuitem", { name: "Delete" })).toBeNull();
+    expect(within(menu).queryByRole("menuitem", { name: "Make private" })).toBeNull();
+    expect(within(menu).getByRole("menuitem", { name: "Rename…" })).toBeTruthy();
   });
 
-  it("a saved audience without a count says so", async () => {
-    const user = setup(GERMANY, null);
-    await user.click(screen.getByRole("button", { name: "Save as…" }));
-    await user.type(screen.getByLabelText("Name this audience"), "{Enter}");
-    expect(screen.getByText("not counted")).toBeTruthy();
-  });
-
-  it("asks for a name, refuses a taken one and offers the next free `Name (2)`", async () => {
-    store.save("Germany leads", FRANCE, null);
+  it("saves as new (shared), then Save updates it in place with its version; same names stay plain", async () => {
     const user = setup();
-    await user.click(screen.getByRole("button", { name: "Save as…" }));
+    expect(within(bar()).getByText("Not saved yet.")).toBeTruthy();
+    await user.click(await screen.findByRole("button", { name: "Save as new…" }));
     const field = screen.getByLabelText("Name this audience") as HTMLInputElement;
     await user.clear(field);
-    await user.type(field, "{Enter}");
-    expect(screen.getByRole("alert").textContent).toMatch(/Enter a name/);
-    expect(field.getAttribute("aria-invalid")).toBe("true");
-
-    await user.type(field, "germany LEADS{Enter}");
-    expect(screen.getByRole("alert").textContent).toMatch(/“germany LEADS” is already used/);
-    await user.click(screen.getByRole("button", { name: "Use “germany LEADS (2)”" }));
-    expect(field.value).toBe("germany LEADS (2)");
-    expect(document.activeElement).toBe(field);
+    await user.type(field, "Germany leads");
+    await user.click(screen.getByLabelText(/Share with the team/));
     await user.click(screen.getByRole("button", { name: "Save" }));
-    expect(rowNames()).toEqual(["germany LEADS (2)", "Germany leads"]);
-  });
-
-  it("Escape closes the form without saving and gives focus back", async () => {
-    const user = setup();
-    const saveAs = screen.getByRole("button", { name: "Save as…" });
-    await user.click(saveAs);
-    await user.keyboard("{Escape}");
-    expect(screen.queryByLabelText("Name this audience")).toBeNull();
-    expect(document.activeElement).toBe(saveAs);
-    expect(store.list()).toEqual([]);
-  });
-
-  it("opens a saved audience from the keyboard menu, and can go back to the previous one", async () => {
-    store.save("France", FRANCE, 99);
-    const user = setup(GERMANY);
-    await menuAction(user, "France", "Open");
-    expect(opened).toEqual([FRANCE]);
-    expect(current()).toEqual(FRANCE);
-    const status = screen.getByRole("status");
-    expect(status.textContent).toMatch(/Opened “France”/);
-    await user.click(within(status).getByRole("button", { name: "Back to the previous audience" }));
-    expect(current()).toEqual(GERMANY);
-    expect(status.textContent).toMatch(/Back to the audience you had before/);
-  });
-
-  it("stops offering to go back once the opened audience is edited (that would lose the edits)", async () => {
-    store.save("France", FRANCE, 99);
-    const user = setup(GERMANY);
-    await user.click(screen.getByRole("button", { name: "Open France" }));
-    expect(screen.getByRole("button", { name: "Back to the previous audience" })).toBeTruthy();
-    await user.click(screen.getByRole("button", { name: "Edit (stand-in for the builder)" }));
-    expect(screen.queryByRole("button", { name: "Back to the previous audience" })).toBeNull();
-    expect(screen.getByText(/Opened “France”/)).toBeTruthy();
-  });
-
-  it("opens with one click on the name; no going back is offered from an empty audience", async () => {
-    store.save("France", FRANCE, 99);
-    const user = setup(emptyTree());
-    await user.click(screen.getByRole("button", { name: "Open France" }));
-    expect(current()).toEqual(FRANCE);
-    expect(within(screen.getByRole("status")).queryByRole("button", { name: /previous/ })).toBeNull();
-  });
-
-  it("renames in place; focus returns to the row's menu button", async () => {
-    store.save("France", FRANCE, 99);
-    store.save("Germany", GERMANY, 5);
-    const user = setup();
-    await menuAction(user, "France", "Rename…");
-    const field = screen.getByLabelText("Rename “France”") as HTMLInputElement;
-    expect(document.activeElement).toBe(field);
-    expect(field.value).toBe("France");
-    await user.clear(field);
-    await user.type(field, "Germany{Enter}");
-    expect(screen.getByRole("alert").textContent).toMatch(/already used/);
-    await user.clear(field);
-    await user.type(field, "French buyers{Enter}");
-    expect(rowNames()).toEqual(["Germany", "French buyers"]);
-    expect(document.activeElement).toBe(screen.getByRole("button", { name: "Actions for “French buyers”" }));
-
-    await menuAction(user, "Germany", "Rename…");
-    await user.keyboard("x{Escape}");
-    expect(rowNames()).toEqual(["Germany", "French buyers"]);
-  });
-
-  it("duplicates as `Name (2)`", async () => {
-    store.save("France", FRANCE, 99);
-    const user = setup();
-    await menuAction(user, "France", "Duplicate");
-    expect(rowNames()).toEqual(["France (2)", "France"]);
-    expect(screen.getByRole("status").textContent).toMatch(/Duplicated as “France \(2\)”/);
-  });
-
-  it("deletes with an undo that stays until dismissed", async () => {
-    store.save("France", FRANCE, 99);
-    store.save("Germany", GERMANY, 5);
-    const user = setup();
-    await menuAction(user, "France", "Delete");
-    expect(rowNames()).toEqual(["Germany"]);
-    const undo = screen.getByRole("button", { name: "Undo delete of “France”" });
-    expect(document.activeElement).toBe(undo);
-    expect(screen.getByText("Deleted “France”.")).toBeTruthy();
-    // It waits: nothing times it out.
-    await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
-    await user.click(undo);
-    expect(rowNames()).toEqual(["Germany", "France"]);
-    expect(store.list().find((item) => item.name === "France")?.lastCount).toBe(99);
-    expect(document.activeElement).toBe(screen.getByRole("button", { name: "Open France" }));
-
-    await menuAction(user, "Germany", "Delete");
-    await user.click(screen.getByRole("button", { name: "Dismiss: delete “Germany” for good" }));
-    expect(screen.queryByText(/Deleted “Germany”/)).toBeNull();
-    expect(rowNames()).toEqual(["France"]);
-    expect(document.activeElement).toBe(screen.getByRole("heading", { name: /Saved audiences/ }));
-  });
-
-  it("exports a saved audience as a JSON file", async () => {
-    store.save("France", FRANCE, 99);
-    const create = vi.spyOn(URL, "createObjectURL").mockReturnValue("blob:test/2");
-    vi.spyOn(URL, "revokeObjectURL").mockImplementation(() => {});
-    const click = vi.spyOn(HTMLAnchorElement.prototype, "click").mockImplementation(() => {});
-    const user = setup();
-    await menuAction(user, "France", "Export JSON");
-    expect(create).toHaveBeenCalledTimes(1);
-    expect(click).toHaveBeenCalledTimes(1);
-    const blob = create.mock.calls[0]?.[0] as Blob;
-    expect(JSON.parse(await blob.text())).toEqual(exportEnvelope(FRANCE, "France"));
-    expect(screen.getByRole("status").textContent).toMatch(/Downloaded “France” as france.json/);
-  });
-
-  it("import shows every error with its path and leaves the current audience alone", async () => {
-    const user = setup();
-    await user.click(screen.getByRole("button", { name: "Import…" }));
-    const bad = {
-      format: "audience-builder/filter",
-      version: 1,
-      name: "Bad",
-      filter: {
-        type: "group",
-        children: [
-          { type: "condition", column: "COUNTRY_NAME_PER", operator: "eq", value: "Spain" },
-          { type: "condition", column: "EMPLOYEE_COUNT_MIN", operator: "gte", value: "fifty" },
-        ],
-      },
-    };
-    await user.click(screen.getByLabelText("Or paste its JSON"));
-    await user.paste(JSON.stringify(bad));
-    await user.click(screen.getByRole("button", { name: "Import pasted JSON" }));
-    const alert = screen.getByRole("alert");
-    expect(alert.textContent).toMatch(
-      /The pasted text can’t be imported\. Your current audience is unchanged\./,
-    );
-    expect(
-      within(alert)
-        .getAllByRole("listitem")
-        .map((li) => li.textContent),
-    ).toEqual(["filter › children 1 › value: Enter a whole number"]);
-    expect(opened).toEqual([]);
-    expect(current()).toEqual(GERMANY);
-  });
-
-  it("imports a good file: it becomes the current audience, and Save as suggests its name", async () => {
-    const user = setup();
-    await user.click(screen.getByRole("button", { name: "Import…" }));
-    const fileInput = screen.getByLabelText("Choose a file");
-    expect(document.activeElement).toBe(fileInput);
-    const file = new File([JSON.stringify(exportEnvelope(FRANCE, "French buyers"))], "whatever.json", {
-      type: "application/json",
+    await waitFor(() => expect(within(bar()).getByText("Germany leads")).toBeTruthy());
+    expect(writes()[0]).toMatchObject({
+      method: "POST",
+      path: "/api/audiences",
+      body: { name: "Germany leads", filter: GERMANY, shared: true, lastCount: 42 },
     });
-    await user.upload(fileInput, file);
-    await screen.findByText(/Opened the imported audience “French buyers”/);
+    expect(within(bar()).getByText("Saved")).toBeTruthy();
+    const save = within(bar()).getByRole("button", { name: "Save" }) as HTMLButtonElement;
+    expect(save.disabled).toBe(true);
+
+    await user.click(screen.getByRole("button", { name: "Edit (stand-in for the builder)" }));
+    expect(within(bar()).getByText("Unsaved changes")).toBeTruthy();
+    expect(save.disabled).toBe(false);
+    await user.click(save);
+    await waitFor(() => expect(within(bar()).getByText("Saved")).toBeTruthy());
+    const put = writes()[1]!;
+    expect(put).toMatchObject({ method: "PUT", body: { version: 1, lastCount: 42 } });
+    expect((put.body as { filter: GroupNode }).filter.negate).toBe(true);
+    expect(facts()).toMatch(/^Version 2 · /);
+    expect(server.rows.size).toBe(1);
+
+    // A second "Save as new" with the same name is another audience, plainly named: no "(2)".
+    await user.click(screen.getByRole("button", { name: "Save as new…" }));
+    const again = screen.getByLabelText("Name this audience") as HTMLInputElement;
+    await user.clear(again);
+    await user.type(again, "Germany leads{Enter}");
+    await waitFor(() => expect(server.rows.size).toBe(2));
+    expect([...server.rows.values()].map((r) => r.audience.name)).toEqual(["Germany leads", "Germany leads"]);
+  });
+
+  it("never overwrites a newer version silently: the choice says who saved it; Overwrite with mine names the latest version", async () => {
+    const saved = server.seed({ name: "Directors", filter: GERMANY, shared: true });
+    const user = setup();
+    await user.click(await screen.findByRole("button", { name: "Open Directors" }));
+    await waitFor(() => expect(within(bar()).getByText("Directors")).toBeTruthy());
+    server.saveAs("bo", saved.id, { filter: FRANCE, lastCount: 5 });
+    await user.click(screen.getByRole("button", { name: "Edit (stand-in for the builder)" }));
+    await user.click(within(bar()).getByRole("button", { name: "Save" }));
+    const choice = await screen.findByRole("alertdialog", { name: "Someone saved a newer version" });
+    expect(choice.textContent).toMatch(
+      /bo saved version 2 of “Directors” .* \(5 people\), after the version 1 you opened\./,
+    );
+    // Nothing was written by the refused save.
+    expect(server.rows.get(saved.id)!.audience.filter).toEqual(FRANCE);
+    await user.click(within(choice).getByRole("button", { name: "Overwrite with mine" }));
+    await waitFor(() => expect(screen.queryByRole("alertdialog")).toBeNull());
+    expect(writes().at(-1)).toMatchObject({ method: "PUT", body: { version: 2 } });
+    expect(server.rows.get(saved.id)!.audience).toMatchObject({ version: 3, updatedBy: "ana" });
+    expect(server.rows.get(saved.id)!.audience.filter.negate).toBe(true);
+  });
+
+  it("on a conflict, Save mine as a new audience keeps both", async () => {
+    const saved = server.seed({ name: "Directors", filter: GERMANY, shared: true });
+    const user = setup();
+    await user.click(await screen.findByRole("button", { name: "Open Directors" }));
+    await waitFor(() => expect(within(bar()).getByText("Directors")).toBeTruthy());
+    server.saveAs("bo", saved.id, { filter: FRANCE });
+    await user.click(screen.getByRole("button", { name: "Edit (stand-in for the builder)" }));
+    await user.click(within(bar()).getByRole("button", { name: "Save" }));
+    const choice = await screen.findByRole("alertdialog");
+    await user.click(within(choice).getByRole("button", { name: "Save mine as a new audience" }));
+    await waitFor(() => expect(server.rows.size).toBe(2));
+    const copy = [...server.rows.values()][1]!.audience;
+    expect(copy).toMatchObject({ name: "Directors", owner: "ana", shared: false });
+    expect(copy.filter.negate).toBe(true);
+    expect(server.rows.get(saved.id)!.audience.filter).toEqual(FRANCE);
+    await waitFor(() => expect(facts()).toMatch(/^Version 1 · private · owner ana · updated by ana, /));
+    expect(within(bar()).getByText("Saved")).toBeTruthy();
+  });
+
+  it("on a conflict, Open theirs (discard my changes) puts their version in the builder", async () => {
+    const saved = server.seed({ name: "Directors", filter: GERMANY, shared: true });
+    const user = setup();
+    await user.click(await screen.findByRole("button", { name: "Open Directors" }));
+    await waitFor(() => expect(within(bar()).getByText("Directors")).toBeTruthy());
+    server.saveAs("bo", saved.id, { filter: FRANCE });
+    await user.click(screen.getByRole("button", { name: "Edit (stand-in for the builder)" }));
+    await user.click(within(bar()).getByRole("button", { name: "Save" }));
+    const choice = await screen.findByRole("alertdialog");
+    const before = writes().length;
+    await user.click(within(choice).getByRole("button", { name: "Open theirs (discard my changes)" }));
     expect(current()).toEqual(FRANCE);
-    expect(screen.queryByLabelText("Choose a file")).toBeNull();
+    expect(within(bar()).getByText("Saved")).toBeTruthy();
+    expect(facts()).toMatch(/^Version 2 · /);
+    expect(writes().length).toBe(before);
+  });
+
+  it("a conflict belongs to its audience: opening another one drops the choice", async () => {
+    const saved = server.seed({ name: "Directors", filter: GERMANY, shared: true });
+    server.seed({ name: "Other", filter: FRANCE });
+    const user = setup();
+    await user.click(await screen.findByRole("button", { name: "Open Directors" }));
+    await waitFor(() => expect(within(bar()).getByText("Directors")).toBeTruthy());
+    server.saveAs("bo", saved.id, { lastCount: 1 });
+    await user.click(screen.getByRole("button", { name: "Edit (stand-in for the builder)" }));
+    await user.click(within(bar()).getByRole("button", { name: "Save" }));
+    await screen.findByRole("alertdialog");
+    await user.click(screen.getByRole("button", { name: "Open Other" }));
+    await waitFor(() => expect(within(bar()).getByText("Other")).toBeTruthy());
+    expect(screen.queryByRole("alertdialog")).toBeNull();
+    expect(current()).toEqual(FRANCE);
+  });
+
+  it("renaming or sharing the open audience moves the open record along (a later Save does not meet its own change)", async () => {
+    const saved = server.seed({ name: "Directors", filter: GERMANY });
+    const user = setup();
+    await user.click(await screen.findByRole("button", { name: "Open Directors" }));
+    await waitFor(() => expect(within(bar()).getByText("Directors")).toBeTruthy());
+    await menuAction(user, "Directors", "Rename…");
+    const field = await screen.findByLabelText("Rename “Directors”");
+    await user.clear(field);
+    await user.type(field, "DE directors{Enter}");
+    await waitFor(() => expect(within(bar()).getByText("DE directors")).toBeTruthy());
+    expect(writes().at(-1)).toMatchObject({ method: "PUT", body: { version: 1, name: "DE directors" } });
+    await menuAction(user, "DE directors", "Share with the team");
+    await waitFor(() => expect(facts()).toMatch(/^Version 3 · shared with the team/));
+    expect(writes().at(-1)).toMatchObject({ method: "PUT", body: { version: 2, shared: true } });
+    await user.click(screen.getByRole("button", { name: "Edit (stand-in for the builder)" }));
+    await user.click(within(bar()).getByRole("button", { name: "Save" }));
+    await waitFor(() => expect(server.rows.get(saved.id)!.audience.version).toBe(4));
+    expect(screen.queryByRole("alertdialog")).toBeNull();
+  });
+
+  it("deletes with undo (DELETE, then undelete), lists versions and restores one as a new version into the builder", async () => {
+    const saved = server.seed({ name: "Directors", filter: GERMANY, lastCount: 10 });
+    server.saveAs("ana", saved.id, { filter: FRANCE, lastCount: 20 });
+    const user = setup(FRANCE);
+    await rowOf("Directors");
+    await menuAction(user, "Directors", "Version history");
+    const history = await screen.findByRole("region", { name: "Versions of “Directors”" });
+    await waitFor(() => expect(within(history).getAllByRole("listitem")).toHaveLength(2));
+    expect(within(history).getAllByRole("listitem")[1]!.textContent).toMatch(/Version 1.*ana, .*10 people/);
+    await user.click(within(history).getByRole("button", { name: "Restore version 1 of “Directors”" }));
+    await waitFor(() => expect(current()).toEqual(GERMANY));
+    expect(writes().at(-1)).toMatchObject({ method: "POST", body: { version: 2, restore: 1 } });
+    expect(server.rows.get(saved.id)!.audience.version).toBe(3);
+    expect(within(bar()).getByText("Directors")).toBeTruthy();
+    expect(within(bar()).getByText("Saved")).toBeTruthy();
+
+    await menuAction(user, "Directors", "Delete");
+    const undo = await screen.findByRole("button", { name: "Undo delete of “Directors”" });
+    await waitFor(() => expect(screen.queryByRole("button", { name: "Open Directors" })).toBeNull());
+    await user.click(undo);
+    await rowOf("Directors");
+    expect(
+      writes()
+        .slice(-2)
+        .map((r) => `${r.method} ${r.path}`),
+    ).toEqual([`DELETE /api/audiences/${saved.id}`, `POST /api/audiences/${saved.id}/undelete`]);
+  });
+
+  it("import replaces the tree and closes the open audience (a later Save cannot write it there); Back undoes both", async () => {
+    server.seed({ name: "Directors", filter: GERMANY });
+    const user = setup();
+    await user.click(await screen.findByRole("button", { name: "Open Directors" }));
+    await waitFor(() => expect(within(bar()).getByText("Directors")).toBeTruthy());
+    await user.click(screen.getByRole("button", { name: "Import…" }));
+    await user.click(screen.getByLabelText("Or paste its JSON"));
+    await user.paste(JSON.stringify(exportEnvelope(FRANCE, "From a file")));
+    await user.click(screen.getByRole("button", { name: "Import pasted JSON" }));
+    expect(current()).toEqual(FRANCE);
+    expect(within(bar()).getByText("Not saved yet.")).toBeTruthy();
+    expect(screen.getByText(/Opened the imported audience “From a file”/)).toBeTruthy();
     await user.click(screen.getByRole("button", { name: "Back to the previous audience" }));
     expect(current()).toEqual(GERMANY);
-
-    await user.click(screen.getByRole("button", { name: "Save as…" }));
-    expect((screen.getByLabelText("Name this audience") as HTMLInputElement).value).toBe("French buyers");
+    expect(within(bar()).getByText("Directors")).toBeTruthy();
+    expect(writes()).toEqual([]);
   });
 
-  it("a bad file shows its name and errors", async () => {
-    const user = setup();
-    await user.click(screen.getByRole("button", { name: "Import…" }));
-    await user.upload(screen.getByLabelText("Choose a file"), new File(["{nope"], "notes.json"));
-    const alert = await screen.findByRole("alert");
-    expect(alert.textContent).toMatch(/notes\.json can’t be imported/);
-    expect(alert.textContent).toMatch(/not valid JSON/);
-    expect(opened).toEqual([]);
-  });
-
-  it("follows changes made in another tab", async () => {
+  it("moves audiences saved in this browser to the server once, private, with their local ids; keeps a backup", async () => {
+    const old = [
+      { id: "local-1", name: "From before", tree: GERMANY, lastCount: 3, createdAt: "x", updatedAt: "x" },
+      {
+        id: "local-2",
+        name: "Broken",
+        tree: { type: "nope" },
+        lastCount: null,
+        createdAt: "x",
+        updatedAt: "x",
+      },
+    ];
+    localStorage.setItem(BROWSER_AUDIENCES_KEY, JSON.stringify(old));
     setup();
-    expect(rowNames()).toEqual([]);
-    const otherTab = createSavedAudiencesStore({ storage: localStorage, events: null });
-    otherTab.save("From another tab", FRANCE, 7);
-    act(() => {
-      window.dispatchEvent(
-        new StorageEvent("storage", { key: SAVED_AUDIENCES_KEY, storageArea: localStorage }),
-      );
-    });
-    expect(rowNames()).toEqual(["From another tab"]);
-    expect(list()).toBeTruthy();
-  });
-
-  it("says when some saved audiences could not be read", () => {
-    localStorage.setItem(SAVED_AUDIENCES_KEY, JSON.stringify([{ id: 1 }]));
-    setup();
-    expect(screen.getByText(/One saved audience could not be read/)).toBeTruthy();
+    await rowOf("From before");
+    await waitFor(() =>
+      expect(screen.getByTestId("saved-moved").textContent).toMatch(
+        /^Moved 1 audience saved in this browser to your team's list \(private\)\. One audience saved in this browser could not be read; it is kept in this browser, unchanged\.$/,
+      ),
+    );
+    expect(writes()).toEqual([
+      {
+        method: "POST",
+        path: "/api/audiences",
+        body: { name: "From before", filter: GERMANY, shared: false, lastCount: 3, clientId: "local-1" },
+      },
+    ]);
+    expect(JSON.parse(localStorage.getItem(BROWSER_AUDIENCES_BACKUP_KEY)!)).toEqual(old);
+    expect(JSON.parse(localStorage.getItem(BROWSER_AUDIENCES_KEY)!)).toEqual([old[1]]);
   });
 });
+
+/** A user-event for a test that did not keep the one from `setup`. */
+function user() {
+  return userEvent.setup();
+}

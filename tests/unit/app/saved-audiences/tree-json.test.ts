@@ -182,9 +182,9 @@ describe("import", () => {
     }
   });
 
-  it("cuts an imported name to 80 characters and drops a blank one", () => {
-    const long = importTreeJson(JSON.stringify(exportEnvelope(TREE, "n".repeat(120))));
-    expect(long).toEqual({ tree: TREE, name: "n".repeat(80) });
+  it("cuts an imported name to 120 characters (the server's limit) and drops a blank one", () => {
+    const long = importTreeJson(JSON.stringify(exportEnvelope(TREE, "n".repeat(200))));
+    expect(long).toEqual({ tree: TREE, name: "n".repeat(120) });
     expect(importTreeJson(JSON.stringify({ ...exportEnvelope(TREE), name: "   " }))).toEqual({ tree: TREE });
   });
 });
