@@ -17,7 +17,7 @@ import { PASSWORD, signIn } from "../support/team";
 
 /**
  * Saved audiences shared on the server, in Chromium, by three people of one team (an admin adds
- * them through the proxy's team API: ada admin, bo buyer, cy analyst): the analyst saves a shared
+ * them on the Team page: ada admin, bo buyer, cy analyst): the analyst saves a shared
  * audience; the buyer opens it from the list and from its short link in another browser context,
  * edits and saves it; the analyst sees the new version and restores the old one; the buyer, still on
  * the older version, meets the conflict choice instead of overwriting silently. Also: a short link
@@ -71,7 +71,10 @@ function expectClean(log: PageLog) {
   expect(cspViolations(log)).toEqual([]);
 }
 
-/** The team: the local admin adds ada (admin), who adds bo (buyer) and cy (analyst). */
+/**
+ * The team: the local admin adds ada (admin) through the API; ada signs in in Chromium and adds bo
+ * (buyer) and cy (analyst) on the Team page, as an admin would.
+ */
 async function makeTeam(url: string) {
   const local = apiClient(url);
   const first = await local.post("/api/team/people", {
@@ -80,13 +83,30 @@ async function makeTeam(url: string) {
     password: PASSWORD("ada"),
   });
   if (first.status !== 201) throw new Error(`first admin: ${first.status} ${first.text}`);
-  const ada = await signIn(url, "ada");
-  for (const [name, role] of [
-    ["bo", "buyer"],
-    ["cy", "analyst"],
-  ] as const) {
-    const added = await ada.post("/api/team/people", { name, role, password: PASSWORD(name) });
-    if (added.status !== 201) throw new Error(`adding ${name}: ${added.status} ${added.text}`);
+  const admin = await signedIn("ada", "/team");
+  try {
+    const { page } = admin;
+    const form = page.getByRole("form", { name: "Add a person" });
+    for (const [name, role] of [
+      ["bo", "buyer"],
+      ["cy", "analyst"],
+    ] as const) {
+      await form.getByLabel("Name").fill(name);
+      await form.getByLabel("Role").selectOption(role);
+      await form.getByLabel("First password").fill(PASSWORD(name));
+      await form.getByRole("button", { name: "Add to the team" }).click();
+      const wanted = role === "buyer" ? "Buyer" : "Analyst";
+      await until(
+        () => page.locator(`tr[data-person="${name}"] .team-role`).textContent(),
+        (text) => text === wanted,
+        { timeout: 15_000, what: `${name} listed as ${wanted} on the Team page` },
+      );
+    }
+    const problems = admin.log.problems().filter((line) => !/status of 401/.test(line));
+    if (problems.length > 0 || cspViolations(admin.log).length > 0)
+      throw new Error(`the Team page logged: ${[...problems, ...cspViolations(admin.log)].join("; ")}`);
+  } finally {
+    await admin.context.close();
   }
 }
 
