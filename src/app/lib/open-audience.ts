@@ -141,6 +141,31 @@ export function followChange(
   };
 }
 
+/**
+ * Whether the open audience is still the one a request started from: the same id at the same
+ * version (or still none). An answer that arrives after the person opened, imported, restored or
+ * closed something else must not be applied: the record it carries would come back over the tree
+ * now in the Builder, and a later Save would write that tree into the wrong audience.
+ */
+export function stillOpen(current: OpenAudience | null, basedOn: OpenAudience | null): boolean {
+  if (basedOn === null || current === null) return current === basedOn;
+  return current.id === basedOn.id && current.version === basedOn.version;
+}
+
+/**
+ * Sets `next` as the open audience only if the open one is still `basedOn` (see `stillOpen`);
+ * whether it did.
+ */
+export function openIfStill(
+  store: StoredValue<OpenAudience>,
+  basedOn: OpenAudience | null,
+  next: OpenAudience,
+): boolean {
+  if (!stillOpen(store.get(), basedOn)) return false;
+  store.set(next);
+  return true;
+}
+
 /** The short link of a saved audience: `${origin}/a/<id>`. */
 export function shortLink(id: string, origin: string = window.location.origin): string {
   return `${origin}/a/${encodeURIComponent(id)}`;

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useState } from "react";
+import { useCallback, useLayoutEffect, useMemo, useState } from "react";
 import { describe, describeNode } from "../../contract/describe";
 import type { FilterNode, GroupNode } from "../../contract/filter";
 import { useLiveCount } from "../features/audience/count";
@@ -57,8 +57,10 @@ export function BuilderPage() {
   const savedCount = count !== null && !isStale && !counting ? count : null;
   const open = useCallback((tree: GroupNode) => editor.replace(tree), [editor.replace]);
   // The open audience follows this tab's working tree, so a reload knows the tree is still its own.
+  // Before paint: the bar and the link notice ask whether the tree belongs to the open audience, and
+  // an edit must not show "Not saved yet" for a frame.
   const openAudience = useOpenAudience();
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (!openAudience) return;
     const next = withWorkingTree(openAudience, editor.tree);
     if (next !== openAudience) openAudienceStore().set(next);

@@ -13,11 +13,13 @@ import {
 } from "../../api/audiences";
 import {
   describeConflict,
-  hasUnsavedChanges,
+  openAudienceFor,
   openAudienceOf,
   openAudienceStore,
+  openIfStill,
   savedByWhen,
   saveInPlace,
+  stillOpen,
   useOpenAudience,
 } from "../../lib/open-audience";
 
@@ -48,9 +50,9 @@ export function OpenAudienceBar({
   const id = useId();
   const store = openAudienceStore();
   const stored = useOpenAudience(store);
-  // The tree in this Builder is the open audience's by construction (the page closed the open
-  // audience at load if the tree was another one): only whether it has unsaved changes is asked.
-  const state = stored ? { open: stored, unsaved: hasUnsavedChanges(stored, currentTree) } : null;
+  // The same belonging check as Checkout's: a tree that is not the open audience's (one opened
+  // while a save was under way, another tab's) shows no audience, so Save cannot write it there.
+  const state = openAudienceFor(stored, currentTree);
   const queryClient = useQueryClient();
   const [status, setStatus] = useState<Status>({ kind: "idle" });
   const choice = useRef<HTMLDivElement>(null);
@@ -89,6 +91,13 @@ export function OpenAudienceBar({
       { update: updateAudience, conflictOf: versionConflictOf },
     );
     refresh();
+    // Another audience was opened (or this one closed, restored...) while the PUT was under way:
+    // its answer is about an audience no longer open here, and must not come back over the tree
+    // now in the Builder. The list shows the new version.
+    if (!stillOpen(store.get(), open)) {
+      setStatus({ kind: "idle" });
+      return;
+    }
     if (outcome.kind === "saved") {
       store.set(outcome.open);
       setStatus({
@@ -116,7 +125,12 @@ export function OpenAudienceBar({
         shared: false,
         lastCount: currentCount,
       });
-      store.set(openAudienceOf(audience, currentTree));
+      // Opened only if the person is still on the audience the copy was made from (see save).
+      if (!openIfStill(store, open, openAudienceOf(audience, currentTree))) {
+        setStatus({ kind: "idle" });
+        refresh();
+        return;
+      }
       setStatus({
         kind: "saved",
         text: `Saved your changes as a new audience “${audience.name}” (private; share or rename it in the list).`,

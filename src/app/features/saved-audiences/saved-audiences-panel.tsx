@@ -26,6 +26,7 @@ import {
   openAudienceOf,
   openAudienceStore,
   shortLink,
+  stillOpen,
   useOpenAudience,
 } from "../../lib/open-audience";
 import { ImportAudience } from "./import-audience";
@@ -93,6 +94,8 @@ export function SavedAudiencesPanel({ currentTree, currentCount, onOpen }: Saved
   const importButton = useRef<HTMLButtonElement>(null);
   const undoButton = useRef<HTMLButtonElement>(null);
   const focusUndo = useRef(false);
+  /** Counts the trees this panel put in the Builder: an answer from before one must not be applied. */
+  const replaced = useRef(0);
 
   const currentKey = useMemo(() => canonicalKey(currentTree), [currentTree]);
 
@@ -109,6 +112,7 @@ export function SavedAudiencesPanel({ currentTree, currentCount, onOpen }: Saved
     (tree: GroupNode, text: string, nextOpen: OpenAudience | null) => {
       const previous = currentTree;
       const previousOpen = openStore.get();
+      replaced.current++;
       openStore.set(nextOpen);
       onOpen(tree);
       const changed = !isEmptyTree(previous) && canonicalKey(previous) !== canonicalKey(tree);
@@ -299,6 +303,8 @@ export function SavedAudiencesPanel({ currentTree, currentCount, onOpen }: Saved
   };
 
   const save = async (name: string, shared: boolean): Promise<NameSubmitResult> => {
+    const basedOn = openStore.get();
+    const generation = replaced.current;
     try {
       const audience = await create.mutateAsync({
         name,
@@ -306,10 +312,15 @@ export function SavedAudiencesPanel({ currentTree, currentCount, onOpen }: Saved
         shared,
         lastCount: currentCount,
       });
-      openStore.set(openAudienceOf(audience, currentTree));
+      // Opened only if the Builder still holds the tree it was saved from: another audience opened,
+      // imported or restored meanwhile must not become this one's (a later Save would write it here).
+      const still = stillOpen(openStore.get(), basedOn) && generation === replaced.current;
+      if (still) openStore.set(openAudienceOf(audience, currentTree));
       setSuggestedName(null);
       setNotice({
-        text: `Saved “${audience.name}” (${audience.shared ? "shared with the team" : "private"}). Save keeps it up to date from now on.`,
+        text: still
+          ? `Saved “${audience.name}” (${audience.shared ? "shared with the team" : "private"}). Save keeps it up to date from now on.`
+          : `Saved “${audience.name}” (${audience.shared ? "shared with the team" : "private"}); open it from the list to keep working on it.`,
         tone: "info",
       });
       closeForm(saveButton.current);

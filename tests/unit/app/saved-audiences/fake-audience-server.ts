@@ -29,6 +29,8 @@ export function fakeAudienceServer(options: { person?: string; admin?: boolean }
   const rows = new Map<string, Stored>();
   const sent: SentRequest[] = [];
   let nextId = 1;
+  /** While set, writes (anything but GET) wait for it before they are answered. */
+  let held: Promise<void> | null = null;
   let clock = Date.parse("2026-11-25T12:00:00.000Z");
   const now = () => {
     clock += 1000;
@@ -210,6 +212,17 @@ export function fakeAudienceServer(options: { person?: string; admin?: boolean }
       }
       return json({ detail: "Method not allowed" }, 405);
     },
+    /** Holds every write (not GETs) until the returned function is called: a slow save. */
+    holdWrites(): () => void {
+      let release = () => {};
+      held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      return () => {
+        held = null;
+        release();
+      };
+    },
     /** Routes the page's fetch through this server (and resolves relative URLs as a browser does). */
     install() {
       const BaseRequest = globalThis.Request;
@@ -225,6 +238,7 @@ export function fakeAudienceServer(options: { person?: string; admin?: boolean }
         const body = text === "" ? null : JSON.parse(text);
         sent.push({ method: input.method, path, body });
         if (input.headers.get("x-csrf") !== "1") return json({ detail: "x-csrf missing" }, 403);
+        if (input.method !== "GET" && held) await held;
         return server.handle(input.method, path, body);
       });
       return server;

@@ -2,7 +2,7 @@
 import { QueryClientProvider } from "@tanstack/react-query";
 import { cleanup, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { useState } from "react";
+import { useLayoutEffect, useState } from "react";
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { OpenAudienceBar } from "../../../../src/app/features/saved-audiences/open-audience-bar";
 import { SavedAudiencesPanel } from "../../../../src/app/features/saved-audiences/saved-audiences-panel";
@@ -11,7 +11,7 @@ import {
   BROWSER_AUDIENCES_BACKUP_KEY,
   BROWSER_AUDIENCES_KEY,
 } from "../../../../src/app/lib/browser-audiences";
-import { openAudienceStore } from "../../../../src/app/lib/open-audience";
+import { openAudienceStore, useOpenAudience, withWorkingTree } from "../../../../src/app/lib/open-audience";
 import { createQueryClient } from "../../../../src/app/query-client";
 import type { GroupNode } from "../../../../src/contract/filter";
 import { fakeAudienceServer } from "./fake-audience-server";
@@ -58,6 +58,13 @@ afterEach(() => {
 /** The bar and the panel beside a stand-in builder that holds the current tree, as the Builder page composes them. */
 function Harness({ initial }: { initial: GroupNode }) {
   const [tree, setTree] = useState(initial);
+  // As the Builder page does: the open audience follows this tab's working tree.
+  const openAudience = useOpenAudience();
+  useLayoutEffect(() => {
+    if (!openAudience) return;
+    const next = withWorkingTree(openAudience, tree);
+    if (next !== openAudience) openAudienceStore().set(next);
+  }, [openAudience, tree]);
   return (
     <>
       <pre data-testid="current">{JSON.stringify(tree)}</pre>
@@ -134,13 +141,13 @@ describe("saved audiences on the server", () => {
       body: { name: "Germany leads", filter: GERMANY, shared: true, lastCount: 42 },
     });
     expect(within(bar()).getByText("Saved")).toBeTruthy();
-    const save = within(bar()).getByRole("button", { name: "Save" }) as HTMLButtonElement;
-    expect(save.disabled).toBe(true);
+    const save = () => within(bar()).getByRole("button", { name: "Save" }) as HTMLButtonElement;
+    expect(save().disabled).toBe(true);
 
     await user.click(screen.getByRole("button", { name: "Edit (stand-in for the builder)" }));
     expect(within(bar()).getByText("Unsaved changes")).toBeTruthy();
-    expect(save.disabled).toBe(false);
-    await user.click(save);
+    expect(save().disabled).toBe(false);
+    await user.click(save());
     await waitFor(() => expect(within(bar()).getByText("Saved")).toBeTruthy());
     const put = writes()[1]!;
     expect(put).toMatchObject({ method: "PUT", body: { version: 1, lastCount: 42 } });
@@ -227,6 +234,65 @@ describe("saved audiences on the server", () => {
     await user.click(screen.getByRole("button", { name: "Open Other" }));
     await waitFor(() => expect(within(bar()).getByText("Other")).toBeTruthy());
     expect(screen.queryByRole("alertdialog")).toBeNull();
+    expect(current()).toEqual(FRANCE);
+  });
+
+  it("a save's answer lands only on the audience it was for: B opened while A's save is under way stays B, and Save then writes B", async () => {
+    const a = server.seed({ name: "Directors", filter: GERMANY, shared: true });
+    const b = server.seed({ name: "Other", filter: FRANCE });
+    const user = setup();
+    await user.click(await screen.findByRole("button", { name: "Open Directors" }));
+    await waitFor(() => expect(within(bar()).getByText("Directors")).toBeTruthy());
+    await user.click(screen.getByRole("button", { name: "Edit (stand-in for the builder)" }));
+    const release = server.holdWrites();
+    await user.click(within(bar()).getByRole("button", { name: "Save" }));
+    await waitFor(() =>
+      expect(writes().at(-1)).toMatchObject({ method: "PUT", path: `/api/audiences/${a.id}` }),
+    );
+    // The PUT is still under way: the person opens another audience.
+    await user.click(screen.getByRole("button", { name: "Open Other" }));
+    await waitFor(() => expect(within(bar()).getByText("Other")).toBeTruthy());
+    expect(current()).toEqual(FRANCE);
+    release();
+    await waitFor(() => expect(server.rows.get(a.id)!.audience.version).toBe(2));
+    // A's answer did not reopen A over B's tree.
+    await waitFor(() => expect(within(bar()).getByRole("button", { name: "Save" })).toBeTruthy());
+    expect(within(bar()).getByText("Other")).toBeTruthy();
+    expect(within(bar()).queryByText("Directors")).toBeNull();
+    expect(within(bar()).getByText("Saved")).toBeTruthy();
+    expect(openAudienceStore().get()).toMatchObject({ id: b.id, version: 1 });
+    // Save now writes B's tree into B, never into A.
+    await user.click(screen.getByRole("button", { name: "Edit (stand-in for the builder)" }));
+    await user.click(within(bar()).getByRole("button", { name: "Save" }));
+    await waitFor(() => expect(server.rows.get(b.id)!.audience.version).toBe(2));
+    expect(writes().at(-1)).toMatchObject({
+      method: "PUT",
+      path: `/api/audiences/${b.id}`,
+      body: { version: 1 },
+    });
+    expect(server.rows.get(b.id)!.audience.filter).toEqual({ ...FRANCE, negate: true });
+    expect(server.rows.get(a.id)!.audience).toMatchObject({
+      version: 2,
+      filter: { ...GERMANY, negate: true },
+    });
+  });
+
+  it("a Save as new answered after another audience was opened does not take the Builder's tree", async () => {
+    server.seed({ name: "Other", filter: FRANCE });
+    const user = setup();
+    await user.click(await screen.findByRole("button", { name: "Save as new…" }));
+    const field = screen.getByLabelText("Name this audience") as HTMLInputElement;
+    await user.clear(field);
+    await user.type(field, "Germany leads");
+    const release = server.holdWrites();
+    await user.click(screen.getByRole("button", { name: "Save" }));
+    await waitFor(() => expect(writes().at(-1)).toMatchObject({ method: "POST" }));
+    await user.click(screen.getByRole("button", { name: "Open Other" }));
+    await waitFor(() => expect(within(bar()).getByText("Other")).toBeTruthy());
+    release();
+    await waitFor(() => expect(server.rows.size).toBe(2));
+    await screen.findByText(/open it from the list to keep working on it/);
+    expect(within(bar()).getByText("Other")).toBeTruthy();
     expect(current()).toEqual(FRANCE);
   });
 
