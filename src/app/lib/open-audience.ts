@@ -171,9 +171,18 @@ export function shortLink(id: string, origin: string = window.location.origin): 
   return `${origin}/a/${encodeURIComponent(id)}`;
 }
 
-/** "Ana, 5 minutes ago" */
+/** "Ana, 5 minutes ago" (`person` as people read it: the caller passes it through personLabel). */
 export function savedByWhen(person: string, iso: string, now: Date = new Date()): string {
   return `${person}, ${formatRelative(iso, now)}`;
+}
+
+/**
+ * A recorded name at the start of a sentence: `label`'s words ("the local admin") with their first
+ * letter up; a person's own name exactly as it is ("bo" stays "bo").
+ */
+export function sentenceStart(name: string, label: (name: string) => string): string {
+  const words = label(name);
+  return words === name ? name : words.charAt(0).toUpperCase() + words.slice(1);
 }
 
 /**
@@ -181,9 +190,15 @@ export function savedByWhen(person: string, iso: string, now: Date = new Date())
  * E.g. `Ana saved version 4 of “Directors in Germany” 5 minutes ago (1,234 people), after the
  * version 3 you opened.`
  */
-export function describeConflict(open: OpenAudience, current: Audience, now: Date = new Date()): string {
+export function describeConflict(
+  open: OpenAudience,
+  current: Audience,
+  now: Date = new Date(),
+  /** A recorded name as people read it (the app passes lib/roles' personLabel). */
+  label: (name: string) => string = (name) => name,
+): string {
   const count = current.lastCount === null ? "" : ` (${formatNumber(current.lastCount)} people)`;
-  return `${current.updatedBy} saved version ${current.version} of “${current.name}” ${formatRelative(current.updatedAt, now)}${count}, after the version ${open.version} you opened.`;
+  return `${sentenceStart(current.updatedBy, label)} saved version ${current.version} of “${current.name}” ${formatRelative(current.updatedAt, now)}${count}, after the version ${open.version} you opened.`;
 }
 
 // ---------------------------------------------------------------------------------------------

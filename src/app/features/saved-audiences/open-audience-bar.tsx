@@ -22,6 +22,7 @@ import {
   stillOpen,
   useOpenAudience,
 } from "../../lib/open-audience";
+import { personLabel } from "../../lib/roles";
 
 type Status =
   | { kind: "idle" }
@@ -198,8 +199,8 @@ export function OpenAudienceBar({
         </span>
       </div>
       <p className="open-audience-facts muted">
-        Version {open.version} · {open.shared ? "shared with the team" : "private"} · owner {open.owner} ·
-        updated by {savedByWhen(open.updatedBy, open.updatedAt)}
+        Version {open.version} · {open.shared ? "shared with the team" : "private"} · owner{" "}
+        {personLabel(open.owner)} · updated by {savedByWhen(personLabel(open.updatedBy), open.updatedAt)}
       </p>
       <div role="status" aria-live="polite" className="open-audience-status">
         {status.kind === "saved" && status.id === open.id ? <p>{status.text}</p> : null}
@@ -222,7 +223,8 @@ export function OpenAudienceBar({
             Someone saved a newer version
           </h3>
           <p id={`${id}-conflict-text`}>
-            {describeConflict(open, conflict)} Your changes are not saved yet. What should happen?
+            {describeConflict(open, conflict, new Date(), personLabel)} Your changes are not saved yet. What
+            should happen?
           </p>
           <div className="open-audience-conflict-actions">
             <button

@@ -3,6 +3,7 @@ import { memo, useEffect, useMemo, useRef } from "react";
 import { describe } from "../../../contract/describe";
 import type { Audience } from "../../../contract/team";
 import { formatDateTime, formatNumber, formatRelative } from "../../lib/format";
+import { personLabel } from "../../lib/roles";
 import { MenuContent } from "../../ui/menu-content";
 import { NameForm, type NameSubmitResult } from "./name-form";
 import { VersionHistory } from "./version-history";
@@ -109,7 +110,7 @@ export const SavedAudienceRow = memo(function SavedAudienceRow({
         )}
         <p className="saved-item-who">
           <span>
-            <span className="saved-item-owner">{item.owner}</span>
+            <span className="saved-item-owner">{personLabel(item.owner)}</span>
             {item.owner === me ? <span className="muted"> (you)</span> : null}
           </span>
           <span className={`saved-badge ${item.shared ? "saved-badge-shared" : "saved-badge-private"}`}>
@@ -131,7 +132,7 @@ export const SavedAudienceRow = memo(function SavedAudienceRow({
           <div className="saved-item-updated">
             <dt>Updated by</dt>
             <dd>
-              {item.updatedBy}, <DateText iso={item.updatedAt} now={now} />
+              {personLabel(item.updatedBy)}, <DateText iso={item.updatedAt} now={now} />
             </dd>
           </div>
         </dl>

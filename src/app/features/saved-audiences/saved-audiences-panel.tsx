@@ -25,10 +25,12 @@ import {
   type OpenAudience,
   openAudienceOf,
   openAudienceStore,
+  sentenceStart,
   shortLink,
   stillOpen,
   useOpenAudience,
 } from "../../lib/open-audience";
+import { personLabel } from "../../lib/roles";
 import { ImportAudience } from "./import-audience";
 import { NameForm, type NameSubmitResult } from "./name-form";
 import { type RowAction, SavedAudienceRow } from "./saved-audience-row";
@@ -150,7 +152,7 @@ export function SavedAudiencesPanel({ currentTree, currentCount, onOpen }: Saved
       const current = versionConflictOf(error);
       if (current) {
         void queryClient.invalidateQueries({ queryKey: AUDIENCES_QUERY_KEY });
-        return `${current.updatedBy} changed “${current.name}” meanwhile (version ${current.version}); the list now shows it. ${what} again if you still want to.`;
+        return `${sentenceStart(current.updatedBy, personLabel)} changed “${current.name}” meanwhile (version ${current.version}); the list now shows it. ${what} again if you still want to.`;
       }
       if (isMissingAudience(error)) return MISSING;
       return audienceErrorText(error);
@@ -185,7 +187,9 @@ export function SavedAudiencesPanel({ currentTree, currentCount, onOpen }: Saved
           return;
         case "copy-link": {
           const link = shortLink(item.id);
-          const who = item.shared ? "" : ` (private: only ${item.owner} can open it until it is shared)`;
+          const who = item.shared
+            ? ""
+            : ` (private: only ${personLabel(item.owner)} can open it until it is shared)`;
           void copyText(link).then((copied) =>
             setNotice({
               text: `${copied ? "Copied the link" : "The link (copy it from here)"} to “${item.name}”: ${link}${who}`,
@@ -209,7 +213,7 @@ export function SavedAudiencesPanel({ currentTree, currentCount, onOpen }: Saved
                 setNotice({
                   text: shared
                     ? `“${audience.name}” is shared with the team: everyone can open and edit it.`
-                    : `“${audience.name}” is private: only ${audience.owner} can see it.`,
+                    : `“${audience.name}” is private: only ${personLabel(audience.owner)} can see it.`,
                   tone: "info",
                 });
               },

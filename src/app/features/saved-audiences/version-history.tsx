@@ -2,6 +2,7 @@ import { useId } from "react";
 import type { Audience } from "../../../contract/team";
 import { audienceErrorText, useAudienceVersions } from "../../api/audiences";
 import { formatNumber, formatRelative } from "../../lib/format";
+import { personLabel } from "../../lib/roles";
 
 /**
  * Every version of one saved audience, newest first: who saved it, when, its count, and whether it
@@ -44,7 +45,7 @@ export function VersionHistory({
                 {version.restoredFrom === null ? "" : `, restored from version ${version.restoredFrom}`}
               </span>
               <span className="saved-history-who">
-                {version.savedBy},{" "}
+                {personLabel(version.savedBy)},{" "}
                 <time dateTime={version.savedAt}>{formatRelative(version.savedAt, now)}</time>
                 {" · "}
                 {version.lastCount === null ? "not counted" : `${formatNumber(version.lastCount)} people`}

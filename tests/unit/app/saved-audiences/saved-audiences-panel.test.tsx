@@ -125,6 +125,28 @@ describe("saved audiences on the server", () => {
     expect(within(menu).getByRole("menuitem", { name: "Rename…" })).toBeTruthy();
   });
 
+  it("says recorded names as people read them: the local person of local mode is the local admin, never “local”", async () => {
+    const saved = server.seed({ name: "Local one", filter: GERMANY, owner: "local", shared: true });
+    const user = setup();
+    const row = await rowOf("Local one");
+    expect(row.querySelector(".saved-item-owner")?.textContent).toBe("the local admin");
+    expect(row.querySelector(".saved-item-updated dd")?.textContent).toMatch(/^the local admin, /);
+    await user.click(screen.getByRole("button", { name: "Open Local one" }));
+    await waitFor(() => expect(within(bar()).getByText("Local one")).toBeTruthy());
+    expect(facts()).toMatch(/ · owner the local admin · updated by the local admin, /);
+    await menuAction(user, "Local one", "Version history");
+    const history = await screen.findByRole("region", { name: "Versions of “Local one”" });
+    await waitFor(() => expect(within(history).getAllByRole("listitem")).toHaveLength(1));
+    expect(history.querySelector(".saved-history-who")?.textContent).toMatch(/^the local admin, /);
+    // A conflict with a save by the local person starts its sentence in words too.
+    server.saveAs("local", saved.id, { lastCount: 3 });
+    await user.click(screen.getByRole("button", { name: "Edit (stand-in for the builder)" }));
+    await user.click(within(bar()).getByRole("button", { name: "Save" }));
+    const choice = await screen.findByRole("alertdialog");
+    expect(choice.textContent).toMatch(/The local admin saved version 2 of “Local one”/);
+    expect(document.body.textContent).not.toMatch(/\blocal\b(?! admin)/);
+  });
+
   it("saves as new (shared), then Save updates it in place with its version; same names stay plain", async () => {
     const user = setup();
     expect(within(bar()).getByText("Not saved yet.")).toBeTruthy();
