@@ -446,7 +446,10 @@ export function SavedAudiencesPanel({ currentTree, currentCount, onOpen }: Saved
                 type="button"
                 className="button button-quiet"
                 onClick={() => dismiss(item)}
-                aria-label={`Dismiss: delete “${item.name}” for good`}
+                // A delete is soft: Dismiss only hides this message; the server keeps the audience and
+                // its versions (deleted), so it can still be undeleted.
+                aria-label={`Dismiss this message: “${item.name}” stays deleted, kept on the server with its versions`}
+                title="Hide this message. The audience stays deleted; the server keeps it and its versions."
               >
                 Dismiss
               </button>

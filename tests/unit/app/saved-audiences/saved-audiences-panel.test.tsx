@@ -356,6 +356,12 @@ describe("saved audiences on the server", () => {
 
     await menuAction(user, "Directors", "Delete");
     const undo = await screen.findByRole("button", { name: "Undo delete of “Directors”" });
+    // The delete is soft: Dismiss says it hides the message, not that it deletes anything for good.
+    const dismiss = screen.getByRole("button", { name: /^Dismiss this message/ });
+    expect(dismiss.getAttribute("aria-label")).toBe(
+      "Dismiss this message: “Directors” stays deleted, kept on the server with its versions",
+    );
+    expect(document.body.innerHTML).not.toMatch(/for good/);
     await waitFor(() => expect(screen.queryByRole("button", { name: "Open Directors" })).toBeNull());
     await user.click(undo);
     await rowOf("Directors");
