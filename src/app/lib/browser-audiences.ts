@@ -172,7 +172,7 @@ export async function moveBrowserAudiences(storage: Storage, deps: MoveDeps): Pr
       unreadable: read.unreadable.length,
       interrupted: null,
     },
-    refused.map(({ entry }) => entry),
+    refused,
   );
 }
 
@@ -181,8 +181,9 @@ function finish(
   read: BrowserAudiencesRead,
   deps: MoveDeps,
   report: MoveReport,
-  kept: BrowserAudience[],
+  refused: { entry: BrowserAudience; reason: string }[],
 ): MoveReport {
+  const kept = refused.map(({ entry }) => entry);
   const now = (deps.now ?? (() => new Date()))();
   try {
     if (read.raw !== null) storage.setItem(BROWSER_AUDIENCES_BACKUP_KEY, read.raw);
@@ -204,7 +205,13 @@ function finish(
     }
     storage.setItem(
       BROWSER_AUDIENCES_MOVED_KEY,
-      JSON.stringify({ at: now.toISOString(), moved: report.moved, to: deps.person }),
+      JSON.stringify({
+        at: now.toISOString(),
+        moved: report.moved,
+        to: deps.person,
+        // Why each entry left behind was refused, for the panel that keeps showing them.
+        refused: refused.map(({ entry, reason }) => ({ id: entry.id, reason })),
+      }),
     );
   } catch (error) {
     // The server has them (created once, by clientId); the next load tries to mark them again.
@@ -214,7 +221,10 @@ function finish(
   return report;
 }
 
-/** What the person reads after a move; null when there is nothing to say. */
+/**
+ * What the person reads after a move; null when there is nothing to say. The entries the server
+ * refused are not in it: the panel lists them (see `leftBehind`), on this load and every later one.
+ */
 export function moveReportText(report: MoveReport): string | null {
   const parts: string[] = [];
   if (report.moved > 0)
@@ -223,8 +233,6 @@ export function moveReportText(report: MoveReport): string | null {
         ? "Moved 1 audience saved in this browser to your team's list (private)."
         : `Moved ${report.moved} audiences saved in this browser to your team's list (private).`,
     );
-  for (const { name, reason } of report.refused)
-    parts.push(`“${name}” could not be moved (${reason}); it is kept in this browser.`);
   if (report.unreadable > 0)
     parts.push(
       report.unreadable === 1
@@ -236,4 +244,84 @@ export function moveReportText(report: MoveReport): string | null {
       `The move of the audiences saved in this browser stopped (${report.interrupted}); it continues the next time the app opens, and nothing is created twice.`,
     );
   return parts.length > 0 ? parts.join(" ") : null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// What stayed behind
+// ---------------------------------------------------------------------------------------------
+
+const markerSchema = z.object({
+  refused: z.array(z.object({ id: z.string(), reason: z.string() })).optional(),
+});
+
+/** What the move left in this browser, once it is over: still there, and still to be shown. */
+export interface LeftBehind {
+  /** Readable entries the server refused, with its reason (null when an earlier version did not keep it). */
+  refused: { entry: BrowserAudience; reason: string | null }[];
+  /** Entries (or a whole value) this version cannot read. */
+  unreadable: number;
+  /** The stored value as it is: all of it can be downloaded. */
+  raw: string;
+}
+
+/**
+ * The audiences that are still in this browser after the move was marked (refused by the server, or
+ * unreadable): nothing in the team's list shows them, so the panel does, with ways to get them
+ * out. Null when the move has not run yet (it reports itself) or nothing stayed. Never throws.
+ */
+export function leftBehind(storage: Storage): LeftBehind | null {
+  let marker: string | null;
+  try {
+    marker = storage.getItem(BROWSER_AUDIENCES_MOVED_KEY);
+  } catch {
+    return null;
+  }
+  if (marker === null) return null;
+  const read = readBrowserAudiences(storage);
+  if (read.raw === null) return null;
+  if (read.wholeValueUnreadable) return { refused: [], unreadable: 1, raw: read.raw };
+  if (read.items.length === 0 && read.unreadable.length === 0) return null;
+  let reasons = new Map<string, string>();
+  try {
+    const parsed = markerSchema.safeParse(JSON.parse(marker));
+    if (parsed.success) reasons = new Map((parsed.data.refused ?? []).map((r) => [r.id, r.reason]));
+  } catch {
+    // A marker this version cannot read: the entries are shown without their reason.
+  }
+  return {
+    refused: read.items.map((entry) => ({ entry, reason: reasons.get(entry.id) ?? null })),
+    unreadable: read.unreadable.length,
+    raw: read.raw,
+  };
+}
+
+/**
+ * The first sentence about what stayed behind: "2 audiences from this browser could not be moved:
+ * <reason>", the reason said once when it is the same for all (else each entry says its own).
+ */
+export function leftBehindText(left: LeftBehind): string {
+  const parts: string[] = [];
+  const n = left.refused.length;
+  if (n > 0) {
+    const reasons = new Set(left.refused.map((r) => r.reason ?? "the server refused it"));
+    const what = n === 1 ? "1 audience from this browser" : `${n} audiences from this browser`;
+    parts.push(
+      reasons.size === 1
+        ? `${what} could not be moved: ${[...reasons][0]}`
+        : `${what} could not be moved, each for the reason below.`,
+    );
+  }
+  if (left.unreadable > 0)
+    parts.push(
+      left.unreadable === 1
+        ? `${n > 0 ? "One more" : "One audience"} saved in this browser cannot be read by this version.`
+        : `${left.unreadable} ${n > 0 ? "more" : "audiences"} saved in this browser cannot be read by this version.`,
+    );
+  const one = n + left.unreadable === 1;
+  parts.push(
+    `${one ? "It is" : "They are"} kept in this browser only: download ${one ? "it" : "them"} as JSON${
+      n > 0 ? `, or open ${one ? "it" : "one"} in the Builder and save it` : ""
+    }.`,
+  );
+  return parts.map((part) => (/[.!?]$/.test(part) ? part : `${part}.`)).join(" ");
 }

@@ -32,6 +32,7 @@ import {
 } from "../../lib/open-audience";
 import { personLabel } from "../../lib/roles";
 import { ImportAudience } from "./import-audience";
+import { LeftBehindNotice } from "./left-behind";
 import { NameForm, type NameSubmitResult } from "./name-form";
 import { type RowAction, SavedAudienceRow } from "./saved-audience-row";
 import { exportTreeJson } from "./tree-json";
@@ -79,7 +80,7 @@ export function SavedAudiencesPanel({ currentTree, currentCount, onOpen }: Saved
   const remove = useDeleteAudience();
   const undelete = useUndeleteAudience();
   const restore = useRestoreAudienceVersion();
-  const moveReport = useMoveBrowserAudiences();
+  const { report: moveReport, left: leftInBrowser } = useMoveBrowserAudiences();
   // Local mode (nobody signs in): the proxy saves as "local".
   const me = useSession().data?.user ?? "local";
   const id = useId();
@@ -427,6 +428,20 @@ export function SavedAudiencesPanel({ currentTree, currentCount, onOpen }: Saved
           </div>
         ) : null}
       </div>
+
+      {leftInBrowser ? (
+        <LeftBehindNotice
+          left={leftInBrowser}
+          onOpen={(entry) => {
+            setSuggestedName(entry.name);
+            openTree(
+              entry.tree,
+              `Opened “${entry.name}” from this browser. It is not in the team's list until you save it (Save as new…).`,
+              null,
+            );
+          }}
+        />
+      ) : null}
 
       {removed.length > 0 ? (
         <ul className="saved-toasts" aria-label="Deleted audiences">

@@ -4,6 +4,8 @@ import { ApiError } from "../../api/api-error";
 import { AUDIENCES_QUERY_KEY, audienceErrorText, createAudience } from "../../api/audiences";
 import { useSession } from "../../api/session";
 import {
+  type LeftBehind,
+  leftBehind,
   type MoveReport,
   moveBrowserAudiences,
   moveReportText,
@@ -17,15 +19,28 @@ import { browserStorage } from "../../lib/store";
  */
 let running: Promise<MoveReport | null> | null = null;
 
+export interface BrowserAudiencesState {
+  /** What the move just did (this load only); null when there is nothing to say. */
+  report: { text: string; tone: "info" | "error" } | null;
+  /** What stayed in this browser after the move (every load, until it is gone). */
+  left: LeftBehind | null;
+}
+
+const readLeftBehind = () => {
+  const storage = browserStorage();
+  return storage ? leftBehind(storage) : null;
+};
+
 /**
  * Moves the audiences saved in this browser by earlier versions to the server, once (see
- * lib/browser-audiences.ts), and says what happened. Only a 422 (the server refused that entry) is
- * a definite answer; anything else stops the move until the next load.
+ * lib/browser-audiences.ts), says what happened, and what stayed behind. Only a 422 (the server
+ * refused that entry) is a definite answer; anything else stops the move until the next load.
  */
-export function useMoveBrowserAudiences(): { text: string; tone: "info" | "error" } | null {
+export function useMoveBrowserAudiences(): BrowserAudiencesState {
   const session = useSession();
   const queryClient = useQueryClient();
   const [report, setReport] = useState<MoveReport | null>(null);
+  const [left, setLeft] = useState<LeftBehind | null>(readLeftBehind);
   const person = session.data?.user ?? null;
   const ready = session.data !== undefined;
 
@@ -43,15 +58,18 @@ export function useMoveBrowserAudiences(): { text: string; tone: "info" | "error
       void queryClient.invalidateQueries({ queryKey: AUDIENCES_QUERY_KEY });
     });
     void running?.then((result) => {
-      if (live) setReport(result);
+      if (!live) return;
+      setReport(result);
+      setLeft(readLeftBehind());
     });
     return () => {
       live = false;
     };
   }, [ready, person, queryClient]);
 
-  if (!report) return null;
-  const text = moveReportText(report);
-  if (!text) return null;
-  return { text, tone: report.interrupted || report.refused.length > 0 ? "error" : "info" };
+  const text = report ? moveReportText(report) : null;
+  return {
+    report: report && text ? { text, tone: report.interrupted ? "error" : "info" } : null,
+    left,
+  };
 }

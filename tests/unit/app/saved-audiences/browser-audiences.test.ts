@@ -4,6 +4,8 @@ import {
   BROWSER_AUDIENCES_BACKUP_KEY,
   BROWSER_AUDIENCES_KEY,
   BROWSER_AUDIENCES_MOVED_KEY,
+  leftBehind,
+  leftBehindText,
   type MoveDeps,
   moveBrowserAudiences,
   moveReportText,
@@ -120,6 +122,65 @@ describe("moving the browser's saved audiences to the server", () => {
     expect(left).toHaveLength(1);
     expect(left[0]).toMatchObject({ id: "a1", name: "One", tree: GERMANY });
     expect(needsMove(storage)).toBe(false);
+  });
+
+  it("what the server refused stays in view after the move: every later load lists it with the server's reason", async () => {
+    const storage = storageWith([entry("a1", "One"), entry("a2", "Two"), entry("a3", "Three"), UNREADABLE]);
+    const refusal = new ApiError({ kind: "validation", status: 422, message: "The filter is too deep." });
+    let calls = 0;
+    const deps: MoveDeps = {
+      async create() {
+        calls++;
+        if (calls !== 2) throw refusal;
+        return {};
+      },
+      retryLater: () => false,
+      reason: (error) => (error as Error).message,
+      person: "ana",
+    };
+    // Before the move has run, the move reports itself: nothing is "left behind" yet.
+    expect(leftBehind(storage)).toBeNull();
+    const report = await moveBrowserAudiences(storage, deps);
+    expect(report?.refused.map((r) => r.name)).toEqual(["One", "Three"]);
+    // The move's own report no longer names them: the panel's list does, on this load and later ones.
+    expect(moveReportText(report!)).toBe(
+      "Moved 1 audience saved in this browser to your team's list (private). One audience saved in this browser could not be read; it is kept in this browser, unchanged.",
+    );
+    const left = leftBehind(storage)!;
+    expect(left.refused.map(({ entry: e, reason }) => [e.id, e.name, reason])).toEqual([
+      ["a1", "One", "The filter is too deep."],
+      ["a3", "Three", "The filter is too deep."],
+    ]);
+    expect(left.refused[0]!.entry.tree).toEqual(GERMANY);
+    expect(left.unreadable).toBe(1);
+    expect(JSON.parse(left.raw)).toHaveLength(3);
+    expect(leftBehindText(left)).toBe(
+      "2 audiences from this browser could not be moved: The filter is too deep. One more saved in this browser cannot be read by this version. They are kept in this browser only: download them as JSON, or open one in the Builder and save it.",
+    );
+    // A later load: the same, read again from the browser.
+    expect(leftBehind(storage)).toEqual(left);
+  });
+
+  it("says what stayed behind in the right words: one entry, several reasons, an earlier marker without reasons", () => {
+    const one = { entry: { id: "a", name: "A", tree: GERMANY, lastCount: null }, reason: "Too deep." };
+    expect(leftBehindText({ refused: [one], unreadable: 0, raw: "[]" })).toBe(
+      "1 audience from this browser could not be moved: Too deep. It is kept in this browser only: download it as JSON, or open it in the Builder and save it.",
+    );
+    expect(
+      leftBehindText({ refused: [one, { ...one, reason: "Bad column." }], unreadable: 0, raw: "[]" }),
+    ).toMatch(/^2 audiences from this browser could not be moved, each for the reason below\. /);
+    expect(leftBehindText({ refused: [], unreadable: 2, raw: "[]" })).toBe(
+      "2 audiences saved in this browser cannot be read by this version. They are kept in this browser only: download them as JSON.",
+    );
+    // A marker written before reasons were kept: the entries are still shown, without a reason.
+    const storage = storageWith([entry("a1", "One")]);
+    storage.setItem(BROWSER_AUDIENCES_MOVED_KEY, JSON.stringify({ at: "x", moved: 0, to: null }));
+    expect(leftBehind(storage)?.refused).toEqual([
+      { entry: { id: "a1", name: "One", tree: GERMANY, lastCount: 12 }, reason: null },
+    ]);
+    // Nothing left: nothing to show.
+    storage.setItem(BROWSER_AUDIENCES_KEY, "[]");
+    expect(leftBehind(storage)).toBeNull();
   });
 
   it("a value that is not a list is left untouched, backed up and reported once", async () => {

@@ -10,6 +10,7 @@ import { exportEnvelope } from "../../../../src/app/features/saved-audiences/tre
 import {
   BROWSER_AUDIENCES_BACKUP_KEY,
   BROWSER_AUDIENCES_KEY,
+  BROWSER_AUDIENCES_MOVED_KEY,
 } from "../../../../src/app/lib/browser-audiences";
 import { openAudienceStore, useOpenAudience, withWorkingTree } from "../../../../src/app/lib/open-audience";
 import { createQueryClient } from "../../../../src/app/query-client";
@@ -419,6 +420,65 @@ describe("saved audiences on the server", () => {
     ]);
     expect(JSON.parse(localStorage.getItem(BROWSER_AUDIENCES_BACKUP_KEY)!)).toEqual(old);
     expect(JSON.parse(localStorage.getItem(BROWSER_AUDIENCES_KEY)!)).toEqual([old[1]]);
+  });
+
+  it("shows what the server refused during the move on every later load, with its reason; it can be opened or downloaded", async () => {
+    const kept = [
+      { id: "local-1", name: "Too deep", tree: FRANCE, lastCount: 9, createdAt: "x", updatedAt: "x" },
+      { id: "local-2", name: "Broken", tree: { type: "nope" }, lastCount: null },
+    ];
+    localStorage.setItem(BROWSER_AUDIENCES_KEY, JSON.stringify(kept));
+    localStorage.setItem(
+      BROWSER_AUDIENCES_MOVED_KEY,
+      JSON.stringify({
+        at: "2026-11-20T10:00:00.000Z",
+        moved: 3,
+        to: "ana",
+        refused: [{ id: "local-1", reason: "The server refused it: the filter is nested too deeply." }],
+      }),
+    );
+    const user = setup(GERMANY);
+    const left = await screen.findByTestId("saved-left-behind");
+    expect(left.querySelector("p")?.textContent).toBe(
+      "1 audience from this browser could not be moved: The server refused it: the filter is nested too deeply. One more saved in this browser cannot be read by this version. They are kept in this browser only: download them as JSON, or open one in the Builder and save it.",
+    );
+    expect(within(left).getByText("“Too deep”")).toBeTruthy();
+    // The move does not run again (it is marked), and nothing is written.
+    expect(writes()).toEqual([]);
+
+    // Download: the whole stored value, as JSON.
+    const blobs: Blob[] = [];
+    vi.spyOn(URL, "createObjectURL").mockImplementation((blob) => {
+      blobs.push(blob as Blob);
+      return "blob:test/1";
+    });
+    vi.spyOn(URL, "revokeObjectURL").mockImplementation(() => {});
+    const clicked: HTMLAnchorElement[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, "click").mockImplementation(function (this: HTMLAnchorElement) {
+      clicked.push(this);
+    });
+    await user.click(within(left).getByRole("button", { name: "Download as JSON" }));
+    expect(clicked[0]?.download).toBe("audiences-from-this-browser.json");
+    expect(JSON.parse(await blobs[0]!.text())).toEqual(kept);
+    expect(within(left).getByRole("status").textContent).toBe("Downloaded audiences-from-this-browser.json.");
+
+    // Open in the Builder: the tree, with nothing open (it is not on the server), and its name
+    // suggested for Save as new.
+    await user.click(
+      within(left).getByRole("button", { name: "Open “Too deep” from this browser in the Builder" }),
+    );
+    expect(current()).toEqual(FRANCE);
+    expect(within(bar()).getByText("Not saved yet.")).toBeTruthy();
+    expect(
+      screen.getByText(
+        /Opened “Too deep” from this browser\. It is not in the team's list until you save it/,
+      ),
+    ).toBeTruthy();
+    await user.click(screen.getByRole("button", { name: "Save as new…" }));
+    expect((screen.getByLabelText("Name this audience") as HTMLInputElement).value).toBe("Too deep");
+    // Still in the browser, and still shown, until the person deals with it.
+    expect(JSON.parse(localStorage.getItem(BROWSER_AUDIENCES_KEY)!)).toEqual(kept);
+    expect(screen.getByTestId("saved-left-behind")).toBeTruthy();
   });
 });
 
