@@ -2,9 +2,9 @@ import { useState } from "react";
 import type { GroupNode } from "../../../contract/filter";
 import { DOLLARS_PER_CREDIT } from "../../../contract/pricing";
 import { useCredits } from "../../api/credits";
-import { ANALYST_CAN, ROLE_NAMES, useAbilities } from "../../lib/roles";
 import { pendingPurchase } from "../../lib/spend-journal";
 import { browserStorage } from "../../lib/store";
+import { RoleNotice } from "../../ui/role-notice";
 import { CheckoutTabs } from "./checkout-tabs";
 import { EnrichPanel } from "./enrich-panel";
 import { ExportHistory } from "./export-history";
@@ -35,19 +35,13 @@ export function initialTab(search: string, selected: number, storage: Storage | 
  * before anything else on the page. Nothing for a buyer or an admin.
  */
 export function CheckoutRoleNotice() {
-  const { role, why } = useAbilities();
-  if (role === null || !why("buy")) return null;
   return (
-    <div className="notice-warning checkout-role-notice" role="note" data-testid="role-notice">
-      <p>
-        <strong>Your role is {ROLE_NAMES[role].toLowerCase()}: nothing can be bought here.</strong>{" "}
-        {ANALYST_CAN} Buying contacts needs a buyer or an admin: ask an admin of your team.
-      </p>
-      <p>
-        You can still estimate an export and review what a preview or an enrichment would cost; the confirm
-        buttons stay off, and files bought by others cannot be downloaded.
-      </p>
-    </div>
+    <RoleNotice
+      ability="buy"
+      cannot="nothing can be bought here."
+      why="Buying contacts needs a buyer or an admin: ask an admin of your team."
+      still="You can still estimate an export and review what a preview or an enrichment would cost; the confirm buttons stay off, and files bought by others cannot be downloaded."
+    />
   );
 }
 
