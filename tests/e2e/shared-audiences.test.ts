@@ -427,8 +427,14 @@ describe("saved audiences shared by a team", () => {
       await p.getByLabel("Password").fill(PASSWORD("ada"));
       await p.getByRole("button", { name: "Sign in" }).click();
       await poll(() => p.getByTestId("saved-moved").textContent()).toBe(
-        "Moved 1 audience saved in this browser to your team's list (private). One audience saved in this browser could not be read; it is kept in this browser, unchanged.",
+        "Moved 1 audience saved in this browser to your team's list (private).",
       );
+      // What stayed in this browser stays in view, with a way to get it out.
+      const left = p.getByTestId("saved-left-behind");
+      await poll(() => left.locator("p").first().textContent()).toBe(
+        "One audience saved in this browser cannot be read by this version. It is kept in this browser only: download it as JSON.",
+      );
+      expect(await left.getByRole("button", { name: "Download as JSON" }).isVisible()).toBe(true);
       await poll(() => rowFacts(p, "Saved before the team")).toMatchObject({
         owner: "ada",
         sharing: "Private",
@@ -442,6 +448,8 @@ describe("saved audiences shared by a team", () => {
       await p.reload();
       await poll(() => row(p, "Saved before the team").count()).toBe(1);
       expect(await p.getByTestId("saved-moved").count()).toBe(0);
+      // ...but what stayed behind is still shown.
+      await poll(() => p.getByTestId("saved-left-behind").count()).toBe(1);
       const posts = opened.log.exchanges.filter(
         (e) => e.method === "POST" && new URL(e.url).pathname === "/api/audiences",
       );

@@ -222,8 +222,9 @@ function finish(
 }
 
 /**
- * What the person reads after a move; null when there is nothing to say. The entries the server
- * refused are not in it: the panel lists them (see `leftBehind`), on this load and every later one.
+ * What the person reads after a move; null when there is nothing to say. Once the move is over,
+ * what stayed behind (refused or unreadable) is not in it: the panel lists that (see `leftBehind`),
+ * on this load and every later one. An interrupted move still says what it could not read.
  */
 export function moveReportText(report: MoveReport): string | null {
   const parts: string[] = [];
@@ -233,7 +234,7 @@ export function moveReportText(report: MoveReport): string | null {
         ? "Moved 1 audience saved in this browser to your team's list (private)."
         : `Moved ${report.moved} audiences saved in this browser to your team's list (private).`,
     );
-  if (report.unreadable > 0)
+  if (report.unreadable > 0 && report.interrupted)
     parts.push(
       report.unreadable === 1
         ? "One audience saved in this browser could not be read; it is kept in this browser, unchanged."

@@ -407,9 +407,13 @@ describe("saved audiences on the server", () => {
     setup();
     await rowOf("From before");
     await waitFor(() =>
-      expect(screen.getByTestId("saved-moved").textContent).toMatch(
-        /^Moved 1 audience saved in this browser to your team's list \(private\)\. One audience saved in this browser could not be read; it is kept in this browser, unchanged\.$/,
+      expect(screen.getByTestId("saved-moved").textContent).toBe(
+        "Moved 1 audience saved in this browser to your team's list (private).",
       ),
+    );
+    // What stayed behind (the unreadable entry) is said once, where it stays in view.
+    expect(screen.getByTestId("saved-left-behind").querySelector("p")?.textContent).toBe(
+      "One audience saved in this browser cannot be read by this version. It is kept in this browser only: download it as JSON.",
     );
     expect(writes()).toEqual([
       {
