@@ -454,6 +454,34 @@ describe("saved audiences shared by a team", () => {
         (e) => e.method === "POST" && new URL(e.url).pathname === "/api/audiences",
       );
       expect(posts).toHaveLength(1);
+
+      // An entry the server refused (422) during an earlier move stays in this browser with the
+      // server's reason: shown on every load, and it can be opened in the Builder.
+      await p.evaluate((tree) => {
+        const kept = JSON.parse(localStorage.getItem("ab.savedAudiences.v1") ?? "[]") as unknown[];
+        localStorage.setItem(
+          "ab.savedAudiences.v1",
+          JSON.stringify([{ id: "local-e2e-3", name: "Refused one", tree, lastCount: 7 }, ...kept]),
+        );
+        const marker = JSON.parse(localStorage.getItem("ab.savedAudiences.v1.moved") ?? "{}");
+        localStorage.setItem(
+          "ab.savedAudiences.v1.moved",
+          JSON.stringify({
+            ...marker,
+            refused: [{ id: "local-e2e-3", reason: "The server refused it: the name is too long." }],
+          }),
+        );
+      }, AUDIENCE);
+      await p.reload();
+      const stayed = p.getByTestId("saved-left-behind");
+      await poll(() => stayed.locator("p").first().textContent()).toBe(
+        "1 audience from this browser could not be moved: The server refused it: the name is too long. One more saved in this browser cannot be read by this version. They are kept in this browser only: download them as JSON, or open one in the Builder and save it.",
+      );
+      await stayed
+        .getByRole("button", { name: "Open “Refused one” from this browser in the Builder" })
+        .click();
+      await poll(() => p.getByText(/Opened “Refused one” from this browser\./).count()).toBe(1);
+      await screenshot(p, SHOTS, "11-left-in-this-browser", { fromTop: true });
       await opened.log.settle();
       expectClean(opened.log);
     } finally {
