@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { Hono } from "hono";
 import { requestId } from "hono/request-id";
 import type { DestinationStream, Logger } from "pino";
-import { TEAM_CODES } from "../contract/team";
+import { CANCELS, mayCall, mayCancel, ROTATIONS, TEAM_CODES } from "../contract/team";
 import { Access, LOCAL_PERSON, storeOr503 } from "./access";
 import { API_PREFIX, registerOperations, unsafeTarget } from "./allowlist";
 import { fail, ProxyProblem, problem, toResponse } from "./answer";
@@ -24,7 +24,6 @@ import { staticSite } from "./static";
 import { ProxyStats } from "./stats";
 import { audit } from "./team/audit";
 import { recordJob, startedBy } from "./team/jobs";
-import { CANCELS, mayCall, mayCancel, ROTATIONS } from "./team/roles";
 import { TEAM_PATH, teamRoutes } from "./team/routes";
 import { type Upstream, UpstreamClient } from "./upstream";
 

@@ -6,6 +6,7 @@ import {
   addPersonBody,
   changePersonBody,
   createAudienceBody,
+  mayManageTeam,
   restoreAudienceBody,
   TEAM_CODES,
   USER_NAME,
@@ -22,7 +23,6 @@ import * as audiences from "./audiences";
 import { auditPage } from "./audit";
 import { listJobs } from "./jobs";
 import { addPerson, changePerson, listPeople, removePerson } from "./people";
-import { mayManageTeam } from "./roles";
 
 /**
  * The proxy's own team API (src/contract/team.ts): people and the audit list for admins, saved
