@@ -25,7 +25,8 @@ export interface Caller {
 type Row = Selectable<AudienceTable>;
 
 const NOT_FOUND = "There is no such audience, or it is someone else's private one.";
-const notFound = () => fail(404, NOT_FOUND);
+/** The one 404 of audiences (unknown, deleted, someone else's private one, an impossible id). */
+export const notFound = () => fail(404, NOT_FOUND);
 
 const visible = (row: Row, caller: Caller) => row.owner === caller.name || row.shared;
 const mayManage = (row: Row, caller: Caller) =>

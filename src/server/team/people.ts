@@ -1,7 +1,7 @@
 import { type Kysely, sql } from "kysely";
 import { validationError } from "../../contract/errors";
 import { type Person, type Role, TEAM_CODES } from "../../contract/team";
-import { fail, ProxyProblem } from "../answer";
+import { fail, unprocessable } from "../answer";
 import type { Tables } from "../db/schema";
 import { hashPassword } from "../passwords";
 import { audit } from "./audit";
@@ -32,7 +32,7 @@ const COLUMNS = ["name", "role", "source", "created_at", "created_by"] as const;
 
 /** A 422 with the service's validation record, for checks zod cannot make. */
 export const invalid = (loc: (string | number)[], msg: string, input?: unknown) =>
-  new ProxyProblem({ status: 422, headers: [], body: JSON.stringify(validationError(loc, msg, input)) });
+  unprocessable(validationError(loc, msg, input));
 
 export async function listPeople(db: Kysely<Tables>): Promise<Person[]> {
   return (await db.selectFrom("users").select(COLUMNS).orderBy("name").execute()).map(toPerson);

@@ -1,6 +1,6 @@
 import type { Context, Hono } from "hono";
 import { z } from "zod";
-import { invalidJsonRecord, toValidationRecord, validationError } from "../../contract/errors";
+import { toValidationRecord, validationError } from "../../contract/errors";
 import {
   AUDIENCE_ID,
   addPersonBody,
@@ -14,11 +14,10 @@ import {
 } from "../../contract/team";
 import { type Access, storeOr503 } from "../access";
 import { API_PREFIX } from "../allowlist";
-import { fail, ProxyProblem } from "../answer";
-import { jsonDepth, readLimited } from "../body";
+import { fail, unprocessable } from "../answer";
 import type { ProxyEnv } from "../context";
 import type { Database } from "../db/database";
-import { MAX_JSON_DEPTH } from "../request-input";
+import { readJsonBody } from "../request-input";
 import * as audiences from "./audiences";
 import { auditPage } from "./audit";
 import { listJobs } from "./jobs";
@@ -48,9 +47,6 @@ const jobsQuery = z.strictObject({ kind: z.enum(["export", "verification"]).opti
 const STORE_DOWN =
   "The proxy cannot reach its database right now, so nothing was read or saved. Try again in a moment.";
 
-const unprocessable = (record: ReturnType<typeof validationError>) =>
-  new ProxyProblem({ status: 422, headers: [], body: JSON.stringify(record) });
-
 function parse<S extends z.ZodType>(schema: S, value: unknown, where: "body" | "query"): z.output<S> {
   const result = schema.safeParse(value);
   if (!result.success) throw unprocessable(toValidationRecord(result.error.issues, where, value));
@@ -75,23 +71,6 @@ function nulAt(value: unknown, path: (string | number)[] = []): (string | number
   return null;
 }
 
-async function bodyOf(c: Context<ProxyEnv>, maxBytes: number): Promise<unknown> {
-  const bytes = await readLimited(c.req.raw, maxBytes, c.env?.incoming);
-  const type = (c.req.header("content-type") ?? "").toLowerCase();
-  if (bytes.byteLength > 0 && type && !/^application\/([\w.+-]+\+)?json\b/.test(type))
-    throw fail(415, "Send the request body as JSON (Content-Type: application/json).");
-  if (bytes.byteLength === 0) return undefined;
-  let raw: unknown;
-  try {
-    raw = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
-  } catch (error) {
-    throw unprocessable(invalidJsonRecord((error as Error).message));
-  }
-  if (jsonDepth(raw, MAX_JSON_DEPTH) > MAX_JSON_DEPTH)
-    throw unprocessable(validationError(["body"], `the body nests more than ${MAX_JSON_DEPTH} levels deep`));
-  return raw;
-}
-
 const caller = (c: Context<ProxyEnv>): audiences.Caller => ({ name: c.get("caller"), role: c.get("role") });
 
 function admin(c: Context<ProxyEnv>) {
@@ -102,8 +81,7 @@ function admin(c: Context<ProxyEnv>) {
 /** An id that cannot be an audience's is answered like an unknown one. */
 function audienceId(c: Context<ProxyEnv>): string {
   const id = c.req.param("id") ?? "";
-  if (!AUDIENCE_ID.test(id))
-    throw fail(404, "There is no such audience, or it is someone else's private one.");
+  if (!AUDIENCE_ID.test(id)) throw audiences.notFound();
   return id;
 }
 
@@ -117,7 +95,7 @@ export function teamRoutes(app: Hono<ProxyEnv>, deps: TeamDeps) {
   const { database, access } = deps;
   const db = database.db;
   const store = <T>(work: () => Promise<T>) => storeOr503(work, STORE_DOWN);
-  const body = (c: Context<ProxyEnv>) => bodyOf(c, deps.maxBodyBytes);
+  const body = (c: Context<ProxyEnv>) => readJsonBody(c, deps.maxBodyBytes);
 
   // People (admins; in local mode the one local person is the admin and may add the first).
   app.get(`${API_PREFIX}/team/people`, async (c) => {
