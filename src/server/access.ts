@@ -11,7 +11,7 @@ import type { ProxyConfig } from "./config";
 import type { ProxyEnv } from "./context";
 import type { Database } from "./db/database";
 import { loadUserEntries, USER_NAME, verifyPassword } from "./passwords";
-import { countPeople } from "./team/people";
+import { countPeople, lockTeam } from "./team/people";
 
 export const SESSION_COOKIE = "ab_session";
 
@@ -132,6 +132,8 @@ export async function importUsersFile(database: Database, file: string): Promise
   await database.db.transaction().execute(async (tx) => {
     // Instances starting together on one server import once: the second waits, then finds it done.
     await sql`select pg_advisory_xact_lock(hashtext(${setting}))`.execute(tx);
+    // The same lock as the Team page's and the CLI's changes: an import and a change never interleave.
+    await lockTeam(tx);
     const now = await tx
       .selectFrom("proxy_settings")
       .select("value")

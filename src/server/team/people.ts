@@ -34,6 +34,17 @@ const COLUMNS = ["name", "role", "source", "created_at", "created_by"] as const;
 export const invalid = (loc: (string | number)[], msg: string, input?: unknown) =>
   unprocessable(validationError(loc, msg, input));
 
+/**
+ * One lock for the whole team, taken first by every change of people (add, change, remove, the
+ * USERS_FILE import), so they run one after another: two admins demoting each other at once are
+ * serialized (one wins, the other is told LAST_ADMIN) instead of deadlocking on each other's rows.
+ * A transaction-level advisory lock: released at commit or rollback.
+ */
+const TEAM_LOCK = 0x7465616d; // "team"
+export async function lockTeam(tx: Kysely<Tables>): Promise<void> {
+  await sql`select pg_advisory_xact_lock(${sql.lit(TEAM_LOCK)})`.execute(tx);
+}
+
 export async function listPeople(db: Kysely<Tables>): Promise<Person[]> {
   return (await db.selectFrom("users").select(COLUMNS).orderBy("name").execute()).map(toPerson);
 }
@@ -59,7 +70,7 @@ export async function addPerson(
   const hash = await hashPassword(body.password);
   return db.transaction().execute(async (tx) => {
     // Whoever adds the first person makes the team: it needs an admin to manage it.
-    await sql`lock table users in share row exclusive mode`.execute(tx);
+    await lockTeam(tx);
     if (body.role !== "admin" && (await countPeople(tx)) === 0)
       throw invalid(
         ["body", "role"],
@@ -134,6 +145,7 @@ export async function changePerson(
 ): Promise<Person> {
   const hash = body.password === undefined ? undefined : await hashPassword(body.password);
   return db.transaction().execute(async (tx) => {
+    await lockTeam(tx);
     const row = await changeable(tx, name);
     const roleChanges = body.role !== undefined && body.role !== row.role;
     if (roleChanges && row.role === "admin") await keepAnAdmin(tx, name, `making them ${body.role}`);
@@ -163,6 +175,7 @@ export async function changePerson(
 
 export async function removePerson(db: Kysely<Tables>, actor: string, name: string): Promise<void> {
   await db.transaction().execute(async (tx) => {
+    await lockTeam(tx);
     const row = await changeable(tx, name);
     if (row.role === "admin") await keepAnAdmin(tx, name, "removing them");
     // Their sessions go with them (sessions reference users, on delete cascade).

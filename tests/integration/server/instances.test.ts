@@ -9,7 +9,10 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Sandbox } from "../../../src/sandbox/app";
+import { ProxyProblem } from "../../../src/server/answer";
+import { openDatabase } from "../../../src/server/db/database";
 import { hashPassword } from "../../../src/server/passwords";
+import { addPerson, changePerson } from "../../../src/server/team/people";
 import { createDatabase } from "../../support/postgres";
 import {
   browser,
@@ -160,6 +163,37 @@ describe.skipIf(!server)("two proxy instances on one PostgreSQL", () => {
     expect(spend.status).toBe(401);
     await sleep(1100);
     expect((await boB.get("/api/session")).status).toBe(401);
+  });
+
+  it("two admins demoting each other at once: one wins, the other is told LAST_ADMIN, never a deadlock (5 rounds)", async () => {
+    const url = await createDatabase(server!);
+    const one = await openDatabase({ databaseUrl: url, dataDir: os.tmpdir() });
+    const two = await openDatabase({ databaseUrl: url, dataDir: os.tmpdir() });
+    try {
+      await addPerson(one.db, "cli", { name: "ada", role: "admin", password: "ada-password-1" });
+      await addPerson(one.db, "cli", { name: "eve", role: "admin", password: "eve-password-1" });
+      for (let round = 0; round < 5; round++) {
+        const outcomes = await Promise.allSettled([
+          changePerson(one.db, "ada", "eve", { role: "analyst" }),
+          changePerson(two.db, "eve", "ada", { role: "analyst" }),
+        ]);
+        expect(
+          outcomes.filter((o) => o.status === "fulfilled"),
+          `round ${round}`,
+        ).toHaveLength(1);
+        const refused = outcomes.find((o) => o.status === "rejected") as PromiseRejectedResult;
+        expect(refused.reason, `round ${round}`).toBeInstanceOf(ProxyProblem);
+        const answer = (refused.reason as ProxyProblem).answer;
+        expect(answer.status).toBe(409);
+        expect(JSON.parse(answer.body).code).toBe("LAST_ADMIN");
+        const admins = await one.db.selectFrom("users").select("name").where("role", "=", "admin").execute();
+        expect(admins).toHaveLength(1);
+        await one.db.updateTable("users").set({ role: "admin" }).execute();
+      }
+    } finally {
+      await one.close();
+      await two.close();
+    }
   });
 
   it("two instances in local mode: once someone is added on one, the other asks for sign-in within SESSION_CHECK_MS", async () => {
