@@ -372,6 +372,23 @@ export class Access {
     return person;
   }
 
+  /**
+   * The caller as the database has them now (never this instance's memory): for spends, downloads
+   * of purchased data, cancels and the team's admin routes, so a role changed or a person removed
+   * on another instance counts here at once. In local mode the database is asked whether people
+   * exist meanwhile (`npm run users`, another instance): then it is a 401 at once.
+   */
+  async confirm(c: Context<ProxyEnv>): Promise<{ name: string; role: Role }> {
+    if (!this.required) {
+      const n = await storeOr503(() => countPeople(this.database.db));
+      if (n === 0) return LOCAL_PERSON;
+      this.requiredNow = true;
+    }
+    const person = await storeOr503(() => this.sessions.personOf(getCookie(c, SESSION_COOKIE), true));
+    if (!person) throw fail(401, "Please sign in first.");
+    return person;
+  }
+
   routes(app: Hono<ProxyEnv>) {
     app.post("/auth/sign-in", (c) => storeOr503(() => this.signIn(c)));
     app.post("/auth/sign-out", async (c) => {

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { Hono } from "hono";
 import { requestId } from "hono/request-id";
 import type { DestinationStream, Logger } from "pino";
-import { CANCELS, mayCall, mayCancel, ROTATIONS, TEAM_CODES } from "../contract/team";
+import { CANCELS, DOWNLOADS, mayCall, mayCancel, ROTATIONS, TEAM_CODES } from "../contract/team";
 import { Access, LOCAL_PERSON, storeOr503 } from "./access";
 import { API_PREFIX, registerOperations, unsafeTarget } from "./allowlist";
 import { fail, ProxyProblem, problem, toResponse } from "./answer";
@@ -238,7 +238,15 @@ export async function createProxy(
       },
     });
     const started = JOB_STARTS[op.id];
+    const fresh = DOWNLOADS.has(op.id) || op.id in CANCELS;
     return async (c, next) => {
+      // Downloads of purchased data and cancels ask the database for the person and their role, as
+      // spends do (confirmCaller): a demoted or removed person is refused on every instance at once.
+      if (fresh) {
+        const person = await access.confirm(c);
+        c.set("caller", person.name);
+        c.set("role", person.role);
+      }
       // The caller's role, before anything is read or sent.
       const verdict = mayCall(c.get("role"), op);
       if (!verdict.ok) throw refuse(verdict.reason);

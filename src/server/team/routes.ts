@@ -73,8 +73,15 @@ function nulAt(value: unknown, path: (string | number)[] = []): (string | number
 
 const caller = (c: Context<ProxyEnv>): audiences.Caller => ({ name: c.get("caller"), role: c.get("role") });
 
-function admin(c: Context<ProxyEnv>) {
-  const verdict = mayManageTeam(c.get("role"));
+/**
+ * The caller must be an admin as the database has them now, not as this instance's session memory
+ * remembers them (a demoted or removed admin loses the team's pages at once on every instance).
+ */
+async function admin(c: Context<ProxyEnv>, access: Access) {
+  const person = await access.confirm(c);
+  c.set("caller", person.name);
+  c.set("role", person.role);
+  const verdict = mayManageTeam(person.role);
   if (!verdict.ok) throw fail(403, verdict.reason, { code: TEAM_CODES.roleRequired });
 }
 
@@ -99,11 +106,11 @@ export function teamRoutes(app: Hono<ProxyEnv>, deps: TeamDeps) {
 
   // People (admins; in local mode the one local person is the admin and may add the first).
   app.get(`${API_PREFIX}/team/people`, async (c) => {
-    admin(c);
+    await admin(c, access);
     return c.json({ people: await store(() => listPeople(db)) });
   });
   app.post(`${API_PREFIX}/team/people`, async (c) => {
-    admin(c);
+    await admin(c, access);
     const input = parse(addPersonBody, await body(c), "body");
     const local = !access.required;
     const person = await store(async () => {
@@ -117,7 +124,7 @@ export function teamRoutes(app: Hono<ProxyEnv>, deps: TeamDeps) {
     return c.json(person, 201);
   });
   app.put(`${API_PREFIX}/team/people/:name`, async (c) => {
-    admin(c);
+    await admin(c, access);
     const name = personName(c);
     const input = parse(changePersonBody, await body(c), "body");
     const person = await store(() => changePerson(db, c.get("caller"), name, input));
@@ -125,14 +132,14 @@ export function teamRoutes(app: Hono<ProxyEnv>, deps: TeamDeps) {
     return c.json(person);
   });
   app.delete(`${API_PREFIX}/team/people/:name`, async (c) => {
-    admin(c);
+    await admin(c, access);
     const name = personName(c);
     await store(() => removePerson(db, c.get("caller"), name));
     access.sessions.forget(name);
     return c.json({ removed: true });
   });
   app.get(`${API_PREFIX}/team/audit`, async (c) => {
-    admin(c);
+    await admin(c, access);
     const query = parse(auditQuery, c.req.query(), "query");
     return c.json(await store(() => auditPage(db, query)));
   });

@@ -165,6 +165,53 @@ describe.skipIf(!server)("two proxy instances on one PostgreSQL", () => {
     expect((await boB.get("/api/session")).status).toBe(401);
   });
 
+  it("a demoted or removed admin loses the team's pages, downloads and cancels on the other instance at once", async () => {
+    const adaA = browser(a.url);
+    expect((await adaA.post("/auth/sign-in", { name: "ada", password: "ada-password-1" })).status).toBe(200);
+    for (const [name, role] of [
+      ["eve", "admin"],
+      ["dan", "admin"],
+      ["di", "buyer"],
+    ] as const)
+      expect(
+        (await adaA.post("/api/team/people", { name, role, password: `${name}-password-1` })).status,
+      ).toBe(201);
+    const onB = async (name: string) => {
+      const person = browser(b.url);
+      expect((await person.post("/auth/sign-in", { name, password: `${name}-password-1` })).status).toBe(200);
+      return person;
+    };
+    const eveB = await onB("eve");
+    const danB = await onB("dan");
+    const diB = await onB("di");
+    // B has checked them all just now (its memory would trust that for SESSION_CHECK_MS).
+    expect((await eveB.get("/api/team/people")).status).toBe(200);
+    expect((await danB.get("/api/team/audit")).status).toBe(200);
+    expect((await diB.get("/api/session")).body).toMatchObject({ role: "buyer" });
+
+    expect((await adaA.call("PUT", "/api/team/people/eve", { role: "analyst" })).status).toBe(200);
+    expect((await adaA.call("DELETE", "/api/team/people/dan")).status).toBe(200);
+    expect((await adaA.call("PUT", "/api/team/people/di", { role: "analyst" })).status).toBe(200);
+    const seen = upstream.seen.length;
+    // At once on B: nothing added, nothing read, nothing downloaded or cancelled.
+    const add = await eveB.post("/api/team/people", {
+      name: "eve2",
+      role: "admin",
+      password: "eve2-password-1",
+    });
+    expect([401, 403]).toContain(add.status);
+    expect((await danB.get("/api/team/audit")).status).toBe(401);
+    expect((await danB.call("PUT", "/api/team/people/eve", { role: "admin" })).status).toBe(401);
+    expect((await diB.get("/api/v2/contact/export/exp-1/download")).status).toBe(401);
+    expect((await diB.post("/api/v2/contact/export/exp-1/cancel")).status).toBe(401);
+    expect(upstream.seen.length).toBe(seen);
+    const names = (await adaA.get<{ people: { name: string; role: string }[] }>("/api/team/people")).body
+      .people;
+    const roles = names.map((p) => `${p.name}:${p.role}`);
+    expect(roles).toEqual(expect.arrayContaining(["ada:admin", "di:analyst", "eve:analyst"]));
+    expect(roles.filter((r) => /^(dan|eve2):/.test(r))).toEqual([]);
+  });
+
   it("two admins demoting each other at once: one wins, the other is told LAST_ADMIN, never a deadlock (5 rounds)", async () => {
     const url = await createDatabase(server!);
     const one = await openDatabase({ databaseUrl: url, dataDir: os.tmpdir() });
