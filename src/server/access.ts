@@ -404,6 +404,8 @@ export class Access {
   }
 
   private async signIn(c: Context<ProxyEnv>): Promise<Response> {
+    // People added meanwhile (the CLI, another instance) may sign in at once.
+    if (!this.required && (await countPeople(this.database.db)) > 0) this.requiredNow = true;
     if (!this.required) throw fail(404, "Sign-in is off: this proxy serves a single local user.");
     const started = Date.now();
     let body: unknown;

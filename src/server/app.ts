@@ -221,9 +221,10 @@ export async function createProxy(
       stats,
       scrub,
       log: logger,
-      // Spends ask the database for the person and their role (a role changed anywhere counts at once).
+      // Spends ask the database for the person and their role (a role changed anywhere counts at
+      // once; in local mode, whether people exist by now).
       confirmCaller: async (c) => {
-        const person = (await access.personOf(c, true)) ?? LOCAL_PERSON;
+        const person = await access.confirm(c);
         const verdict = mayCall(person.role, op);
         if (!verdict.ok) throw refuse(verdict.reason);
         return person.name;

@@ -62,16 +62,24 @@ export async function roleOf(db: Kysely<Tables>, name: string): Promise<Role | n
   return row?.role ?? null;
 }
 
+/**
+ * Adds a person. `firstOnly`: the caller is local mode's person, who may add the very first person
+ * only (a team that has people, added meanwhile by the CLI or another instance, is refused: 409).
+ */
 export async function addPerson(
   db: Kysely<Tables>,
   actor: string,
   body: { name: string; role: Role; password: string },
+  options: { firstOnly?: boolean } = {},
 ): Promise<Person> {
   const hash = await hashPassword(body.password);
   return db.transaction().execute(async (tx) => {
-    // Whoever adds the first person makes the team: it needs an admin to manage it.
     await lockTeam(tx);
-    if (body.role !== "admin" && (await countPeople(tx)) === 0)
+    const empty = (await countPeople(tx)) === 0;
+    if (options.firstOnly && !empty)
+      throw fail(409, "Someone has already set up this team: sign in.", { code: TEAM_CODES.teamExists });
+    // Whoever adds the first person makes the team: it needs an admin to manage it.
+    if (body.role !== "admin" && empty)
       throw invalid(
         ["body", "role"],
         "The first person of the team must be an admin (someone has to manage it).",

@@ -21,7 +21,7 @@ import { readJsonBody } from "../request-input";
 import * as audiences from "./audiences";
 import { auditPage } from "./audit";
 import { listJobs } from "./jobs";
-import { addPerson, changePerson, listPeople, removePerson } from "./people";
+import { addPerson, changePerson, countPeople, listPeople, removePerson } from "./people";
 
 /**
  * The proxy's own team API (src/contract/team.ts): people and the audit list for admins, saved
@@ -110,18 +110,23 @@ export function teamRoutes(app: Hono<ProxyEnv>, deps: TeamDeps) {
     return c.json({ people: await store(() => listPeople(db)) });
   });
   app.post(`${API_PREFIX}/team/people`, async (c) => {
-    await admin(c, access);
-    const input = parse(addPersonBody, await body(c), "body");
+    // Local mode's person may add the very first person only: addPerson refuses (409) under the
+    // team's lock when anybody exists by then (added by the CLI, another instance, a second tab).
     const local = !access.required;
-    const person = await store(async () => {
-      const added = await addPerson(db, c.get("caller"), input);
-      // The local person's audiences become the first admin's: nothing saved before is orphaned.
-      if (local && added.role === "admin") await audiences.adoptLocalAudiences(db, added.name);
-      return added;
-    });
-    // From now on everyone signs in (the local person too, as whoever they added).
-    access.peopleExist();
-    return c.json(person, 201);
+    if (!local) await admin(c, access);
+    const input = parse(addPersonBody, await body(c), "body");
+    try {
+      const person = await store(async () => {
+        const added = await addPerson(db, c.get("caller"), input, { firstOnly: local });
+        // The local person's audiences become the first admin's: nothing saved before is orphaned.
+        if (local && added.role === "admin") await audiences.adoptLocalAudiences(db, added.name);
+        return added;
+      });
+      return c.json(person, 201);
+    } finally {
+      // Added, or refused as people exist: from now on everyone signs in (the local person too).
+      if (local && (await countPeople(db).catch(() => 0)) > 0) access.peopleExist();
+    }
   });
   app.put(`${API_PREFIX}/team/people/:name`, async (c) => {
     await admin(c, access);

@@ -208,6 +208,84 @@ describe("people (admins)", () => {
   });
 });
 
+describe("local mode cannot take over a team", () => {
+  /** A local-mode proxy on a database the test also holds, as `npm run users` or another instance would. */
+  async function localOnShared() {
+    const dir = await mkdtemp(path.join(os.tmpdir(), "team-local-"));
+    const { url, database } = await testDatabaseFor(dir, false);
+    const store = database ?? (await openDatabase({ databaseUrl: url ?? null, dataDir: dir }));
+    // A long SESSION_CHECK_MS: local mode does not notice new people by itself during the test.
+    const server = await startProxy(
+      fakeUpstream(() => json({ credits: 1, plan: "PAYG" })),
+      {
+        env: { SESSION_CHECK_MS: "60000", SIGN_IN_DELAY_MS: "0" },
+        deps: { database: store },
+      },
+    );
+    running.push({
+      close: async () => {
+        await server.close();
+        await store.close();
+      },
+    });
+    return { server, store, local: browser(server.url) };
+  }
+
+  it("once people exist (added by the CLI), a local spend is 401 at once and adding anyone is 409", async () => {
+    const { server, store, local } = await localOnShared();
+    await addPerson(store.db, "cli", { name: "ada", role: "admin", password: PASSWORD("ada") });
+    const spend = await local.post(
+      "/api/v2/email/verify",
+      { email: "a@example.com" },
+      { idempotencyKey: "local-after-people-1" },
+    );
+    expect(spend.status).toBe(401);
+    const take = await browser(server.url).post("/api/team/people", {
+      name: "mallory",
+      role: "admin",
+      password: PASSWORD("mallory"),
+    });
+    expect([401, 409]).toContain(take.status);
+    const people = await store.db.selectFrom("users").select("name").execute();
+    expect(people.map((p) => p.name)).toEqual(["ada"]);
+  });
+
+  it("the local person adds the very first person only: 409 in plain words when the team has people", async () => {
+    const { store, local } = await localOnShared();
+    await addPerson(store.db, "cli", { name: "ada", role: "admin", password: PASSWORD("ada") });
+    const take = await local.post<{ detail: string; code: string }>("/api/team/people", {
+      name: "mallory",
+      role: "admin",
+      password: PASSWORD("mallory"),
+    });
+    expect(take.status).toBe(409);
+    expect(take.body).toEqual({
+      detail: "Someone has already set up this team: sign in.",
+      code: "TEAM_EXISTS",
+    });
+    // From then on this instance asks for sign-in.
+    expect((await local.get("/api/session")).status).toBe(401);
+  });
+
+  it("two first-person POSTs at once: exactly one wins", async () => {
+    const { store, server } = await localOnShared();
+    const tries = await Promise.all(
+      ["ann", "max"].map((name) =>
+        browser(server.url).post<{ detail: string }>("/api/team/people", {
+          name,
+          role: "admin",
+          password: PASSWORD(name),
+        }),
+      ),
+    );
+    expect(tries.map((t) => t.status).sort()).toEqual([201, 409]);
+    expect(tries.find((t) => t.status === 409)!.body.detail).toBe(
+      "Someone has already set up this team: sign in.",
+    );
+    expect(await store.db.selectFrom("users").select("name").execute()).toHaveLength(1);
+  });
+});
+
 describe("USERS_FILE people", () => {
   it("come with their role from the file, cannot be changed here (409 MANAGED_BY_FILE), and a file change never touches team people", async () => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), "team-file-"));
