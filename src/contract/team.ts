@@ -27,6 +27,11 @@ export const ROLE_WORDS: Record<Role, string> = {
 
 /** Sign-in names: letters, digits, `.`, `_`, `@`, `-`, 1 to 64 of them. */
 export const USER_NAME = /^[A-Za-z0-9._@-]{1,64}$/;
+
+/** The one person of local mode (loopback, nobody to sign in): the admin. */
+export const LOCAL_PERSON = "local";
+/** The actor of `npm run users`. */
+export const CLI_PERSON = "cli";
 export const personNameSchema = z
   .string()
   .regex(USER_NAME, "Use 1 to 64 letters, digits, dots, dashes, underscores or @.");
@@ -264,6 +269,8 @@ export const AUDIT_ACTIONS = [
   "audience.restore",
   "audience.delete",
   "audience.undelete",
+  /** A person's audiences passed to someone else (the first admin, or whoever removed them). */
+  "audience.owner",
   "key.rotate",
 ] as const;
 export const auditEntrySchema = z.object({

@@ -2,7 +2,13 @@ import { randomBytes } from "node:crypto";
 import type { Kysely, Selectable } from "kysely";
 import { stableStringify } from "../../contract/canonical";
 import type { GroupNode } from "../../contract/filter";
-import { type Audience, type AudienceVersion, type Role, TEAM_CODES } from "../../contract/team";
+import {
+  type Audience,
+  type AudienceVersion,
+  LOCAL_PERSON,
+  type Role,
+  TEAM_CODES,
+} from "../../contract/team";
 import { fail, ProxyProblem } from "../answer";
 import type { AudienceTable, Tables } from "../db/schema";
 import { audit } from "./audit";
@@ -345,7 +351,36 @@ export async function audienceVersions(
   }));
 }
 
-/** The first admin added in local mode takes over what the local person saved. */
-export async function adoptLocalAudiences(db: Kysely<Tables>, name: string): Promise<void> {
-  await db.updateTable("audiences").set({ owner: name }).where("owner", "=", "local").execute();
+/**
+ * The first admin of a team takes over what the local person saved (called in addPerson's
+ * transaction, for the Team page and `npm run users` alike).
+ */
+export async function adoptLocalAudiences(tx: Kysely<Tables>, actor: string, name: string): Promise<void> {
+  await passAudiences(tx, actor, LOCAL_PERSON, name);
+}
+
+/**
+ * Every audience of `from` (private and shared, deleted ones too) becomes `to`'s, audited. Owners
+ * are names: what a removed person owned must not wait for the next person of that name.
+ */
+export async function passAudiences(
+  tx: Kysely<Tables>,
+  actor: string,
+  from: string,
+  to: string,
+): Promise<number> {
+  const moved = await tx
+    .updateTable("audiences")
+    .set({ owner: to })
+    .where("owner", "=", from)
+    .returning("id")
+    .execute();
+  if (moved.length > 0)
+    await audit(tx, {
+      actor,
+      action: "audience.owner",
+      target: from,
+      summary: `audiences of ${from} passed to ${to} (${moved.length})`,
+    });
+  return moved.length;
 }

@@ -4,6 +4,7 @@ import { type Person, type Role, TEAM_CODES } from "../../contract/team";
 import { fail, unprocessable } from "../answer";
 import type { Tables } from "../db/schema";
 import { hashPassword } from "../passwords";
+import { adoptLocalAudiences } from "./audiences";
 import { audit } from "./audit";
 
 /**
@@ -65,6 +66,8 @@ export async function roleOf(db: Kysely<Tables>, name: string): Promise<Role | n
 /**
  * Adds a person. `firstOnly`: the caller is local mode's person, who may add the very first person
  * only (a team that has people, added meanwhile by the CLI or another instance, is refused: 409).
+ * The first person added as an admin takes over the audiences the local person saved, in the same
+ * transaction (the Team page and `npm run users` alike).
  */
 export async function addPerson(
   db: Kysely<Tables>,
@@ -107,6 +110,8 @@ export async function addPerson(
       .returning(COLUMNS)
       .executeTakeFirstOrThrow();
     await audit(tx, { actor, action: "person.add", target: body.name, summary: `added as ${body.role}` });
+    // The local person's audiences become the first admin's: nothing saved before is orphaned.
+    if (empty && body.role === "admin") await adoptLocalAudiences(tx, actor, body.name);
     return toPerson(row as Row);
   });
 }

@@ -116,12 +116,7 @@ export function teamRoutes(app: Hono<ProxyEnv>, deps: TeamDeps) {
     if (!local) await admin(c, access);
     const input = parse(addPersonBody, await body(c), "body");
     try {
-      const person = await store(async () => {
-        const added = await addPerson(db, c.get("caller"), input, { firstOnly: local });
-        // The local person's audiences become the first admin's: nothing saved before is orphaned.
-        if (local && added.role === "admin") await audiences.adoptLocalAudiences(db, added.name);
-        return added;
-      });
+      const person = await store(() => addPerson(db, c.get("caller"), input, { firstOnly: local }));
       return c.json(person, 201);
     } finally {
       // Added, or refused as people exist: from now on everyone signs in (the local person too).

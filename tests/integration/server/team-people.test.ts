@@ -10,7 +10,7 @@ import { mkdtemp } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { auditAnswer, peopleAnswer, personSchema } from "../../../src/contract/team";
+import { auditAnswer, CLI_PERSON, peopleAnswer, personSchema } from "../../../src/contract/team";
 import { Sessions } from "../../../src/server/access";
 import { openDatabase } from "../../../src/server/db/database";
 import { hashPassword } from "../../../src/server/passwords";
@@ -23,7 +23,7 @@ import {
   startProxy,
   testDatabaseFor,
 } from "../../support/proxy-server";
-import { PASSWORD, signIn, startTeam, type Team } from "../../support/team";
+import { FILTER, PASSWORD, signIn, startTeam, type Team } from "../../support/team";
 
 const running: { close(): Promise<void> }[] = [];
 afterEach(async () => {
@@ -233,7 +233,7 @@ describe("local mode cannot take over a team", () => {
 
   it("once people exist (added by the CLI), a local spend is 401 at once and adding anyone is 409", async () => {
     const { server, store, local } = await localOnShared();
-    await addPerson(store.db, "cli", { name: "ada", role: "admin", password: PASSWORD("ada") });
+    await addPerson(store.db, CLI_PERSON, { name: "ada", role: "admin", password: PASSWORD("ada") });
     const spend = await local.post(
       "/api/v2/email/verify",
       { email: "a@example.com" },
@@ -252,7 +252,7 @@ describe("local mode cannot take over a team", () => {
 
   it("the local person adds the very first person only: 409 in plain words when the team has people", async () => {
     const { store, local } = await localOnShared();
-    await addPerson(store.db, "cli", { name: "ada", role: "admin", password: PASSWORD("ada") });
+    await addPerson(store.db, CLI_PERSON, { name: "ada", role: "admin", password: PASSWORD("ada") });
     const take = await local.post<{ detail: string; code: string }>("/api/team/people", {
       name: "mallory",
       role: "admin",
@@ -283,6 +283,33 @@ describe("local mode cannot take over a team", () => {
       "Someone has already set up this team: sign in.",
     );
     expect(await store.db.selectFrom("users").select("name").execute()).toHaveLength(1);
+  });
+
+  it("the first admin added with `npm run users` takes over what the local person saved, audited", async () => {
+    const { server, store, local } = await localOnShared();
+    const saved = await local.post<{ id: string }>("/api/audiences", {
+      name: "Saved locally",
+      filter: FILTER,
+    });
+    expect(saved.status).toBe(201);
+    // A first person who is not an admin is refused, and adopts nothing.
+    await expect(
+      addPerson(store.db, CLI_PERSON, { name: "bo", role: "buyer", password: PASSWORD("bo") }),
+    ).rejects.toThrow();
+    await addPerson(store.db, CLI_PERSON, { name: "ada", role: "admin", password: PASSWORD("ada") });
+    const ada = await signIn(server.url, "ada");
+    const mine = await ada.get<{ owner: string }>(`/api/audiences/${saved.body.id}`);
+    expect(mine.status).toBe(200);
+    expect(mine.body.owner).toBe("ada");
+    const audit = auditAnswer.parse((await ada.get("/api/team/audit")).body);
+    expect(audit.entries.map((e) => [e.action, e.actor, e.summary])).toContainEqual([
+      "audience.owner",
+      "cli",
+      "audiences of local passed to ada (1)",
+    ]);
+    // A later admin adopts nothing (there is nothing of local's left, and the team was not empty).
+    await addPerson(store.db, CLI_PERSON, { name: "eve", role: "admin", password: PASSWORD("eve") });
+    expect((await ada.get<{ owner: string }>(`/api/audiences/${saved.body.id}`)).body.owner).toBe("ada");
   });
 });
 
