@@ -32,9 +32,20 @@ export const USER_NAME = /^[A-Za-z0-9._@-]{1,64}$/;
 export const LOCAL_PERSON = "local";
 /** The actor of `npm run users`. */
 export const CLI_PERSON = "cli";
+/**
+ * Names the proxy records for itself, never a person's: audiences and the audit list name their
+ * owners and actors by name, so a person called `local` would own what local mode saved, and one
+ * called `cli` would look like the command line.
+ */
+export const RESERVED_NAMES: readonly string[] = [LOCAL_PERSON, CLI_PERSON];
+export const RESERVED_NAME_MESSAGE =
+  "The names local and cli are the proxy's own (the local admin and the command line): choose another.";
+export const isReservedName = (name: string) => RESERVED_NAMES.includes(name.toLowerCase());
+
 export const personNameSchema = z
   .string()
-  .regex(USER_NAME, "Use 1 to 64 letters, digits, dots, dashes, underscores or @.");
+  .regex(USER_NAME, "Use 1 to 64 letters, digits, dots, dashes, underscores or @.")
+  .refine((name) => !isReservedName(name), RESERVED_NAME_MESSAGE);
 export const passwordSchema = z
   .string()
   .min(8, "Use a password of at least 8 characters.")

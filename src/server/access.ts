@@ -4,7 +4,7 @@ import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { sql } from "kysely";
 import { z } from "zod";
 import { SPEND_CODES } from "../contract/errors";
-import type { Role } from "../contract/team";
+import { LOCAL_PERSON, type Role } from "../contract/team";
 import { fail, ProxyProblem, problem, toResponse } from "./answer";
 import { readLimited } from "./body";
 import type { ProxyConfig } from "./config";
@@ -292,7 +292,10 @@ const signInBody = z.strictObject({
 });
 
 /** The one person of local mode (nobody to sign in, loopback only): the admin. */
-export const LOCAL_PERSON = { name: "local", role: "admin" } as const satisfies { name: string; role: Role };
+export const LOCAL_ADMIN = { name: LOCAL_PERSON, role: "admin" } as const satisfies {
+  name: string;
+  role: Role;
+};
 
 /**
  * Sign-in, when the database knows anyone (USERS_FILE, the Team page, `npm run users`). Without
@@ -381,7 +384,7 @@ export class Access {
   async confirm(c: Context<ProxyEnv>): Promise<{ name: string; role: Role }> {
     if (!this.required) {
       const n = await storeOr503(() => countPeople(this.database.db));
-      if (n === 0) return LOCAL_PERSON;
+      if (n === 0) return LOCAL_ADMIN;
       this.requiredNow = true;
     }
     const person = await storeOr503(() => this.sessions.personOf(getCookie(c, SESSION_COOKIE), true));

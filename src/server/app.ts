@@ -3,7 +3,7 @@ import { Hono } from "hono";
 import { requestId } from "hono/request-id";
 import type { DestinationStream, Logger } from "pino";
 import { CANCELS, DOWNLOADS, mayCall, mayCancel, ROTATIONS, TEAM_CODES } from "../contract/team";
-import { Access, LOCAL_PERSON, storeOr503 } from "./access";
+import { Access, LOCAL_ADMIN, storeOr503 } from "./access";
 import { API_PREFIX, registerOperations, unsafeTarget } from "./allowlist";
 import { fail, ProxyProblem, problem, toResponse } from "./answer";
 import { browserGuard, hostGuard, securityHeaders } from "./browser-guard";
@@ -135,8 +135,8 @@ export async function createProxy(
       ? c.req.header("x-forwarded-for")?.split(",").at(-1)?.trim()
       : undefined;
     c.set("clientIp", forwarded || peer);
-    c.set("caller", LOCAL_PERSON.name);
-    c.set("role", LOCAL_PERSON.role);
+    c.set("caller", LOCAL_ADMIN.name);
+    c.set("role", LOCAL_ADMIN.role);
     await next();
     c.header("x-request-id", c.get("requestId"));
     const pathname = new URL(c.req.url).pathname;

@@ -1,4 +1,11 @@
-import { ALLOWED_ROLES, mayCancel as contractMayCancel, type Role, rolesInWords } from "../../contract/team";
+import {
+  ALLOWED_ROLES,
+  CLI_PERSON,
+  mayCancel as contractMayCancel,
+  LOCAL_PERSON,
+  type Role,
+  rolesInWords,
+} from "../../contract/team";
 import { useSession } from "../api/session";
 
 /**
@@ -48,11 +55,11 @@ export function refusal(role: Role, ability: Ability, ask = "an admin of your te
 
 /**
  * The name the proxy records for the one local person of local mode (no people yet, nobody signs
- * in): the proxy's LOCAL_PERSON. Shown as words, not as if someone were called "local".
+ * in), and for `npm run users`: the contract's, reserved (no person may be called so). Shown as
+ * words, not as if someone were called "local".
  */
-export const LOCAL_PERSON_NAME = "local";
-/** The actor the proxy records for `npm run users` on the server. */
-export const CLI_PERSON_NAME = "cli";
+export const LOCAL_PERSON_NAME = LOCAL_PERSON;
+export const CLI_PERSON_NAME = CLI_PERSON;
 
 /** A recorded person's name for people to read: the local admin and the command line said as such. */
 export function personLabel(name: string): string {

@@ -1,10 +1,10 @@
 import { type Kysely, sql } from "kysely";
 import { validationError } from "../../contract/errors";
-import { type Person, type Role, TEAM_CODES } from "../../contract/team";
+import { CLI_PERSON, LOCAL_PERSON, type Person, type Role, TEAM_CODES } from "../../contract/team";
 import { fail, unprocessable } from "../answer";
 import type { Tables } from "../db/schema";
 import { hashPassword } from "../passwords";
-import { adoptLocalAudiences } from "./audiences";
+import { adoptLocalAudiences, passAudiences } from "./audiences";
 import { audit } from "./audit";
 
 /**
@@ -186,13 +186,40 @@ export async function changePerson(
   });
 }
 
-export async function removePerson(db: Kysely<Tables>, actor: string, name: string): Promise<void> {
-  await db.transaction().execute(async (tx) => {
+/**
+ * Removes a person. Their audiences (private and shared, deleted ones too) pass to the admin who
+ * removes them, or, for the CLI (or an admin removing themselves), to the longest-standing
+ * remaining admin: owners are names, so a later person of the same name must not inherit them.
+ */
+export async function removePerson(
+  db: Kysely<Tables>,
+  actor: string,
+  name: string,
+): Promise<{ heir: string | null; passed: number }> {
+  return db.transaction().execute(async (tx) => {
     await lockTeam(tx);
     const row = await changeable(tx, name);
     if (row.role === "admin") await keepAnAdmin(tx, name, "removing them");
     // Their sessions go with them (sessions reference users, on delete cascade).
     await tx.deleteFrom("users").where("name", "=", name).execute();
     await audit(tx, { actor, action: "person.remove", target: name, summary: `removed (was ${row.role})` });
+    const heir = await heirOf(tx, actor);
+    return { heir, passed: heir ? await passAudiences(tx, actor, name, heir) : 0 };
   });
+}
+
+/** Who takes a removed person's audiences: the admin removing them, else the longest-standing admin. */
+async function heirOf(tx: Kysely<Tables>, actor: string): Promise<string | null> {
+  if (actor !== CLI_PERSON && actor !== LOCAL_PERSON) {
+    const self = await tx.selectFrom("users").select("name").where("name", "=", actor).executeTakeFirst();
+    if (self) return self.name;
+  }
+  const admin = await tx
+    .selectFrom("users")
+    .select("name")
+    .where("role", "=", "admin")
+    .orderBy("created_at")
+    .orderBy("name")
+    .executeTakeFirst();
+  return admin?.name ?? null;
 }

@@ -8,6 +8,7 @@ import { mkdtemp } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CLI_PERSON } from "../../../src/contract/team";
 import type { Sandbox } from "../../../src/sandbox/app";
 import { ProxyProblem } from "../../../src/server/answer";
 import { openDatabase } from "../../../src/server/db/database";
@@ -217,8 +218,8 @@ describe.skipIf(!server)("two proxy instances on one PostgreSQL", () => {
     const one = await openDatabase({ databaseUrl: url, dataDir: os.tmpdir() });
     const two = await openDatabase({ databaseUrl: url, dataDir: os.tmpdir() });
     try {
-      await addPerson(one.db, "cli", { name: "ada", role: "admin", password: "ada-password-1" });
-      await addPerson(one.db, "cli", { name: "eve", role: "admin", password: "eve-password-1" });
+      await addPerson(one.db, CLI_PERSON, { name: "ada", role: "admin", password: "ada-password-1" });
+      await addPerson(one.db, CLI_PERSON, { name: "eve", role: "admin", password: "eve-password-1" });
       for (let round = 0; round < 5; round++) {
         const outcomes = await Promise.allSettled([
           changePerson(one.db, "ada", "eve", { role: "analyst" }),

@@ -10,7 +10,13 @@ import { mkdtemp } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { auditAnswer, CLI_PERSON, peopleAnswer, personSchema } from "../../../src/contract/team";
+import {
+  audiencesAnswer,
+  auditAnswer,
+  CLI_PERSON,
+  peopleAnswer,
+  personSchema,
+} from "../../../src/contract/team";
 import { Sessions } from "../../../src/server/access";
 import { openDatabase } from "../../../src/server/db/database";
 import { hashPassword } from "../../../src/server/passwords";
@@ -310,6 +316,64 @@ describe("local mode cannot take over a team", () => {
     // A later admin adopts nothing (there is nothing of local's left, and the team was not empty).
     await addPerson(store.db, CLI_PERSON, { name: "eve", role: "admin", password: PASSWORD("eve") });
     expect((await ada.get<{ owner: string }>(`/api/audiences/${saved.body.id}`)).body.owner).toBe("ada");
+  });
+});
+
+describe("owners are names", () => {
+  it("local and cli are the proxy's own names: nobody may be called so", async () => {
+    const { admin } = await team();
+    for (const name of ["local", "cli", "Local", "CLI"]) {
+      const refused = await admin.post<{ detail: { loc: unknown[]; msg: string }[] }>("/api/team/people", {
+        name,
+        role: "buyer",
+        password: PASSWORD("x"),
+      });
+      expect(refused.status, name).toBe(422);
+      expect(refused.body.detail[0]!.loc).toEqual(["body", "name"]);
+      expect(refused.body.detail[0]!.msg).toMatch(/local and cli are the proxy's own/);
+    }
+  });
+
+  it("a removed person's audiences pass to the admin who removes them; a later person of that name gets none", async () => {
+    const { server, admin, buyer } = await team();
+    const mine = await buyer.post<{ id: string }>("/api/audiences", { name: "Bo's own", filter: FILTER });
+    const ours = await buyer.post<{ id: string }>("/api/audiences", {
+      name: "Bo's shared",
+      filter: FILTER,
+      shared: true,
+    });
+    expect((await admin.call("DELETE", "/api/team/people/bo")).status).toBe(200);
+    for (const id of [mine.body.id, ours.body.id]) {
+      const passed = await admin.get<{ owner: string }>(`/api/audiences/${id}`);
+      expect(passed.status).toBe(200);
+      expect(passed.body.owner).toBe("ada");
+    }
+    const audit = auditAnswer.parse((await admin.get("/api/team/audit")).body);
+    expect(audit.entries[0]).toMatchObject({
+      action: "audience.owner",
+      actor: "ada",
+      target: "bo",
+      summary: "audiences of bo passed to ada (2)",
+    });
+    // Someone new called bo: sees the team's shared audience (now ada's), never the private one.
+    await admin.post("/api/team/people", { name: "bo", role: "buyer", password: PASSWORD("bo") });
+    const newBo = await signIn(server.url, "bo");
+    const seen = audiencesAnswer.parse((await newBo.get("/api/audiences")).body).audiences;
+    expect(seen.map((a) => [a.name, a.owner])).toEqual([["Bo's shared", "ada"]]);
+    expect((await newBo.get(`/api/audiences/${mine.body.id}`)).status).toBe(404);
+  });
+
+  it("removed with `npm run users`: to the longest-standing remaining admin", async () => {
+    const { server, admin, analyst } = await team();
+    await admin.call("PUT", "/api/team/people/bo", { role: "admin" });
+    const saved = await analyst.post<{ id: string }>("/api/audiences", { name: "Cy's", filter: FILTER });
+    await removePerson(server.proxy.database.db, CLI_PERSON, "cy");
+    expect((await admin.get<{ owner: string }>(`/api/audiences/${saved.body.id}`)).body.owner).toBe("ada");
+    // An admin removing themselves: to the longest-standing other admin.
+    const bo = await signIn(server.url, "bo");
+    const boSaved = await bo.post<{ id: string }>("/api/audiences", { name: "Bo's", filter: FILTER });
+    expect((await bo.call("DELETE", "/api/team/people/bo")).status).toBe(200);
+    expect((await admin.get<{ owner: string }>(`/api/audiences/${boSaved.body.id}`)).body.owner).toBe("ada");
   });
 });
 

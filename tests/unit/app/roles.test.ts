@@ -12,7 +12,9 @@ import {
 } from "../../../src/app/lib/roles";
 import { OPERATIONS } from "../../../src/contract/routes";
 import {
+  CLI_PERSON,
   DOWNLOADS,
+  LOCAL_PERSON,
   mayCall,
   mayManageTeam,
   mayCancel as proxyMayCancel,
@@ -91,8 +93,8 @@ describe("what each role may do", () => {
 
 describe("recorded names", () => {
   it("say the local admin and the server's command line in words, and people by their names", () => {
-    expect(personLabel("local")).toBe("the local admin");
-    expect(personLabel("cli")).toBe("the server's command line (npm run users)");
+    expect(personLabel(LOCAL_PERSON)).toBe("the local admin");
+    expect(personLabel(CLI_PERSON)).toBe("the server's command line (npm run users)");
     expect(personLabel("ada")).toBe("ada");
   });
 });
