@@ -92,13 +92,21 @@ export async function createProxy(
         );
   }
   // Beyond loopback people must sign in: from USERS_FILE or from the database (the Team page cannot
-  // be reached to add the first one there, so `npm run users` does it).
-  if (!isLoopbackHost(config.host) && !access.required) {
+  // be reached to add the first one there, so `npm run users` does it). A trusted reverse proxy or
+  // a public origin means the requests come from beyond this machine too, whatever HOST says.
+  const beyond = !isLoopbackHost(config.host)
+    ? `HOST=${config.host}`
+    : config.trustProxy
+      ? "TRUST_PROXY"
+      : config.publicOrigin
+        ? `PUBLIC_ORIGIN=${config.publicOrigin}`
+        : null;
+  if (beyond && !access.required) {
     access.close();
     await journal.close();
     if (!deps.database) await database.close();
     throw new ConfigError(
-      `HOST=${config.host} would serve beyond this machine and nobody can sign in: add an admin with \`npm run users -- add NAME --role admin\` (or list people in USERS_FILE), or keep HOST=127.0.0.1`,
+      `${beyond} would serve beyond this machine and nobody can sign in: add an admin with \`npm run users -- add NAME --role admin\` (or list people in USERS_FILE), or keep HOST=127.0.0.1 without TRUST_PROXY and PUBLIC_ORIGIN`,
     );
   }
   // A rotation cut off between the service and the key store: said at start, and with every refusal.

@@ -96,6 +96,26 @@ describe("refusal to start beyond loopback", () => {
     await database.close();
   });
 
+  it("refuses TRUST_PROXY or PUBLIC_ORIGIN on loopback too when nobody can sign in: requests come from beyond this machine", async () => {
+    for (const env of [{ TRUST_PROXY: "1" }, { PUBLIC_ORIGIN: "https://audiences.example.com" }]) {
+      const dataDir = await mkdtemp(path.join(os.tmpdir(), "proxy-beyond-"));
+      const store = await testDatabaseFor(dataDir, false);
+      const config = configFromEnv({
+        DATA_DIR: dataDir,
+        ...(store.url ? { DATABASE_URL: store.url } : {}),
+        ...env,
+      });
+      expect(config.host).toBe("127.0.0.1");
+      const deps = store.database ? { database: store.database } : {};
+      await expect(createProxy(config, upstream, deps), Object.keys(env)[0]).rejects.toThrow(
+        /would serve beyond this machine and nobody can sign in: add an admin with `npm run users -- add NAME --role admin`/,
+      );
+      await store.database?.close();
+    }
+    // With people to sign in, both start (the sign-in tests below run behind TRUST_PROXY).
+    started.push(await withUsers({ TRUST_PROXY: "1", PUBLIC_ORIGIN: "https://audiences.example.com" }));
+  });
+
   it("the launcher exits with a clear message instead of listening", async () => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), "proxy-launch-"));
     const result = await run(["src/launcher.ts"], { HOST: "0.0.0.0", PORT: "0", DATA_DIR: dataDir });
