@@ -8,6 +8,7 @@ import { LOCAL_PERSON, type Role } from "../contract/team";
 import { fail, ProxyProblem, problem, toResponse } from "./answer";
 import { readLimited } from "./body";
 import type { ProxyConfig } from "./config";
+import { ConfigError } from "./config";
 import type { ProxyEnv } from "./context";
 import type { Database } from "./db/database";
 import { loadUserEntries, USER_NAME, verifyPassword } from "./passwords";
@@ -132,7 +133,7 @@ export async function importUsersFile(database: Database, file: string): Promise
   await database.db.transaction().execute(async (tx) => {
     // Instances starting together on one server import once: the second waits, then finds it done.
     await sql`select pg_advisory_xact_lock(hashtext(${setting}))`.execute(tx);
-    // The same lock as the Team page's and the CLI's changes: an import and a change never interleave.
+    // The same lock as the Team page's and the CLI's changes: the LAST_ADMIN check below holds.
     await lockTeam(tx);
     const now = await tx
       .selectFrom("proxy_settings")
@@ -166,6 +167,13 @@ export async function importUsersFile(database: Database, file: string): Promise
           .values({ name, password_hash: hash, role, source: "file", created_by: null })
           .execute();
     }
+    // The file may not leave the team without an admin (the rule of the Team page and the CLI):
+    // nothing is imported (the transaction rolls back) and the proxy does not start.
+    const after = await tx.selectFrom("users").select("role").execute();
+    if (after.length > 0 && !after.some((u) => u.role === "admin"))
+      throw new ConfigError(
+        `USERS_FILE ${file} would leave the team without an admin (nobody left could manage people or the key): nothing was imported; give someone in it the admin role, or add an admin with \`npm run users -- add NAME --role admin\` first`,
+      );
     await tx
       .insertInto("proxy_settings")
       .values({ name: setting, value: JSON.stringify(digest), updated_at: new Date() })

@@ -422,6 +422,19 @@ describe("USERS_FILE people", () => {
       const after = peopleAnswer.parse((await again.get("/api/team/people")).body).people;
       expect(after.map((p) => p.name)).toEqual(["ann", "tim"]);
       await signIn(server.url, "tim");
+      await server.close();
+      // A file that would leave the team without an admin (tim is a buyer): nothing imported, no start.
+      writeFileSync(file, `ann:analyst:${await hashPassword(PASSWORD("ann"))}\n`);
+      await expect(
+        startProxy(upstream, { env: { DATA_DIR: dataDir, USERS_FILE: file, SIGN_IN_DELAY_MS: "0" } }),
+      ).rejects.toThrow(/would leave the team without an admin/);
+      writeFileSync(file, `ann:${await hashPassword(PASSWORD("ann"))}\n`);
+      server = await startProxy(upstream, {
+        env: { DATA_DIR: dataDir, USERS_FILE: file, SIGN_IN_DELAY_MS: "0" },
+      });
+      expect((await (await signIn(server.url, "ann")).get("/api/session")).body).toMatchObject({
+        role: "admin",
+      });
     } finally {
       await server.close();
     }
