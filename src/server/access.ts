@@ -265,6 +265,17 @@ export class SignInThrottle {
     this.bound(this.failures);
   }
 
+  /** Takes back one failure counted for an attempt that did not fail (see `Access.signIn`). */
+  forgive(name: string, address: string) {
+    const n = name.toLowerCase();
+    for (const key of [`pair:${n}\n${address}`, `name:${n}`, `ip:${address}`]) {
+      const times = this.failures.get(key);
+      if (!times) continue;
+      times.pop();
+      if (times.length === 0) this.failures.delete(key);
+    }
+  }
+
   succeed(name: string, address: string) {
     const n = name.toLowerCase();
     this.failures.delete(`pair:${n}\n${address}`);
@@ -437,19 +448,29 @@ export class Access {
         headers: [["retry-after", String(wait)]],
       });
 
+    // The attempt counts as a failure before anything is awaited (forgiven on success), so a burst
+    // of parallel guesses is limited like the same guesses one after another.
+    this.throttle.fail(name, address);
     // Unknown names run scrypt against a stand-in, so timing does not tell which names exist.
-    const known = await this.database.db
-      .selectFrom("users")
-      .select(["password_hash", "role"])
-      .where("name", "=", name)
-      .executeTakeFirst();
-    const ok = await verifyPassword(password, known?.password_hash);
+    let known: { password_hash: string; role: Role } | undefined;
+    let ok = false;
+    try {
+      known = await this.database.db
+        .selectFrom("users")
+        .select(["password_hash", "role"])
+        .where("name", "=", name)
+        .executeTakeFirst();
+      ok = await verifyPassword(password, known?.password_hash);
+    } catch (error) {
+      this.throttle.forgive(name, address);
+      throw error;
+    }
     if (!ok) {
-      this.throttle.fail(name, address);
       const left = this.config.signIn.delayMs - (Date.now() - started);
       if (left > 0) await new Promise((r) => setTimeout(r, left));
       throw fail(401, "That name and password do not match.");
     }
+    this.throttle.forgive(name, address);
     this.throttle.succeed(name, address);
     const id = await this.sessions.create(name, known!.role);
     setCookie(c, SESSION_COOKIE, id, {

@@ -238,6 +238,34 @@ describe("sign-in", () => {
     expect(limited.headers.get("set-cookie")).toBeNull();
   });
 
+  it("a burst of parallel wrong passwords is limited like the same guesses one after another", async () => {
+    const server = await withUsers({ SIGN_IN_DELAY_MS: "0", SIGN_IN_MAX_FAILURES: "3" });
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        browser(server.url).post("/auth/sign-in", { name: "bob", password: `guess-${i}` }),
+      ),
+    );
+    const statuses = answers.map((a) => a.status);
+    // Each attempt is counted before its password is checked: only 3 get as far as scrypt.
+    expect(statuses.filter((s) => s === 401)).toHaveLength(3);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(9);
+    // A right password is counted, then forgiven: it does not use up another's allowance.
+    const other = await withUsers({ SIGN_IN_DELAY_MS: "0", SIGN_IN_MAX_FAILURES: "3" });
+    for (let i = 0; i < 5; i++)
+      expect(
+        (await browser(other.url).post("/auth/sign-in", { name: "alice", password: "alice-password-1" }))
+          .status,
+      ).toBe(200);
+    for (let i = 0; i < 2; i++)
+      expect((await browser(other.url).post("/auth/sign-in", { name: "alice", password: "x" })).status).toBe(
+        401,
+      );
+    expect(
+      (await browser(other.url).post("/auth/sign-in", { name: "alice", password: "alice-password-1" }))
+        .status,
+    ).toBe(200);
+  });
+
   it("answers unknown names as slowly, in the same words", async () => {
     const server = await withUsers();
     const api = browser(server.url);
