@@ -34,6 +34,13 @@ const NOT_FOUND = "There is no such audience, or it is someone else's private on
 /** The one 404 of audiences (unknown, deleted, someone else's private one, an impossible id). */
 export const notFound = () => fail(404, NOT_FOUND);
 
+/**
+ * How the audit list names an audience: a private one is not named (admins read the list, and a
+ * private audience is its owner's alone; its id is still the entry's target).
+ */
+const named = (row: { name: string; shared: boolean }) =>
+  row.shared ? `“${row.name}”` : "a private audience";
+
 const visible = (row: Row, caller: Caller) => row.owner === caller.name || row.shared;
 const mayManage = (row: Row, caller: Caller) =>
   row.owner === caller.name || (row.shared && caller.role === "admin");
@@ -163,7 +170,7 @@ export async function createAudience(
       actor: caller.name,
       action: "audience.create",
       target: row.id,
-      summary: `created “${row.name}”, ${row.shared ? "shared with the team" : "private"}`,
+      summary: row.shared ? `created “${row.name}”, shared with the team` : "created a private audience",
     });
     return { audience: toAudience(inserted, caller), created: true };
   });
@@ -196,7 +203,8 @@ export async function updateAudience(
       });
     if (body.version !== row.version) throw conflict(row, caller);
     const changes: string[] = [];
-    if (body.name !== undefined && body.name !== row.name) changes.push(`renamed to “${body.name}”`);
+    if (body.name !== undefined && body.name !== row.name)
+      changes.push((body.shared ?? row.shared) ? `renamed to “${body.name}”` : "renamed");
     if (body.filter !== undefined && stableStringify(body.filter) !== stableStringify(row.filter))
       changes.push("filter changed");
     if (body.shared !== undefined && body.shared !== row.shared)
@@ -302,7 +310,7 @@ export async function deleteAudience(db: Kysely<Tables>, caller: Caller, id: str
       actor: caller.name,
       action: "audience.delete",
       target: id,
-      summary: `deleted “${row.name}”`,
+      summary: `deleted ${named(row)}`,
     });
   });
 }
@@ -321,7 +329,7 @@ export async function undeleteAudience(db: Kysely<Tables>, caller: Caller, id: s
       actor: caller.name,
       action: "audience.undelete",
       target: id,
-      summary: `brought back “${row.name}” after it was deleted`,
+      summary: `brought back ${named(row)} after it was deleted`,
     });
     return toAudience(back, caller);
   });
