@@ -12,7 +12,7 @@ import { ConfigError } from "./config";
 import type { ProxyEnv } from "./context";
 import type { Database } from "./db/database";
 import { loadUserEntries, USER_NAME, verifyPassword } from "./passwords";
-import { countPeople, lockTeam } from "./team/people";
+import { countPeople, lockTeam, passAudiencesOfRemoved } from "./team/people";
 
 export const SESSION_COOKIE = "ab_session";
 
@@ -167,6 +167,9 @@ export async function importUsersFile(database: Database, file: string): Promise
           .values({ name, password_hash: hash, role, source: "file", created_by: null })
           .execute();
     }
+    // Owners are names: what a person gone from the file owned passes to an admin now, so a later
+    // person of that name does not inherit it.
+    if (gone.length > 0) await passAudiencesOfRemoved(tx, gone);
     // The file may not leave the team without an admin (the rule of the Team page and the CLI):
     // nothing is imported (the transaction rolls back) and the proxy does not start.
     const after = await tx.selectFrom("users").select("role").execute();

@@ -208,6 +208,15 @@ export async function removePerson(
   });
 }
 
+/**
+ * People removed by the USERS_FILE import: their audiences pass to the longest-standing admin
+ * (audited as the server's side, `cli`), like a removal with `npm run users`.
+ */
+export async function passAudiencesOfRemoved(tx: Kysely<Tables>, names: string[]): Promise<void> {
+  const heir = await heirOf(tx, CLI_PERSON);
+  if (heir) for (const name of names) await passAudiences(tx, CLI_PERSON, name, heir);
+}
+
 /** Who takes a removed person's audiences: the admin removing them, else the longest-standing admin. */
 async function heirOf(tx: Kysely<Tables>, actor: string): Promise<string | null> {
   if (actor !== CLI_PERSON && actor !== LOCAL_PERSON) {

@@ -394,6 +394,8 @@ describe("USERS_FILE people", () => {
       expect((await ann.get("/api/session")).body).toMatchObject({ role: "admin" });
       const fay = await signIn(server.url, "fay");
       expect((await fay.get("/api/session")).body).toMatchObject({ role: "analyst" });
+      const fays = await fay.post<{ id: string }>("/api/audiences", { name: "Fay's own", filter: FILTER });
+      expect(fays.status).toBe(201);
       for (const [method, body] of [
         ["PUT", { role: "buyer" }],
         ["DELETE", undefined],
@@ -421,6 +423,10 @@ describe("USERS_FILE people", () => {
       const again = await signIn(server.url, "ann");
       const after = peopleAnswer.parse((await again.get("/api/team/people")).body).people;
       expect(after.map((p) => p.name)).toEqual(["ann", "tim"]);
+      // What fay owned is ann's now (the longest-standing admin), not a later fay's.
+      const passed = await again.get<{ owner: string }>(`/api/audiences/${fays.body.id}`);
+      expect(passed.status).toBe(200);
+      expect(passed.body.owner).toBe("ann");
       await signIn(server.url, "tim");
       await server.close();
       // A file that would leave the team without an admin (tim is a buyer): nothing imported, no start.
