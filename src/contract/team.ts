@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { filterSchemas, type GroupNode } from "./filter";
+import type { OperationSpec } from "./routes";
 
 /**
  * The proxy's own API for the team (not operations of the service): people and roles, saved
@@ -26,9 +27,25 @@ export const ROLE_WORDS: Record<Role, string> = {
 
 /** Sign-in names: letters, digits, `.`, `_`, `@`, `-`, 1 to 64 of them. */
 export const USER_NAME = /^[A-Za-z0-9._@-]{1,64}$/;
+
+/** The one person of local mode (loopback, nobody to sign in): the admin. */
+export const LOCAL_PERSON = "local";
+/** The actor of `npm run users`. */
+export const CLI_PERSON = "cli";
+/**
+ * Names the proxy records for itself, never a person's: audiences and the audit list name their
+ * owners and actors by name, so a person called `local` would own what local mode saved, and one
+ * called `cli` would look like the command line.
+ */
+export const RESERVED_NAMES: readonly string[] = [LOCAL_PERSON, CLI_PERSON];
+export const RESERVED_NAME_MESSAGE =
+  "The names local and cli are the proxy's own (the local admin and the command line): choose another.";
+export const isReservedName = (name: string) => RESERVED_NAMES.includes(name.toLowerCase());
+
 export const personNameSchema = z
   .string()
-  .regex(USER_NAME, "Use 1 to 64 letters, digits, dots, dashes, underscores or @.");
+  .regex(USER_NAME, "Use 1 to 64 letters, digits, dots, dashes, underscores or @.")
+  .refine((name) => !isReservedName(name), RESERVED_NAME_MESSAGE);
 export const passwordSchema = z
   .string()
   .min(8, "Use a password of at least 8 characters.")
@@ -46,7 +63,106 @@ export const TEAM_CODES = {
   nameTaken: "NAME_TAKEN",
   /** People listed in USERS_FILE are changed in that file, not here. */
   managedByFile: "MANAGED_BY_FILE",
+  /** Local mode tried to add a person to a team that has people already: sign in instead. */
+  teamExists: "TEAM_EXISTS",
 } as const;
+
+/**
+ * Who may do what: one table for the proxy (which enforces it) and the app (which says it before
+ * the click), so the two cannot disagree. Pure; `mayCall` reads the operation table's `spends`
+ * flag plus the lists of downloads of purchased data, key rotations and job cancels.
+ */
+export const DOWNLOADS: ReadonlySet<string> = new Set(["exportDownload", "batchDownloadV1", "jobDownloadV2"]);
+export const ROTATIONS: ReadonlySet<string> = new Set(["rotateV1", "rotateV2"]);
+/** Cancels of a job: allowed to whoever started it (team_jobs) or an admin; see `mayCancel`. */
+export const CANCELS: Readonly<Record<string, "export" | "verification">> = {
+  exportCancel: "export",
+  cancelV1: "verification",
+  jobCancelV2: "verification",
+};
+
+/** The roles allowed each kind of act. */
+export const ALLOWED_ROLES = {
+  spend: ["admin", "buyer"],
+  download: ["admin", "buyer"],
+  cancel: ["admin", "buyer"],
+  rotate: ["admin"],
+  manageTeam: ["admin"],
+} as const satisfies Record<string, readonly Role[]>;
+
+const A: Record<Role, string> = { admin: "an admin", buyer: "a buyer", analyst: "an analyst" };
+
+/** The roles in words, most powerful last: "a buyer or an admin", "an admin". */
+export function rolesInWords(roles: readonly Role[]): string {
+  return [...roles]
+    .sort((a, b) => ROLES.indexOf(b) - ROLES.indexOf(a))
+    .map((role) => A[role])
+    .join(" or ");
+}
+
+export type Verdict = { ok: true } | { ok: false; reason: string };
+const OK: Verdict = { ok: true };
+const deny = (what: string, roles: readonly Role[], role: Role): Verdict => ({
+  ok: false,
+  reason: `${what} needs ${rolesInWords(roles)}; you are signed in as ${A[role]}. Ask an admin of your team.`,
+});
+
+/** What each spending operation is, in words (a refusal says what was refused). */
+const SPEND_WORDS: readonly { ids: readonly string[]; what: string }[] = [
+  {
+    ids: ["verifyV1", "verifyV2", "batchV1", "batchUploadV1", "batchV2"],
+    what: "Verifying email addresses",
+  },
+  { ids: ["preview", "enrich", "exportStart"], what: "Buying contacts" },
+  {
+    ids: ["organizationResolve", "organizationDiscover"],
+    what: "Resolving and discovering organizations uses the team's credits, so it",
+  },
+];
+export function spendWords(id: string): string {
+  return SPEND_WORDS.find((w) => w.ids.includes(id))?.what ?? "Spending the team's credits";
+}
+
+/** What the caller's role allows for one operation (the job-level check of cancels is separate). */
+export function mayCall(role: Role, op: Pick<OperationSpec, "id" | "spends">): Verdict {
+  if (ROTATIONS.has(op.id))
+    return ALLOWED_ROLES.rotate.includes(role as "admin")
+      ? OK
+      : deny("Rotating the team's key", ALLOWED_ROLES.rotate, role);
+  if (op.spends && !(ALLOWED_ROLES.spend as readonly Role[]).includes(role))
+    return deny(spendWords(op.id), ALLOWED_ROLES.spend, role);
+  if (DOWNLOADS.has(op.id) && !(ALLOWED_ROLES.download as readonly Role[]).includes(role))
+    return deny("Downloading purchased data", ALLOWED_ROLES.download, role);
+  if (op.id in CANCELS && !(ALLOWED_ROLES.cancel as readonly Role[]).includes(role))
+    return deny("Cancelling a job", ALLOWED_ROLES.cancel, role);
+  return OK;
+}
+
+/**
+ * Cancelling a job: the person who started it, or an admin. A job the proxy has no record of
+ * (started before this version, or directly at the service) may be cancelled by any buyer: the
+ * proxy cannot tell whose it is, and a stuck job must not need an admin.
+ */
+export function mayCancel(
+  person: { name: string | null; role: Role },
+  startedBy: string | null,
+  kind: "export" | "verification",
+): Verdict {
+  if (person.role === "admin" || (startedBy !== null && startedBy === person.name)) return OK;
+  const what = kind === "export" ? "this export" : "this verification job";
+  if (startedBy !== null)
+    return { ok: false, reason: `Only ${startedBy}, who started ${what}, or an admin may cancel it.` };
+  return (ALLOWED_ROLES.cancel as readonly Role[]).includes(person.role)
+    ? OK
+    : deny(`Cancelling ${what}`, ALLOWED_ROLES.cancel, person.role);
+}
+
+/** The team's own pages (people, audit): admins only. */
+export function mayManageTeam(role: Role): Verdict {
+  return (ALLOWED_ROLES.manageTeam as readonly Role[]).includes(role)
+    ? OK
+    : deny("Managing the team's people", ALLOWED_ROLES.manageTeam, role);
+}
 
 export const personSchema = z.object({
   name: z.string(),
@@ -164,6 +280,8 @@ export const AUDIT_ACTIONS = [
   "audience.restore",
   "audience.delete",
   "audience.undelete",
+  /** A person's audiences passed to someone else (the first admin, or whoever removed them). */
+  "audience.owner",
   "key.rotate",
 ] as const;
 export const auditEntrySchema = z.object({

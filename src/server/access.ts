@@ -4,14 +4,15 @@ import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { sql } from "kysely";
 import { z } from "zod";
 import { SPEND_CODES } from "../contract/errors";
-import type { Role } from "../contract/team";
+import { LOCAL_PERSON, type Role } from "../contract/team";
 import { fail, ProxyProblem, problem, toResponse } from "./answer";
 import { readLimited } from "./body";
 import type { ProxyConfig } from "./config";
+import { ConfigError } from "./config";
 import type { ProxyEnv } from "./context";
 import type { Database } from "./db/database";
 import { loadUserEntries, USER_NAME, verifyPassword } from "./passwords";
-import { countPeople } from "./team/people";
+import { countPeople, lockTeam, passAudiencesOfRemoved } from "./team/people";
 
 export const SESSION_COOKIE = "ab_session";
 
@@ -132,6 +133,8 @@ export async function importUsersFile(database: Database, file: string): Promise
   await database.db.transaction().execute(async (tx) => {
     // Instances starting together on one server import once: the second waits, then finds it done.
     await sql`select pg_advisory_xact_lock(hashtext(${setting}))`.execute(tx);
+    // The same lock as the Team page's and the CLI's changes: the LAST_ADMIN check below holds.
+    await lockTeam(tx);
     const now = await tx
       .selectFrom("proxy_settings")
       .select("value")
@@ -164,6 +167,16 @@ export async function importUsersFile(database: Database, file: string): Promise
           .values({ name, password_hash: hash, role, source: "file", created_by: null })
           .execute();
     }
+    // Owners are names: what a person gone from the file owned passes to an admin now, so a later
+    // person of that name does not inherit it.
+    if (gone.length > 0) await passAudiencesOfRemoved(tx, gone);
+    // The file may not leave the team without an admin (the rule of the Team page and the CLI):
+    // nothing is imported (the transaction rolls back) and the proxy does not start.
+    const after = await tx.selectFrom("users").select("role").execute();
+    if (after.length > 0 && !after.some((u) => u.role === "admin"))
+      throw new ConfigError(
+        `USERS_FILE ${file} would leave the team without an admin (nobody left could manage people or the key): nothing was imported; give someone in it the admin role, or add an admin with \`npm run users -- add NAME --role admin\` first`,
+      );
     await tx
       .insertInto("proxy_settings")
       .values({ name: setting, value: JSON.stringify(digest), updated_at: new Date() })
@@ -255,6 +268,17 @@ export class SignInThrottle {
     this.bound(this.failures);
   }
 
+  /** Takes back one failure counted for an attempt that did not fail (see `Access.signIn`). */
+  forgive(name: string, address: string) {
+    const n = name.toLowerCase();
+    for (const key of [`pair:${n}\n${address}`, `name:${n}`, `ip:${address}`]) {
+      const times = this.failures.get(key);
+      if (!times) continue;
+      times.pop();
+      if (times.length === 0) this.failures.delete(key);
+    }
+  }
+
   succeed(name: string, address: string) {
     const n = name.toLowerCase();
     this.failures.delete(`pair:${n}\n${address}`);
@@ -290,7 +314,10 @@ const signInBody = z.strictObject({
 });
 
 /** The one person of local mode (nobody to sign in, loopback only): the admin. */
-export const LOCAL_PERSON = { name: "local", role: "admin" } as const satisfies { name: string; role: Role };
+export const LOCAL_ADMIN = { name: LOCAL_PERSON, role: "admin" } as const satisfies {
+  name: string;
+  role: Role;
+};
 
 /**
  * Sign-in, when the database knows anyone (USERS_FILE, the Team page, `npm run users`). Without
@@ -370,6 +397,23 @@ export class Access {
     return person;
   }
 
+  /**
+   * The caller as the database has them now (never this instance's memory): for spends, downloads
+   * of purchased data, cancels and the team's admin routes, so a role changed or a person removed
+   * on another instance counts here at once. In local mode the database is asked whether people
+   * exist meanwhile (`npm run users`, another instance): then it is a 401 at once.
+   */
+  async confirm(c: Context<ProxyEnv>): Promise<{ name: string; role: Role }> {
+    if (!this.required) {
+      const n = await storeOr503(() => countPeople(this.database.db));
+      if (n === 0) return LOCAL_ADMIN;
+      this.requiredNow = true;
+    }
+    const person = await storeOr503(() => this.sessions.personOf(getCookie(c, SESSION_COOKIE), true));
+    if (!person) throw fail(401, "Please sign in first.");
+    return person;
+  }
+
   routes(app: Hono<ProxyEnv>) {
     app.post("/auth/sign-in", (c) => storeOr503(() => this.signIn(c)));
     app.post("/auth/sign-out", async (c) => {
@@ -385,6 +429,8 @@ export class Access {
   }
 
   private async signIn(c: Context<ProxyEnv>): Promise<Response> {
+    // People added meanwhile (the CLI, another instance) may sign in at once.
+    if (!this.required && (await countPeople(this.database.db)) > 0) this.requiredNow = true;
     if (!this.required) throw fail(404, "Sign-in is off: this proxy serves a single local user.");
     const started = Date.now();
     let body: unknown;
@@ -405,19 +451,29 @@ export class Access {
         headers: [["retry-after", String(wait)]],
       });
 
+    // The attempt counts as a failure before anything is awaited (forgiven on success), so a burst
+    // of parallel guesses is limited like the same guesses one after another.
+    this.throttle.fail(name, address);
     // Unknown names run scrypt against a stand-in, so timing does not tell which names exist.
-    const known = await this.database.db
-      .selectFrom("users")
-      .select(["password_hash", "role"])
-      .where("name", "=", name)
-      .executeTakeFirst();
-    const ok = await verifyPassword(password, known?.password_hash);
+    let known: { password_hash: string; role: Role } | undefined;
+    let ok = false;
+    try {
+      known = await this.database.db
+        .selectFrom("users")
+        .select(["password_hash", "role"])
+        .where("name", "=", name)
+        .executeTakeFirst();
+      ok = await verifyPassword(password, known?.password_hash);
+    } catch (error) {
+      this.throttle.forgive(name, address);
+      throw error;
+    }
     if (!ok) {
-      this.throttle.fail(name, address);
       const left = this.config.signIn.delayMs - (Date.now() - started);
       if (left > 0) await new Promise((r) => setTimeout(r, left));
       throw fail(401, "That name and password do not match.");
     }
+    this.throttle.forgive(name, address);
     this.throttle.succeed(name, address);
     const id = await this.sessions.create(name, known!.role);
     setCookie(c, SESSION_COOKIE, id, {

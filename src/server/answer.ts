@@ -1,5 +1,6 @@
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import type { ValidationRecord } from "../contract/errors";
 /**
  * What the proxy sends back for a JSON operation, fully read: it can be cached, journaled for
  * idempotent replays and shared by single-flight waiters, then turned into a fresh Response each time.
@@ -43,3 +44,7 @@ export class ProxyProblem extends HTTPException {
 
 export const fail = (status: number, detail: string, options?: Parameters<typeof problem>[2]) =>
   new ProxyProblem(problem(status, detail, options));
+
+/** A 422 with the service's validation record (contract/errors.ts): the one way the proxy builds it. */
+export const unprocessable = (record: ValidationRecord) =>
+  new ProxyProblem({ status: 422, headers: [], body: JSON.stringify(record) });

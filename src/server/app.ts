@@ -2,8 +2,8 @@ import { randomUUID } from "node:crypto";
 import { Hono } from "hono";
 import { requestId } from "hono/request-id";
 import type { DestinationStream, Logger } from "pino";
-import { TEAM_CODES } from "../contract/team";
-import { Access, LOCAL_PERSON, storeOr503 } from "./access";
+import { CANCELS, DOWNLOADS, mayCall, mayCancel, ROTATIONS, TEAM_CODES } from "../contract/team";
+import { Access, LOCAL_ADMIN, storeOr503 } from "./access";
 import { API_PREFIX, registerOperations, unsafeTarget } from "./allowlist";
 import { fail, ProxyProblem, problem, toResponse } from "./answer";
 import { browserGuard, hostGuard, securityHeaders } from "./browser-guard";
@@ -24,7 +24,6 @@ import { staticSite } from "./static";
 import { ProxyStats } from "./stats";
 import { audit } from "./team/audit";
 import { recordJob, startedBy } from "./team/jobs";
-import { CANCELS, mayCall, mayCancel, ROTATIONS } from "./team/roles";
 import { TEAM_PATH, teamRoutes } from "./team/routes";
 import { type Upstream, UpstreamClient } from "./upstream";
 
@@ -93,13 +92,21 @@ export async function createProxy(
         );
   }
   // Beyond loopback people must sign in: from USERS_FILE or from the database (the Team page cannot
-  // be reached to add the first one there, so `npm run users` does it).
-  if (!isLoopbackHost(config.host) && !access.required) {
+  // be reached to add the first one there, so `npm run users` does it). A trusted reverse proxy or
+  // a public origin means the requests come from beyond this machine too, whatever HOST says.
+  const beyond = !isLoopbackHost(config.host)
+    ? `HOST=${config.host}`
+    : config.trustProxy
+      ? "TRUST_PROXY"
+      : config.publicOrigin
+        ? `PUBLIC_ORIGIN=${config.publicOrigin}`
+        : null;
+  if (beyond && !access.required) {
     access.close();
     await journal.close();
     if (!deps.database) await database.close();
     throw new ConfigError(
-      `HOST=${config.host} would serve beyond this machine and nobody can sign in: add an admin with \`npm run users -- add NAME --role admin\` (or list people in USERS_FILE), or keep HOST=127.0.0.1`,
+      `${beyond} would serve beyond this machine and nobody can sign in: add an admin with \`npm run users -- add NAME --role admin\` (or list people in USERS_FILE), or keep HOST=127.0.0.1 without TRUST_PROXY and PUBLIC_ORIGIN`,
     );
   }
   // A rotation cut off between the service and the key store: said at start, and with every refusal.
@@ -136,8 +143,8 @@ export async function createProxy(
       ? c.req.header("x-forwarded-for")?.split(",").at(-1)?.trim()
       : undefined;
     c.set("clientIp", forwarded || peer);
-    c.set("caller", LOCAL_PERSON.name);
-    c.set("role", LOCAL_PERSON.role);
+    c.set("caller", LOCAL_ADMIN.name);
+    c.set("role", LOCAL_ADMIN.role);
     await next();
     c.header("x-request-id", c.get("requestId"));
     const pathname = new URL(c.req.url).pathname;
@@ -222,9 +229,10 @@ export async function createProxy(
       stats,
       scrub,
       log: logger,
-      // Spends ask the database for the person and their role (a role changed anywhere counts at once).
+      // Spends ask the database for the person and their role (a role changed anywhere counts at
+      // once; in local mode, whether people exist by now).
       confirmCaller: async (c) => {
-        const person = (await access.personOf(c, true)) ?? LOCAL_PERSON;
+        const person = await access.confirm(c);
         const verdict = mayCall(person.role, op);
         if (!verdict.ok) throw refuse(verdict.reason);
         return person.name;
@@ -239,7 +247,15 @@ export async function createProxy(
       },
     });
     const started = JOB_STARTS[op.id];
+    const fresh = DOWNLOADS.has(op.id) || op.id in CANCELS;
     return async (c, next) => {
+      // Downloads of purchased data and cancels ask the database for the person and their role, as
+      // spends do (confirmCaller): a demoted or removed person is refused on every instance at once.
+      if (fresh) {
+        const person = await access.confirm(c);
+        c.set("caller", person.name);
+        c.set("role", person.role);
+      }
       // The caller's role, before anything is read or sent.
       const verdict = mayCall(c.get("role"), op);
       if (!verdict.ok) throw refuse(verdict.reason);

@@ -1,6 +1,6 @@
 import { randomBytes, type ScryptOptions, scrypt as scryptCallback, timingSafeEqual } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { ROLES, type Role, USER_NAME } from "../contract/team";
+import { isReservedName, RESERVED_NAME_MESSAGE, ROLES, type Role, USER_NAME } from "../contract/team";
 import { ConfigError } from "./config";
 
 export { USER_NAME };
@@ -124,6 +124,7 @@ export function loadUserEntries(file: string): Map<string, FileEntry> {
   for (const [name, hash, role] of entries) {
     if (!USER_NAME.test(name))
       throw new ConfigError(`USERS_FILE ${file}: '${name}' is not a valid user name`);
+    if (isReservedName(name)) throw new ConfigError(`USERS_FILE ${file}: ${RESERVED_NAME_MESSAGE}`);
     if (!parseHash(hash))
       throw new ConfigError(
         `USERS_FILE ${file}: the entry of '${name}' is not a scrypt hash from \`npm run users -- hash\``,

@@ -10,7 +10,7 @@ import {
 import { MAX_FILTER_DEPTH } from "../contract/inferred";
 import { strictRequests } from "../contract/operations";
 import type { OperationSpec } from "../contract/routes";
-import { fail, ProxyProblem } from "./answer";
+import { fail, unprocessable } from "./answer";
 import { jsonDepth, readLimited } from "./body";
 import type { ProxyEnv } from "./context";
 
@@ -32,8 +32,30 @@ export interface Input {
 /** Any JSON nesting beyond this is refused before anything recursive looks at it (a filter level is 2). */
 export const MAX_JSON_DEPTH = 4 * MAX_FILTER_DEPTH + 16;
 
-const unprocessable = (record: ValidationRecord) =>
-  new ProxyProblem({ status: 422, headers: [], body: JSON.stringify(record) });
+/**
+ * A JSON body read within the limit (undefined when empty): 415 for another content type, 422 for
+ * JSON that is not, or nests beyond MAX_JSON_DEPTH (nothing recursive sees a hostile depth). The
+ * service's operations and the proxy's own team routes read bodies with it alike.
+ */
+export async function readJsonBody(c: Context<ProxyEnv>, maxBytes: number): Promise<unknown> {
+  const bytes = await readLimited(c.req.raw, maxBytes, c.env?.incoming);
+  return jsonOf(bytes, (c.req.header("content-type") ?? "").toLowerCase());
+}
+
+function jsonOf(bytes: Uint8Array, type: string): unknown {
+  if (bytes.byteLength === 0) return undefined;
+  if (type && !/^application\/([\w.+-]+\+)?json\b/.test(type))
+    throw fail(415, "Send the request body as JSON (Content-Type: application/json).");
+  let raw: unknown;
+  try {
+    raw = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+  } catch (error) {
+    throw unprocessable(invalidJsonRecord((error as Error).message));
+  }
+  if (jsonDepth(raw, MAX_JSON_DEPTH) > MAX_JSON_DEPTH)
+    throw unprocessable(validationError(["body"], `the body nests more than ${MAX_JSON_DEPTH} levels deep`));
+  return raw;
+}
 
 function validate(name: keyof typeof strictRequests, value: unknown, where: "body" | "query" | "path") {
   const schema = strictRequests[name] as z.ZodType;
@@ -72,21 +94,7 @@ export async function readInput(c: Context<ProxyEnv>, op: OperationSpec, maxByte
   const type = rawType.toLowerCase(); // for comparisons only: a multipart boundary is case-sensitive
 
   if (op.bodyKind === "json") {
-    let raw: unknown;
-    if (bytes.byteLength > 0) {
-      if (type && !/^application\/([\w.+-]+\+)?json\b/.test(type))
-        throw fail(415, "Send the request body as JSON (Content-Type: application/json).");
-      try {
-        raw = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
-      } catch (error) {
-        throw unprocessable(invalidJsonRecord((error as Error).message));
-      }
-      // Nothing recursive (the contract's schemas, canonical keys, serialising) sees a hostile depth.
-      if (jsonDepth(raw, MAX_JSON_DEPTH) > MAX_JSON_DEPTH)
-        throw unprocessable(
-          validationError(["body"], `the body nests more than ${MAX_JSON_DEPTH} levels deep`),
-        );
-    }
+    const raw = jsonOf(bytes, type);
     if (!op.body) {
       if (raw !== undefined) throw unprocessable(validationError(["body"], "this operation takes no body"));
       return input;

@@ -1,5 +1,13 @@
 import { parseArgs } from "node:util";
-import { passwordSchema, ROLES, type Role, USER_NAME } from "../contract/team";
+import {
+  CLI_PERSON,
+  isReservedName,
+  passwordSchema,
+  RESERVED_NAME_MESSAGE,
+  ROLES,
+  type Role,
+  USER_NAME,
+} from "../contract/team";
 import { ProxyProblem } from "./answer";
 import { ConfigError, configFromEnv } from "./config";
 import { type Database, DatabaseInUse, openDatabase } from "./db/database";
@@ -32,6 +40,13 @@ function nameArg(value: string | undefined): string {
   if (!USER_NAME.test(value))
     throw new Usage(`'${value}' is not a name: use 1 to 64 letters, digits, . _ @ -`);
   return value;
+}
+
+/** A name for a new person: not one the proxy keeps for itself. */
+function newNameArg(value: string | undefined): string {
+  const name = nameArg(value);
+  if (isReservedName(name)) throw new Usage(RESERVED_NAME_MESSAGE);
+  return name;
 }
 
 function roleArg(value: string | undefined): Role {
@@ -86,7 +101,7 @@ async function main(argv: string[]): Promise<number> {
 
   if (command === "hash") {
     expect(1);
-    const name = nameArg(rest[0]);
+    const name = newNameArg(rest[0]);
     const role = values.role === undefined ? null : roleArg(values.role);
     const hash = await hashPassword(await password());
     say(role ? `${name}:${role}:${hash}` : `${name}:${hash}`);
@@ -97,11 +112,11 @@ async function main(argv: string[]): Promise<number> {
   let run: (database: Database) => Promise<string>;
   if (command === "add") {
     expect(1);
-    const name = nameArg(rest[0]);
+    const name = newNameArg(rest[0]);
     const role = roleArg(values.role);
     const secret = await password();
     run = async ({ db }) => {
-      await addPerson(db, "cli", { name, role, password: secret });
+      await addPerson(db, CLI_PERSON, { name, role, password: secret });
       return `added ${name} as ${role}`;
     };
   } else if (command === "set-role") {
@@ -109,7 +124,7 @@ async function main(argv: string[]): Promise<number> {
     const name = nameArg(rest[0]);
     const role = roleArg(rest[1]);
     run = async ({ db }) => {
-      await changePerson(db, "cli", name, { role });
+      await changePerson(db, CLI_PERSON, name, { role });
       return `${name} is now ${role}; their sessions have ended`;
     };
   } else if (command === "reset-password") {
@@ -117,15 +132,15 @@ async function main(argv: string[]): Promise<number> {
     const name = nameArg(rest[0]);
     const secret = await password();
     run = async ({ db }) => {
-      await changePerson(db, "cli", name, { password: secret });
+      await changePerson(db, CLI_PERSON, name, { password: secret });
       return `${name} has a new password; their sessions have ended`;
     };
   } else if (command === "remove") {
     expect(1);
     const name = nameArg(rest[0]);
     run = async ({ db }) => {
-      await removePerson(db, "cli", name);
-      return `removed ${name}; their sessions have ended`;
+      const { heir, passed } = await removePerson(db, CLI_PERSON, name);
+      return `removed ${name}; their sessions have ended${passed > 0 ? `; their ${passed === 1 ? "audience" : `${passed} audiences`} passed to ${heir}` : ""}`;
     };
   } else if (command === "list") {
     expect(0);

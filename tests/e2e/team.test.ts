@@ -256,6 +256,9 @@ describe("a team: people, roles and what each may do", () => {
       const boRow = personRow(admin.page, "bo");
       await boRow.getByRole("button", { name: "Remove bo" }).click();
       expect(await boRow.textContent()).toMatch(/This ends their sessions at once/);
+      expect(await boRow.textContent()).toMatch(
+        /The audiences they saved, private and shared, pass to you\./,
+      );
       await shot(admin.page, "team-04-remove-confirm");
       await boRow.getByRole("button", { name: "Yes, remove bo" }).click();
       await poll(() => personRow(admin.page, "bo").count()).toBe(0);

@@ -1,4 +1,11 @@
-import { ROLES, type Role } from "../../contract/team";
+import {
+  ALLOWED_ROLES,
+  CLI_PERSON,
+  mayCancel as contractMayCancel,
+  LOCAL_PERSON,
+  type Role,
+  rolesInWords,
+} from "../../contract/team";
 import { useSession } from "../api/session";
 
 /**
@@ -11,11 +18,12 @@ import { useSession } from "../api/session";
 export const ABILITIES = ["buy", "download", "rotate", "managePeople"] as const;
 export type Ability = (typeof ABILITIES)[number];
 
+/** The contract's table (the proxy enforces the same one). */
 const ALLOWED: Record<Ability, readonly Role[]> = {
-  buy: ["admin", "buyer"],
-  download: ["admin", "buyer"],
-  rotate: ["admin"],
-  managePeople: ["admin"],
+  buy: ALLOWED_ROLES.spend,
+  download: ALLOWED_ROLES.download,
+  rotate: ALLOWED_ROLES.rotate,
+  managePeople: ALLOWED_ROLES.manageTeam,
 };
 
 export const ROLE_NAMES: Record<Role, string> = { admin: "Admin", buyer: "Buyer", analyst: "Analyst" };
@@ -26,8 +34,7 @@ export function may(role: Role, ability: Ability): boolean {
 
 /** The roles that may do `ability`, in words: "a buyer or an admin", "an admin". */
 export function whoMay(ability: Ability): string {
-  const names = ALLOWED[ability].slice().sort((a, b) => ROLES.indexOf(b) - ROLES.indexOf(a));
-  return names.map((role) => `${role === "admin" || role === "analyst" ? "an" : "a"} ${role}`).join(" or ");
+  return rolesInWords(ALLOWED[ability]);
 }
 
 const WHAT: Record<Ability, string> = {
@@ -48,11 +55,11 @@ export function refusal(role: Role, ability: Ability, ask = "an admin of your te
 
 /**
  * The name the proxy records for the one local person of local mode (no people yet, nobody signs
- * in): the proxy's LOCAL_PERSON. Shown as words, not as if someone were called "local".
+ * in), and for `npm run users`: the contract's, reserved (no person may be called so). Shown as
+ * words, not as if someone were called "local".
  */
-export const LOCAL_PERSON_NAME = "local";
-/** The actor the proxy records for `npm run users` on the server. */
-export const CLI_PERSON_NAME = "cli";
+export const LOCAL_PERSON_NAME = LOCAL_PERSON;
+export const CLI_PERSON_NAME = CLI_PERSON;
 
 /** A recorded person's name for people to read: the local admin and the command line said as such. */
 export function personLabel(name: string): string {
@@ -95,15 +102,14 @@ export function useAbilities(): Abilities {
  * cancelled by any buyer, so that a stuck job needs no admin; an analyst never cancels.
  */
 export function mayCancel(role: Role | null, user: string | null, starter: string | null): boolean {
-  if (role === null || role === "admin") return true;
-  if (starter === null) return role === "buyer";
-  return user !== null && user === starter;
+  if (role === null) return true;
+  return contractMayCancel({ name: user, role }, starter, "export").ok;
 }
 
 /** Why the person may not cancel a job, in words (null when they may). */
 export function cancelRefusal(role: Role | null, user: string | null, starter: string | null): string | null {
   if (mayCancel(role, user, starter)) return null;
   return starter === null
-    ? "Cancelling a job needs a buyer or an admin."
+    ? `Cancelling a job needs ${rolesInWords(ALLOWED_ROLES.cancel)}.`
     : `Only ${personLabel(starter)}, who started it, or an admin can cancel it.`;
 }

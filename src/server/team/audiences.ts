@@ -2,7 +2,13 @@ import { randomBytes } from "node:crypto";
 import type { Kysely, Selectable } from "kysely";
 import { stableStringify } from "../../contract/canonical";
 import type { GroupNode } from "../../contract/filter";
-import { type Audience, type AudienceVersion, type Role, TEAM_CODES } from "../../contract/team";
+import {
+  type Audience,
+  type AudienceVersion,
+  LOCAL_PERSON,
+  type Role,
+  TEAM_CODES,
+} from "../../contract/team";
 import { fail, ProxyProblem } from "../answer";
 import type { AudienceTable, Tables } from "../db/schema";
 import { audit } from "./audit";
@@ -25,7 +31,15 @@ export interface Caller {
 type Row = Selectable<AudienceTable>;
 
 const NOT_FOUND = "There is no such audience, or it is someone else's private one.";
-const notFound = () => fail(404, NOT_FOUND);
+/** The one 404 of audiences (unknown, deleted, someone else's private one, an impossible id). */
+export const notFound = () => fail(404, NOT_FOUND);
+
+/**
+ * How the audit list names an audience: a private one is not named (admins read the list, and a
+ * private audience is its owner's alone; its id is still the entry's target).
+ */
+const named = (row: { name: string; shared: boolean }) =>
+  row.shared ? `“${row.name}”` : "a private audience";
 
 const visible = (row: Row, caller: Caller) => row.owner === caller.name || row.shared;
 const mayManage = (row: Row, caller: Caller) =>
@@ -156,7 +170,7 @@ export async function createAudience(
       actor: caller.name,
       action: "audience.create",
       target: row.id,
-      summary: `created “${row.name}”, ${row.shared ? "shared with the team" : "private"}`,
+      summary: row.shared ? `created “${row.name}”, shared with the team` : "created a private audience",
     });
     return { audience: toAudience(inserted, caller), created: true };
   });
@@ -189,7 +203,8 @@ export async function updateAudience(
       });
     if (body.version !== row.version) throw conflict(row, caller);
     const changes: string[] = [];
-    if (body.name !== undefined && body.name !== row.name) changes.push(`renamed to “${body.name}”`);
+    if (body.name !== undefined && body.name !== row.name)
+      changes.push((body.shared ?? row.shared) ? `renamed to “${body.name}”` : "renamed");
     if (body.filter !== undefined && stableStringify(body.filter) !== stableStringify(row.filter))
       changes.push("filter changed");
     if (body.shared !== undefined && body.shared !== row.shared)
@@ -295,7 +310,7 @@ export async function deleteAudience(db: Kysely<Tables>, caller: Caller, id: str
       actor: caller.name,
       action: "audience.delete",
       target: id,
-      summary: `deleted “${row.name}”`,
+      summary: `deleted ${named(row)}`,
     });
   });
 }
@@ -314,7 +329,7 @@ export async function undeleteAudience(db: Kysely<Tables>, caller: Caller, id: s
       actor: caller.name,
       action: "audience.undelete",
       target: id,
-      summary: `brought back “${row.name}” after it was deleted`,
+      summary: `brought back ${named(row)} after it was deleted`,
     });
     return toAudience(back, caller);
   });
@@ -344,7 +359,36 @@ export async function audienceVersions(
   }));
 }
 
-/** The first admin added in local mode takes over what the local person saved. */
-export async function adoptLocalAudiences(db: Kysely<Tables>, name: string): Promise<void> {
-  await db.updateTable("audiences").set({ owner: name }).where("owner", "=", "local").execute();
+/**
+ * The first admin of a team takes over what the local person saved (called in addPerson's
+ * transaction, for the Team page and `npm run users` alike).
+ */
+export async function adoptLocalAudiences(tx: Kysely<Tables>, actor: string, name: string): Promise<void> {
+  await passAudiences(tx, actor, LOCAL_PERSON, name);
+}
+
+/**
+ * Every audience of `from` (private and shared, deleted ones too) becomes `to`'s, audited. Owners
+ * are names: what a removed person owned must not wait for the next person of that name.
+ */
+export async function passAudiences(
+  tx: Kysely<Tables>,
+  actor: string,
+  from: string,
+  to: string,
+): Promise<number> {
+  const moved = await tx
+    .updateTable("audiences")
+    .set({ owner: to })
+    .where("owner", "=", from)
+    .returning("id")
+    .execute();
+  if (moved.length > 0)
+    await audit(tx, {
+      actor,
+      action: "audience.owner",
+      target: from,
+      summary: `audiences of ${from} passed to ${to} (${moved.length})`,
+    });
+  return moved.length;
 }

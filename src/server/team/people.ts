@@ -1,9 +1,10 @@
 import { type Kysely, sql } from "kysely";
 import { validationError } from "../../contract/errors";
-import { type Person, type Role, TEAM_CODES } from "../../contract/team";
-import { fail, ProxyProblem } from "../answer";
+import { CLI_PERSON, LOCAL_PERSON, type Person, type Role, TEAM_CODES } from "../../contract/team";
+import { fail, unprocessable } from "../answer";
 import type { Tables } from "../db/schema";
 import { hashPassword } from "../passwords";
+import { adoptLocalAudiences, passAudiences } from "./audiences";
 import { audit } from "./audit";
 
 /**
@@ -32,7 +33,18 @@ const COLUMNS = ["name", "role", "source", "created_at", "created_by"] as const;
 
 /** A 422 with the service's validation record, for checks zod cannot make. */
 export const invalid = (loc: (string | number)[], msg: string, input?: unknown) =>
-  new ProxyProblem({ status: 422, headers: [], body: JSON.stringify(validationError(loc, msg, input)) });
+  unprocessable(validationError(loc, msg, input));
+
+/**
+ * One lock for the whole team, taken first by every change of people (add, change, remove, the
+ * USERS_FILE import), so they run one after another: two admins demoting each other at once are
+ * serialized (one wins, the other is told LAST_ADMIN) instead of deadlocking on each other's rows.
+ * A transaction-level advisory lock: released at commit or rollback.
+ */
+const TEAM_LOCK = 0x7465616d; // "team"
+export async function lockTeam(tx: Kysely<Tables>): Promise<void> {
+  await sql`select pg_advisory_xact_lock(${sql.lit(TEAM_LOCK)})`.execute(tx);
+}
 
 export async function listPeople(db: Kysely<Tables>): Promise<Person[]> {
   return (await db.selectFrom("users").select(COLUMNS).orderBy("name").execute()).map(toPerson);
@@ -51,16 +63,26 @@ export async function roleOf(db: Kysely<Tables>, name: string): Promise<Role | n
   return row?.role ?? null;
 }
 
+/**
+ * Adds a person. `firstOnly`: the caller is local mode's person, who may add the very first person
+ * only (a team that has people, added meanwhile by the CLI or another instance, is refused: 409).
+ * The first person added as an admin takes over the audiences the local person saved, in the same
+ * transaction (the Team page and `npm run users` alike).
+ */
 export async function addPerson(
   db: Kysely<Tables>,
   actor: string,
   body: { name: string; role: Role; password: string },
+  options: { firstOnly?: boolean } = {},
 ): Promise<Person> {
   const hash = await hashPassword(body.password);
   return db.transaction().execute(async (tx) => {
+    await lockTeam(tx);
+    const empty = (await countPeople(tx)) === 0;
+    if (options.firstOnly && !empty)
+      throw fail(409, "Someone has already set up this team: sign in.", { code: TEAM_CODES.teamExists });
     // Whoever adds the first person makes the team: it needs an admin to manage it.
-    await sql`lock table users in share row exclusive mode`.execute(tx);
-    if (body.role !== "admin" && (await countPeople(tx)) === 0)
+    if (body.role !== "admin" && empty)
       throw invalid(
         ["body", "role"],
         "The first person of the team must be an admin (someone has to manage it).",
@@ -88,6 +110,8 @@ export async function addPerson(
       .returning(COLUMNS)
       .executeTakeFirstOrThrow();
     await audit(tx, { actor, action: "person.add", target: body.name, summary: `added as ${body.role}` });
+    // The local person's audiences become the first admin's: nothing saved before is orphaned.
+    if (empty && body.role === "admin") await adoptLocalAudiences(tx, actor, body.name);
     return toPerson(row as Row);
   });
 }
@@ -134,6 +158,7 @@ export async function changePerson(
 ): Promise<Person> {
   const hash = body.password === undefined ? undefined : await hashPassword(body.password);
   return db.transaction().execute(async (tx) => {
+    await lockTeam(tx);
     const row = await changeable(tx, name);
     const roleChanges = body.role !== undefined && body.role !== row.role;
     if (roleChanges && row.role === "admin") await keepAnAdmin(tx, name, `making them ${body.role}`);
@@ -161,12 +186,49 @@ export async function changePerson(
   });
 }
 
-export async function removePerson(db: Kysely<Tables>, actor: string, name: string): Promise<void> {
-  await db.transaction().execute(async (tx) => {
+/**
+ * Removes a person. Their audiences (private and shared, deleted ones too) pass to the admin who
+ * removes them, or, for the CLI (or an admin removing themselves), to the longest-standing
+ * remaining admin: owners are names, so a later person of the same name must not inherit them.
+ */
+export async function removePerson(
+  db: Kysely<Tables>,
+  actor: string,
+  name: string,
+): Promise<{ heir: string | null; passed: number }> {
+  return db.transaction().execute(async (tx) => {
+    await lockTeam(tx);
     const row = await changeable(tx, name);
     if (row.role === "admin") await keepAnAdmin(tx, name, "removing them");
     // Their sessions go with them (sessions reference users, on delete cascade).
     await tx.deleteFrom("users").where("name", "=", name).execute();
     await audit(tx, { actor, action: "person.remove", target: name, summary: `removed (was ${row.role})` });
+    const heir = await heirOf(tx, actor);
+    return { heir, passed: heir ? await passAudiences(tx, actor, name, heir) : 0 };
   });
+}
+
+/**
+ * People removed by the USERS_FILE import: their audiences pass to the longest-standing admin
+ * (audited as the server's side, `cli`), like a removal with `npm run users`.
+ */
+export async function passAudiencesOfRemoved(tx: Kysely<Tables>, names: string[]): Promise<void> {
+  const heir = await heirOf(tx, CLI_PERSON);
+  if (heir) for (const name of names) await passAudiences(tx, CLI_PERSON, name, heir);
+}
+
+/** Who takes a removed person's audiences: the admin removing them, else the longest-standing admin. */
+async function heirOf(tx: Kysely<Tables>, actor: string): Promise<string | null> {
+  if (actor !== CLI_PERSON && actor !== LOCAL_PERSON) {
+    const self = await tx.selectFrom("users").select("name").where("name", "=", actor).executeTakeFirst();
+    if (self) return self.name;
+  }
+  const admin = await tx
+    .selectFrom("users")
+    .select("name")
+    .where("role", "=", "admin")
+    .orderBy("created_at")
+    .orderBy("name")
+    .executeTakeFirst();
+  return admin?.name ?? null;
 }

@@ -1,11 +1,12 @@
 import type { Context, Hono } from "hono";
 import { z } from "zod";
-import { invalidJsonRecord, toValidationRecord, validationError } from "../../contract/errors";
+import { toValidationRecord, validationError } from "../../contract/errors";
 import {
   AUDIENCE_ID,
   addPersonBody,
   changePersonBody,
   createAudienceBody,
+  mayManageTeam,
   restoreAudienceBody,
   TEAM_CODES,
   USER_NAME,
@@ -13,16 +14,14 @@ import {
 } from "../../contract/team";
 import { type Access, storeOr503 } from "../access";
 import { API_PREFIX } from "../allowlist";
-import { fail, ProxyProblem } from "../answer";
-import { jsonDepth, readLimited } from "../body";
+import { fail, unprocessable } from "../answer";
 import type { ProxyEnv } from "../context";
 import type { Database } from "../db/database";
-import { MAX_JSON_DEPTH } from "../request-input";
+import { readJsonBody } from "../request-input";
 import * as audiences from "./audiences";
 import { auditPage } from "./audit";
 import { listJobs } from "./jobs";
-import { addPerson, changePerson, listPeople, removePerson } from "./people";
-import { mayManageTeam } from "./roles";
+import { addPerson, changePerson, countPeople, listPeople, removePerson } from "./people";
 
 /**
  * The proxy's own team API (src/contract/team.ts): people and the audit list for admins, saved
@@ -48,9 +47,6 @@ const jobsQuery = z.strictObject({ kind: z.enum(["export", "verification"]).opti
 const STORE_DOWN =
   "The proxy cannot reach its database right now, so nothing was read or saved. Try again in a moment.";
 
-const unprocessable = (record: ReturnType<typeof validationError>) =>
-  new ProxyProblem({ status: 422, headers: [], body: JSON.stringify(record) });
-
 function parse<S extends z.ZodType>(schema: S, value: unknown, where: "body" | "query"): z.output<S> {
   const result = schema.safeParse(value);
   if (!result.success) throw unprocessable(toValidationRecord(result.error.issues, where, value));
@@ -75,35 +71,24 @@ function nulAt(value: unknown, path: (string | number)[] = []): (string | number
   return null;
 }
 
-async function bodyOf(c: Context<ProxyEnv>, maxBytes: number): Promise<unknown> {
-  const bytes = await readLimited(c.req.raw, maxBytes, c.env?.incoming);
-  const type = (c.req.header("content-type") ?? "").toLowerCase();
-  if (bytes.byteLength > 0 && type && !/^application\/([\w.+-]+\+)?json\b/.test(type))
-    throw fail(415, "Send the request body as JSON (Content-Type: application/json).");
-  if (bytes.byteLength === 0) return undefined;
-  let raw: unknown;
-  try {
-    raw = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
-  } catch (error) {
-    throw unprocessable(invalidJsonRecord((error as Error).message));
-  }
-  if (jsonDepth(raw, MAX_JSON_DEPTH) > MAX_JSON_DEPTH)
-    throw unprocessable(validationError(["body"], `the body nests more than ${MAX_JSON_DEPTH} levels deep`));
-  return raw;
-}
-
 const caller = (c: Context<ProxyEnv>): audiences.Caller => ({ name: c.get("caller"), role: c.get("role") });
 
-function admin(c: Context<ProxyEnv>) {
-  const verdict = mayManageTeam(c.get("role"));
+/**
+ * The caller must be an admin as the database has them now, not as this instance's session memory
+ * remembers them (a demoted or removed admin loses the team's pages at once on every instance).
+ */
+async function admin(c: Context<ProxyEnv>, access: Access) {
+  const person = await access.confirm(c);
+  c.set("caller", person.name);
+  c.set("role", person.role);
+  const verdict = mayManageTeam(person.role);
   if (!verdict.ok) throw fail(403, verdict.reason, { code: TEAM_CODES.roleRequired });
 }
 
 /** An id that cannot be an audience's is answered like an unknown one. */
 function audienceId(c: Context<ProxyEnv>): string {
   const id = c.req.param("id") ?? "";
-  if (!AUDIENCE_ID.test(id))
-    throw fail(404, "There is no such audience, or it is someone else's private one.");
+  if (!AUDIENCE_ID.test(id)) throw audiences.notFound();
   return id;
 }
 
@@ -117,29 +102,29 @@ export function teamRoutes(app: Hono<ProxyEnv>, deps: TeamDeps) {
   const { database, access } = deps;
   const db = database.db;
   const store = <T>(work: () => Promise<T>) => storeOr503(work, STORE_DOWN);
-  const body = (c: Context<ProxyEnv>) => bodyOf(c, deps.maxBodyBytes);
+  const body = (c: Context<ProxyEnv>) => readJsonBody(c, deps.maxBodyBytes);
 
   // People (admins; in local mode the one local person is the admin and may add the first).
   app.get(`${API_PREFIX}/team/people`, async (c) => {
-    admin(c);
+    await admin(c, access);
     return c.json({ people: await store(() => listPeople(db)) });
   });
   app.post(`${API_PREFIX}/team/people`, async (c) => {
-    admin(c);
-    const input = parse(addPersonBody, await body(c), "body");
+    // Local mode's person may add the very first person only: addPerson refuses (409) under the
+    // team's lock when anybody exists by then (added by the CLI, another instance, a second tab).
     const local = !access.required;
-    const person = await store(async () => {
-      const added = await addPerson(db, c.get("caller"), input);
-      // The local person's audiences become the first admin's: nothing saved before is orphaned.
-      if (local && added.role === "admin") await audiences.adoptLocalAudiences(db, added.name);
-      return added;
-    });
-    // From now on everyone signs in (the local person too, as whoever they added).
-    access.peopleExist();
-    return c.json(person, 201);
+    if (!local) await admin(c, access);
+    const input = parse(addPersonBody, await body(c), "body");
+    try {
+      const person = await store(() => addPerson(db, c.get("caller"), input, { firstOnly: local }));
+      return c.json(person, 201);
+    } finally {
+      // Added, or refused as people exist: from now on everyone signs in (the local person too).
+      if (local && (await countPeople(db).catch(() => 0)) > 0) access.peopleExist();
+    }
   });
   app.put(`${API_PREFIX}/team/people/:name`, async (c) => {
-    admin(c);
+    await admin(c, access);
     const name = personName(c);
     const input = parse(changePersonBody, await body(c), "body");
     const person = await store(() => changePerson(db, c.get("caller"), name, input));
@@ -147,14 +132,14 @@ export function teamRoutes(app: Hono<ProxyEnv>, deps: TeamDeps) {
     return c.json(person);
   });
   app.delete(`${API_PREFIX}/team/people/:name`, async (c) => {
-    admin(c);
+    await admin(c, access);
     const name = personName(c);
     await store(() => removePerson(db, c.get("caller"), name));
     access.sessions.forget(name);
     return c.json({ removed: true });
   });
   app.get(`${API_PREFIX}/team/audit`, async (c) => {
-    admin(c);
+    await admin(c, access);
     const query = parse(auditQuery, c.req.query(), "query");
     return c.json(await store(() => auditPage(db, query)));
   });

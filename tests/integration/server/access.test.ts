@@ -96,6 +96,26 @@ describe("refusal to start beyond loopback", () => {
     await database.close();
   });
 
+  it("refuses TRUST_PROXY or PUBLIC_ORIGIN on loopback too when nobody can sign in: requests come from beyond this machine", async () => {
+    for (const env of [{ TRUST_PROXY: "1" }, { PUBLIC_ORIGIN: "https://audiences.example.com" }]) {
+      const dataDir = await mkdtemp(path.join(os.tmpdir(), "proxy-beyond-"));
+      const store = await testDatabaseFor(dataDir, false);
+      const config = configFromEnv({
+        DATA_DIR: dataDir,
+        ...(store.url ? { DATABASE_URL: store.url } : {}),
+        ...env,
+      });
+      expect(config.host).toBe("127.0.0.1");
+      const deps = store.database ? { database: store.database } : {};
+      await expect(createProxy(config, upstream, deps), Object.keys(env)[0]).rejects.toThrow(
+        /would serve beyond this machine and nobody can sign in: add an admin with `npm run users -- add NAME --role admin`/,
+      );
+      await store.database?.close();
+    }
+    // With people to sign in, both start (the sign-in tests below run behind TRUST_PROXY).
+    started.push(await withUsers({ TRUST_PROXY: "1", PUBLIC_ORIGIN: "https://audiences.example.com" }));
+  });
+
   it("the launcher exits with a clear message instead of listening", async () => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), "proxy-launch-"));
     const result = await run(["src/launcher.ts"], { HOST: "0.0.0.0", PORT: "0", DATA_DIR: dataDir });
@@ -216,6 +236,34 @@ describe("sign-in", () => {
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
     expect(limited.headers.get("set-cookie")).toBeNull();
+  });
+
+  it("a burst of parallel wrong passwords is limited like the same guesses one after another", async () => {
+    const server = await withUsers({ SIGN_IN_DELAY_MS: "0", SIGN_IN_MAX_FAILURES: "3" });
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        browser(server.url).post("/auth/sign-in", { name: "bob", password: `guess-${i}` }),
+      ),
+    );
+    const statuses = answers.map((a) => a.status);
+    // Each attempt is counted before its password is checked: only 3 get as far as scrypt.
+    expect(statuses.filter((s) => s === 401)).toHaveLength(3);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(9);
+    // A right password is counted, then forgiven: it does not use up another's allowance.
+    const other = await withUsers({ SIGN_IN_DELAY_MS: "0", SIGN_IN_MAX_FAILURES: "3" });
+    for (let i = 0; i < 5; i++)
+      expect(
+        (await browser(other.url).post("/auth/sign-in", { name: "alice", password: "alice-password-1" }))
+          .status,
+      ).toBe(200);
+    for (let i = 0; i < 2; i++)
+      expect((await browser(other.url).post("/auth/sign-in", { name: "alice", password: "x" })).status).toBe(
+        401,
+      );
+    expect(
+      (await browser(other.url).post("/auth/sign-in", { name: "alice", password: "alice-password-1" }))
+        .status,
+    ).toBe(200);
   });
 
   it("answers unknown names as slowly, in the same words", async () => {

@@ -8,8 +8,12 @@ import { mkdtemp } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CLI_PERSON } from "../../../src/contract/team";
 import type { Sandbox } from "../../../src/sandbox/app";
+import { ProxyProblem } from "../../../src/server/answer";
+import { openDatabase } from "../../../src/server/db/database";
 import { hashPassword } from "../../../src/server/passwords";
+import { addPerson, changePerson } from "../../../src/server/team/people";
 import { createDatabase } from "../../support/postgres";
 import {
   browser,
@@ -160,6 +164,84 @@ describe.skipIf(!server)("two proxy instances on one PostgreSQL", () => {
     expect(spend.status).toBe(401);
     await sleep(1100);
     expect((await boB.get("/api/session")).status).toBe(401);
+  });
+
+  it("a demoted or removed admin loses the team's pages, downloads and cancels on the other instance at once", async () => {
+    const adaA = browser(a.url);
+    expect((await adaA.post("/auth/sign-in", { name: "ada", password: "ada-password-1" })).status).toBe(200);
+    for (const [name, role] of [
+      ["eve", "admin"],
+      ["dan", "admin"],
+      ["di", "buyer"],
+    ] as const)
+      expect(
+        (await adaA.post("/api/team/people", { name, role, password: `${name}-password-1` })).status,
+      ).toBe(201);
+    const onB = async (name: string) => {
+      const person = browser(b.url);
+      expect((await person.post("/auth/sign-in", { name, password: `${name}-password-1` })).status).toBe(200);
+      return person;
+    };
+    const eveB = await onB("eve");
+    const danB = await onB("dan");
+    const diB = await onB("di");
+    // B has checked them all just now (its memory would trust that for SESSION_CHECK_MS).
+    expect((await eveB.get("/api/team/people")).status).toBe(200);
+    expect((await danB.get("/api/team/audit")).status).toBe(200);
+    expect((await diB.get("/api/session")).body).toMatchObject({ role: "buyer" });
+
+    expect((await adaA.call("PUT", "/api/team/people/eve", { role: "analyst" })).status).toBe(200);
+    expect((await adaA.call("DELETE", "/api/team/people/dan")).status).toBe(200);
+    expect((await adaA.call("PUT", "/api/team/people/di", { role: "analyst" })).status).toBe(200);
+    const seen = upstream.seen.length;
+    // At once on B: nothing added, nothing read, nothing downloaded or cancelled.
+    const add = await eveB.post("/api/team/people", {
+      name: "eve2",
+      role: "admin",
+      password: "eve2-password-1",
+    });
+    expect([401, 403]).toContain(add.status);
+    expect((await danB.get("/api/team/audit")).status).toBe(401);
+    expect((await danB.call("PUT", "/api/team/people/eve", { role: "admin" })).status).toBe(401);
+    expect((await diB.get("/api/v2/contact/export/exp-1/download")).status).toBe(401);
+    expect((await diB.post("/api/v2/contact/export/exp-1/cancel")).status).toBe(401);
+    expect(upstream.seen.length).toBe(seen);
+    const names = (await adaA.get<{ people: { name: string; role: string }[] }>("/api/team/people")).body
+      .people;
+    const roles = names.map((p) => `${p.name}:${p.role}`);
+    expect(roles).toEqual(expect.arrayContaining(["ada:admin", "di:analyst", "eve:analyst"]));
+    expect(roles.filter((r) => /^(dan|eve2):/.test(r))).toEqual([]);
+  });
+
+  it("two admins demoting each other at once: one wins, the other is told LAST_ADMIN, never a deadlock (5 rounds)", async () => {
+    const url = await createDatabase(server!);
+    const one = await openDatabase({ databaseUrl: url, dataDir: os.tmpdir() });
+    const two = await openDatabase({ databaseUrl: url, dataDir: os.tmpdir() });
+    try {
+      await addPerson(one.db, CLI_PERSON, { name: "ada", role: "admin", password: "ada-password-1" });
+      await addPerson(one.db, CLI_PERSON, { name: "eve", role: "admin", password: "eve-password-1" });
+      for (let round = 0; round < 5; round++) {
+        const outcomes = await Promise.allSettled([
+          changePerson(one.db, "ada", "eve", { role: "analyst" }),
+          changePerson(two.db, "eve", "ada", { role: "analyst" }),
+        ]);
+        expect(
+          outcomes.filter((o) => o.status === "fulfilled"),
+          `round ${round}`,
+        ).toHaveLength(1);
+        const refused = outcomes.find((o) => o.status === "rejected") as PromiseRejectedResult;
+        expect(refused.reason, `round ${round}`).toBeInstanceOf(ProxyProblem);
+        const answer = (refused.reason as ProxyProblem).answer;
+        expect(answer.status).toBe(409);
+        expect(JSON.parse(answer.body).code).toBe("LAST_ADMIN");
+        const admins = await one.db.selectFrom("users").select("name").where("role", "=", "admin").execute();
+        expect(admins).toHaveLength(1);
+        await one.db.updateTable("users").set({ role: "admin" }).execute();
+      }
+    } finally {
+      await one.close();
+      await two.close();
+    }
   });
 
   it("two instances in local mode: once someone is added on one, the other asks for sign-in within SESSION_CHECK_MS", async () => {

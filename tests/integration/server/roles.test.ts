@@ -5,8 +5,7 @@
  * audience is a 404 even for an admin. Run on PGlite and on PostgreSQL.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { auditAnswer, teamJobsAnswer } from "../../../src/contract/team";
-import { mayCall } from "../../../src/server/team/roles";
+import { auditAnswer, mayCall, teamJobsAnswer } from "../../../src/contract/team";
 import type { Browser } from "../../support/proxy-server";
 import { fakeUpstream, json } from "../../support/proxy-server";
 import { FILTER, PASSWORD, signIn, startTeam, type Team } from "../../support/team";
@@ -52,7 +51,8 @@ describe("the role table", () => {
     expect(mayCall("analyst", { id: "exports", spends: false }).ok).toBe(true);
     expect(mayCall("analyst", { id: "preview", spends: true })).toEqual({
       ok: false,
-      reason: "Buying needs a buyer or an admin; you are signed in as an analyst. Ask an admin of your team.",
+      reason:
+        "Buying contacts needs a buyer or an admin; you are signed in as an analyst. Ask an admin of your team.",
     });
     expect(mayCall("analyst", { id: "exportDownload", spends: false }).ok).toBe(false);
     expect(mayCall("buyer", { id: "exportDownload", spends: false }).ok).toBe(true);
@@ -72,7 +72,8 @@ describe("operations", () => {
     );
     expect(preview.status).toBe(403);
     expect(preview.body).toEqual({
-      detail: "Buying needs a buyer or an admin; you are signed in as an analyst. Ask an admin of your team.",
+      detail:
+        "Buying contacts needs a buyer or an admin; you are signed in as an analyst. Ask an admin of your team.",
       code: "ROLE_REQUIRED",
     });
     const exportStart = await analyst.post(
@@ -87,6 +88,14 @@ describe("operations", () => {
     expect(download.status).toBe(403);
     expect(download.body.detail).toMatch(/^Downloading purchased data needs a buyer or an admin/);
     expect((await analyst.post("/api/v1/batch-download", { process_id: "p1" })).status).toBe(403);
+    // Each refusal says what it refused.
+    const verify = await analyst.post<{ detail: string }>(
+      "/api/v2/email/verify",
+      { email: "a@example.com" },
+      { idempotencyKey: key() },
+    );
+    expect(verify.status).toBe(403);
+    expect(verify.body.detail).toMatch(/^Verifying email addresses needs a buyer or an admin/);
     expect(upstream.seen.length).toBe(before);
     // Counting is fine.
     expect((await analyst.post("/api/v2/contact/count", { filter: FILTER })).status).toBe(200);

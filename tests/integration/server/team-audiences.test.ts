@@ -197,6 +197,32 @@ describe("audiences", () => {
     ]);
   });
 
+  it("the audit list does not name private audiences (admins read it; a private audience is its owner's)", async () => {
+    const { admin, analyst } = team;
+    const secret = await analyst.post<A>("/api/audiences", { name: "Cy's secret plan", filter: FILTER });
+    expect(secret.status).toBe(201);
+    await analyst.call("PUT", `/api/audiences/${secret.body.id}`, { version: 1, name: "Cy's other plan" });
+    await analyst.call("DELETE", `/api/audiences/${secret.body.id}`);
+    await analyst.post(`/api/audiences/${secret.body.id}/undelete`);
+    const open = await analyst.post<A>("/api/audiences", {
+      name: "Cy's open plan",
+      filter: FILTER,
+      shared: true,
+    });
+    const entries = auditAnswer.parse((await admin.get("/api/team/audit?limit=200")).body).entries;
+    const secretOnes = entries.filter((e) => e.target === secret.body.id);
+    expect(secretOnes.map((e) => e.summary)).toEqual([
+      "brought back a private audience after it was deleted",
+      "deleted a private audience",
+      "version 2: renamed",
+      "created a private audience",
+    ]);
+    expect(JSON.stringify(entries)).not.toMatch(/secret plan|other plan/);
+    expect(entries.find((e) => e.target === open.body.id)?.summary).toBe(
+      "created “Cy's open plan”, shared with the team",
+    );
+  });
+
   it("answers bad bodies with the service's 422 record, never a 500", async () => {
     const { analyst } = team;
     const bad: [string, string, unknown, string | number][] = [

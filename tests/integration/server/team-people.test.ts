@@ -10,7 +10,13 @@ import { mkdtemp } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { auditAnswer, peopleAnswer, personSchema } from "../../../src/contract/team";
+import {
+  audiencesAnswer,
+  auditAnswer,
+  CLI_PERSON,
+  peopleAnswer,
+  personSchema,
+} from "../../../src/contract/team";
 import { Sessions } from "../../../src/server/access";
 import { openDatabase } from "../../../src/server/db/database";
 import { hashPassword } from "../../../src/server/passwords";
@@ -23,7 +29,7 @@ import {
   startProxy,
   testDatabaseFor,
 } from "../../support/proxy-server";
-import { PASSWORD, signIn, startTeam, type Team } from "../../support/team";
+import { FILTER, PASSWORD, signIn, startTeam, type Team } from "../../support/team";
 
 const running: { close(): Promise<void> }[] = [];
 afterEach(async () => {
@@ -208,6 +214,169 @@ describe("people (admins)", () => {
   });
 });
 
+describe("local mode cannot take over a team", () => {
+  /** A local-mode proxy on a database the test also holds, as `npm run users` or another instance would. */
+  async function localOnShared() {
+    const dir = await mkdtemp(path.join(os.tmpdir(), "team-local-"));
+    const { url, database } = await testDatabaseFor(dir, false);
+    const store = database ?? (await openDatabase({ databaseUrl: url ?? null, dataDir: dir }));
+    // A long SESSION_CHECK_MS: local mode does not notice new people by itself during the test.
+    const server = await startProxy(
+      fakeUpstream(() => json({ credits: 1, plan: "PAYG" })),
+      {
+        env: { SESSION_CHECK_MS: "60000", SIGN_IN_DELAY_MS: "0" },
+        deps: { database: store },
+      },
+    );
+    running.push({
+      close: async () => {
+        await server.close();
+        await store.close();
+      },
+    });
+    return { server, store, local: browser(server.url) };
+  }
+
+  it("once people exist (added by the CLI), a local spend is 401 at once and adding anyone is 409", async () => {
+    const { server, store, local } = await localOnShared();
+    await addPerson(store.db, CLI_PERSON, { name: "ada", role: "admin", password: PASSWORD("ada") });
+    const spend = await local.post(
+      "/api/v2/email/verify",
+      { email: "a@example.com" },
+      { idempotencyKey: "local-after-people-1" },
+    );
+    expect(spend.status).toBe(401);
+    const take = await browser(server.url).post("/api/team/people", {
+      name: "mallory",
+      role: "admin",
+      password: PASSWORD("mallory"),
+    });
+    expect([401, 409]).toContain(take.status);
+    const people = await store.db.selectFrom("users").select("name").execute();
+    expect(people.map((p) => p.name)).toEqual(["ada"]);
+  });
+
+  it("the local person adds the very first person only: 409 in plain words when the team has people", async () => {
+    const { store, local } = await localOnShared();
+    await addPerson(store.db, CLI_PERSON, { name: "ada", role: "admin", password: PASSWORD("ada") });
+    const take = await local.post<{ detail: string; code: string }>("/api/team/people", {
+      name: "mallory",
+      role: "admin",
+      password: PASSWORD("mallory"),
+    });
+    expect(take.status).toBe(409);
+    expect(take.body).toEqual({
+      detail: "Someone has already set up this team: sign in.",
+      code: "TEAM_EXISTS",
+    });
+    // From then on this instance asks for sign-in.
+    expect((await local.get("/api/session")).status).toBe(401);
+  });
+
+  it("two first-person POSTs at once: exactly one wins", async () => {
+    const { store, server } = await localOnShared();
+    const tries = await Promise.all(
+      ["ann", "max"].map((name) =>
+        browser(server.url).post<{ detail: string }>("/api/team/people", {
+          name,
+          role: "admin",
+          password: PASSWORD(name),
+        }),
+      ),
+    );
+    expect(tries.map((t) => t.status).sort()).toEqual([201, 409]);
+    expect(tries.find((t) => t.status === 409)!.body.detail).toBe(
+      "Someone has already set up this team: sign in.",
+    );
+    expect(await store.db.selectFrom("users").select("name").execute()).toHaveLength(1);
+  });
+
+  it("the first admin added with `npm run users` takes over what the local person saved, audited", async () => {
+    const { server, store, local } = await localOnShared();
+    const saved = await local.post<{ id: string }>("/api/audiences", {
+      name: "Saved locally",
+      filter: FILTER,
+    });
+    expect(saved.status).toBe(201);
+    // A first person who is not an admin is refused, and adopts nothing.
+    await expect(
+      addPerson(store.db, CLI_PERSON, { name: "bo", role: "buyer", password: PASSWORD("bo") }),
+    ).rejects.toThrow();
+    await addPerson(store.db, CLI_PERSON, { name: "ada", role: "admin", password: PASSWORD("ada") });
+    const ada = await signIn(server.url, "ada");
+    const mine = await ada.get<{ owner: string }>(`/api/audiences/${saved.body.id}`);
+    expect(mine.status).toBe(200);
+    expect(mine.body.owner).toBe("ada");
+    const audit = auditAnswer.parse((await ada.get("/api/team/audit")).body);
+    expect(audit.entries.map((e) => [e.action, e.actor, e.summary])).toContainEqual([
+      "audience.owner",
+      "cli",
+      "audiences of local passed to ada (1)",
+    ]);
+    // A later admin adopts nothing (there is nothing of local's left, and the team was not empty).
+    await addPerson(store.db, CLI_PERSON, { name: "eve", role: "admin", password: PASSWORD("eve") });
+    expect((await ada.get<{ owner: string }>(`/api/audiences/${saved.body.id}`)).body.owner).toBe("ada");
+  });
+});
+
+describe("owners are names", () => {
+  it("local and cli are the proxy's own names: nobody may be called so", async () => {
+    const { admin } = await team();
+    for (const name of ["local", "cli", "Local", "CLI"]) {
+      const refused = await admin.post<{ detail: { loc: unknown[]; msg: string }[] }>("/api/team/people", {
+        name,
+        role: "buyer",
+        password: PASSWORD("x"),
+      });
+      expect(refused.status, name).toBe(422);
+      expect(refused.body.detail[0]!.loc).toEqual(["body", "name"]);
+      expect(refused.body.detail[0]!.msg).toMatch(/local and cli are the proxy's own/);
+    }
+  });
+
+  it("a removed person's audiences pass to the admin who removes them; a later person of that name gets none", async () => {
+    const { server, admin, buyer } = await team();
+    const mine = await buyer.post<{ id: string }>("/api/audiences", { name: "Bo's own", filter: FILTER });
+    const ours = await buyer.post<{ id: string }>("/api/audiences", {
+      name: "Bo's shared",
+      filter: FILTER,
+      shared: true,
+    });
+    expect((await admin.call("DELETE", "/api/team/people/bo")).status).toBe(200);
+    for (const id of [mine.body.id, ours.body.id]) {
+      const passed = await admin.get<{ owner: string }>(`/api/audiences/${id}`);
+      expect(passed.status).toBe(200);
+      expect(passed.body.owner).toBe("ada");
+    }
+    const audit = auditAnswer.parse((await admin.get("/api/team/audit")).body);
+    expect(audit.entries[0]).toMatchObject({
+      action: "audience.owner",
+      actor: "ada",
+      target: "bo",
+      summary: "audiences of bo passed to ada (2)",
+    });
+    // Someone new called bo: sees the team's shared audience (now ada's), never the private one.
+    await admin.post("/api/team/people", { name: "bo", role: "buyer", password: PASSWORD("bo") });
+    const newBo = await signIn(server.url, "bo");
+    const seen = audiencesAnswer.parse((await newBo.get("/api/audiences")).body).audiences;
+    expect(seen.map((a) => [a.name, a.owner])).toEqual([["Bo's shared", "ada"]]);
+    expect((await newBo.get(`/api/audiences/${mine.body.id}`)).status).toBe(404);
+  });
+
+  it("removed with `npm run users`: to the longest-standing remaining admin", async () => {
+    const { server, admin, analyst } = await team();
+    await admin.call("PUT", "/api/team/people/bo", { role: "admin" });
+    const saved = await analyst.post<{ id: string }>("/api/audiences", { name: "Cy's", filter: FILTER });
+    await removePerson(server.proxy.database.db, CLI_PERSON, "cy");
+    expect((await admin.get<{ owner: string }>(`/api/audiences/${saved.body.id}`)).body.owner).toBe("ada");
+    // An admin removing themselves: to the longest-standing other admin.
+    const bo = await signIn(server.url, "bo");
+    const boSaved = await bo.post<{ id: string }>("/api/audiences", { name: "Bo's", filter: FILTER });
+    expect((await bo.call("DELETE", "/api/team/people/bo")).status).toBe(200);
+    expect((await admin.get<{ owner: string }>(`/api/audiences/${boSaved.body.id}`)).body.owner).toBe("ada");
+  });
+});
+
 describe("USERS_FILE people", () => {
   it("come with their role from the file, cannot be changed here (409 MANAGED_BY_FILE), and a file change never touches team people", async () => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), "team-file-"));
@@ -225,6 +394,8 @@ describe("USERS_FILE people", () => {
       expect((await ann.get("/api/session")).body).toMatchObject({ role: "admin" });
       const fay = await signIn(server.url, "fay");
       expect((await fay.get("/api/session")).body).toMatchObject({ role: "analyst" });
+      const fays = await fay.post<{ id: string }>("/api/audiences", { name: "Fay's own", filter: FILTER });
+      expect(fays.status).toBe(201);
       for (const [method, body] of [
         ["PUT", { role: "buyer" }],
         ["DELETE", undefined],
@@ -252,7 +423,24 @@ describe("USERS_FILE people", () => {
       const again = await signIn(server.url, "ann");
       const after = peopleAnswer.parse((await again.get("/api/team/people")).body).people;
       expect(after.map((p) => p.name)).toEqual(["ann", "tim"]);
+      // What fay owned is ann's now (the longest-standing admin), not a later fay's.
+      const passed = await again.get<{ owner: string }>(`/api/audiences/${fays.body.id}`);
+      expect(passed.status).toBe(200);
+      expect(passed.body.owner).toBe("ann");
       await signIn(server.url, "tim");
+      await server.close();
+      // A file that would leave the team without an admin (tim is a buyer): nothing imported, no start.
+      writeFileSync(file, `ann:analyst:${await hashPassword(PASSWORD("ann"))}\n`);
+      await expect(
+        startProxy(upstream, { env: { DATA_DIR: dataDir, USERS_FILE: file, SIGN_IN_DELAY_MS: "0" } }),
+      ).rejects.toThrow(/would leave the team without an admin/);
+      writeFileSync(file, `ann:${await hashPassword(PASSWORD("ann"))}\n`);
+      server = await startProxy(upstream, {
+        env: { DATA_DIR: dataDir, USERS_FILE: file, SIGN_IN_DELAY_MS: "0" },
+      });
+      expect((await (await signIn(server.url, "ann")).get("/api/session")).body).toMatchObject({
+        role: "admin",
+      });
     } finally {
       await server.close();
     }

@@ -61,6 +61,8 @@ describe("npm run users", () => {
     for (const args of [
       ["add", "cy"],
       ["add", "cy", "--role", "boss"],
+      ["add", "local", "--role", "admin"],
+      ["add", "Cli", "--role", "buyer"],
       ["set-role", "bo"],
       ["frobnicate"],
       [],

@@ -10,7 +10,18 @@ import {
   refusal,
   whoMay,
 } from "../../../src/app/lib/roles";
-import { ROLES, TEAM_CODES } from "../../../src/contract/team";
+import { OPERATIONS } from "../../../src/contract/routes";
+import {
+  CLI_PERSON,
+  DOWNLOADS,
+  LOCAL_PERSON,
+  mayCall,
+  mayManageTeam,
+  mayCancel as proxyMayCancel,
+  ROLES,
+  ROTATIONS,
+  TEAM_CODES,
+} from "../../../src/contract/team";
 
 /**
  * The app's role rules, asked before a click: the proxy's table (docs/issue 17) written once more,
@@ -26,6 +37,23 @@ describe("what each role may do", () => {
       buyer: { buy: true, download: true, rotate: false, managePeople: false },
       analyst: { buy: false, download: false, rotate: false, managePeople: false },
     });
+  });
+
+  it("is the proxy's own table (src/contract/team.ts): every operation and cancel judged alike", () => {
+    for (const role of ROLES) {
+      for (const op of OPERATIONS) {
+        const proxy = mayCall(role, op).ok;
+        if (ROTATIONS.has(op.id)) expect(may(role, "rotate"), op.id).toBe(proxy);
+        else if (op.spends) expect(may(role, "buy"), op.id).toBe(proxy);
+        else if (DOWNLOADS.has(op.id)) expect(may(role, "download"), op.id).toBe(proxy);
+      }
+      expect(may(role, "managePeople")).toBe(mayManageTeam(role).ok);
+      for (const starter of [null, "bo", "al"])
+        for (const user of ["bo", "al"])
+          expect(mayCancel(role, user, starter), `${role} ${user} ${starter}`).toBe(
+            proxyMayCancel({ name: user, role }, starter, "export").ok,
+          );
+    }
   });
 
   it("names who may, in words", () => {
@@ -65,8 +93,8 @@ describe("what each role may do", () => {
 
 describe("recorded names", () => {
   it("say the local admin and the server's command line in words, and people by their names", () => {
-    expect(personLabel("local")).toBe("the local admin");
-    expect(personLabel("cli")).toBe("the server's command line (npm run users)");
+    expect(personLabel(LOCAL_PERSON)).toBe("the local admin");
+    expect(personLabel(CLI_PERSON)).toBe("the server's command line (npm run users)");
     expect(personLabel("ada")).toBe("ada");
   });
 });

@@ -1,14 +1,7 @@
-/** The role table (team/roles.ts), against every operation of the contract. */
+/** The role table (src/contract/team.ts, shared by the proxy and the app), against every operation of the contract. */
 import { describe, expect, it } from "vitest";
 import { findOperation, OPERATIONS } from "../../../src/contract/routes";
-import {
-  CANCELS,
-  DOWNLOADS,
-  mayCall,
-  mayCancel,
-  mayManageTeam,
-  ROTATIONS,
-} from "../../../src/server/team/roles";
+import { CANCELS, DOWNLOADS, mayCall, mayCancel, mayManageTeam, ROTATIONS } from "../../../src/contract/team";
 
 describe("mayCall", () => {
   it("admin: everything; buyer: all but key rotation; analyst: nothing that spends, downloads or cancels", () => {
@@ -50,6 +43,31 @@ describe("mayCall", () => {
       reason:
         "Managing the team's people needs an admin; you are signed in as an analyst. Ask an admin of your team.",
     });
+  });
+});
+
+describe("the refusal says what was refused", () => {
+  it("verification, buying contacts and the organization tools each in their own words", () => {
+    const said = (id: string) => {
+      const verdict = mayCall("analyst", findOperation(id)!);
+      return verdict.ok ? null : verdict.reason;
+    };
+    for (const id of ["verifyV1", "verifyV2", "batchV1", "batchUploadV1", "batchV2"])
+      expect(said(id), id).toBe(
+        "Verifying email addresses needs a buyer or an admin; you are signed in as an analyst. Ask an admin of your team.",
+      );
+    for (const id of ["preview", "enrich", "exportStart"])
+      expect(said(id), id).toBe(
+        "Buying contacts needs a buyer or an admin; you are signed in as an analyst. Ask an admin of your team.",
+      );
+    for (const id of ["organizationResolve", "organizationDiscover"])
+      expect(said(id), id).toMatch(
+        /^Resolving and discovering organizations uses the team's credits, so it needs a buyer or an admin;/,
+      );
+    // Every spending operation an analyst may not call is named by the table, not a catch-all.
+    for (const op of OPERATIONS)
+      if (op.spends && !ROTATIONS.has(op.id))
+        expect(said(op.id), op.id).not.toMatch(/^Spending the team's credits/);
   });
 });
 

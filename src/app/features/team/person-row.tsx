@@ -217,8 +217,8 @@ export function PersonRow({
                 <p>
                   Remove {isMe ? "yourself" : person.name} from the team? This ends {isMe ? "your" : "their"}{" "}
                   sessions at once: {isMe ? "you are" : "they are"} signed out everywhere and can no longer
-                  sign in. Audiences {isMe ? "you" : "they"} shared stay with the team; private ones are kept,
-                  but nobody else can open them.
+                  sign in. The audiences {isMe ? "you" : "they"} saved, private and shared, pass to{" "}
+                  {isMe ? "the longest-standing other admin" : "you"}.
                 </p>
                 <div className="team-actions">
                   <button

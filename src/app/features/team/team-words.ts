@@ -47,6 +47,7 @@ const DID: Record<AuditEntry["action"], (target: string) => string> = {
   "audience.restore": () => "restored an earlier version of an audience",
   "audience.delete": () => "deleted an audience",
   "audience.undelete": () => "brought back a deleted audience",
+  "audience.owner": (t) => `passed on the audiences of ${personLabel(t)}`,
   "key.rotate": () => "rotated the team's API key",
 };
 
