@@ -191,12 +191,20 @@ export async function importUsersFile(database: Database, file: string): Promise
 const SIGN_INS_UNAVAILABLE =
   "The proxy cannot check sign-ins right now (its database is unavailable), so nothing was sent and nothing charged. Try again in a moment.";
 
-/** Runs `work`; a database failure becomes a 503 in plain words (nothing was sent anywhere). */
-export async function storeOr503<T>(work: () => Promise<T>, detail = SIGN_INS_UNAVAILABLE): Promise<T> {
+/**
+ * Runs `work`; a database failure becomes a 503 in plain words (nothing was sent anywhere), and is
+ * handed to `report` so the operator's log says why requests were refused.
+ */
+async function storeOr503<T>(
+  work: () => Promise<T>,
+  detail = SIGN_INS_UNAVAILABLE,
+  report?: (error: unknown) => void,
+): Promise<T> {
   try {
     return await work();
   } catch (error) {
     if (error instanceof ProxyProblem) throw error;
+    report?.(error);
     throw fail(503, detail, { code: SPEND_CODES.journalUnavailable, headers: [["retry-after", "30"]] });
   }
 }
@@ -349,9 +357,23 @@ export class Access {
     this.sweeper.unref();
   }
 
-  static async open(config: ProxyConfig, database: Database): Promise<Access> {
+  static async open(
+    config: ProxyConfig,
+    database: Database,
+    reportStoreDown: (error: unknown) => void = () => {},
+  ): Promise<Access> {
     if (config.usersFile) await importUsersFile(database, config.usersFile);
-    return new Access(config, database, (await countPeople(database.db)) > 0);
+    const access = new Access(config, database, (await countPeople(database.db)) > 0);
+    access.reportStoreDown = reportStoreDown;
+    return access;
+  }
+
+  /** Told of every database failure that refused a request (the proxy logs it). */
+  reportStoreDown: (error: unknown) => void = () => {};
+
+  /** `storeOr503` that reports to this proxy's log. */
+  store<T>(work: () => Promise<T>, detail?: string): Promise<T> {
+    return storeOr503(work, detail, this.reportStoreDown);
   }
 
   /** Whether people must sign in (someone is on the team). Never goes back to local mode by itself. */
@@ -392,7 +414,7 @@ export class Access {
   /** The signed-in person and their role, null in local mode (the local admin); else as `userOf`. */
   async personOf(c: Context<ProxyEnv>, fresh = false): Promise<{ name: string; role: Role } | null> {
     if (!this.required) return null;
-    const person = await storeOr503(() => this.sessions.personOf(getCookie(c, SESSION_COOKIE), fresh));
+    const person = await this.store(() => this.sessions.personOf(getCookie(c, SESSION_COOKIE), fresh));
     if (!person) throw fail(401, "Please sign in first.");
     return person;
   }
@@ -405,19 +427,19 @@ export class Access {
    */
   async confirm(c: Context<ProxyEnv>): Promise<{ name: string; role: Role }> {
     if (!this.required) {
-      const n = await storeOr503(() => countPeople(this.database.db));
+      const n = await this.store(() => countPeople(this.database.db));
       if (n === 0) return LOCAL_ADMIN;
       this.requiredNow = true;
     }
-    const person = await storeOr503(() => this.sessions.personOf(getCookie(c, SESSION_COOKIE), true));
+    const person = await this.store(() => this.sessions.personOf(getCookie(c, SESSION_COOKIE), true));
     if (!person) throw fail(401, "Please sign in first.");
     return person;
   }
 
   routes(app: Hono<ProxyEnv>) {
-    app.post("/auth/sign-in", (c) => storeOr503(() => this.signIn(c)));
+    app.post("/auth/sign-in", (c) => this.store(() => this.signIn(c)));
     app.post("/auth/sign-out", async (c) => {
-      await storeOr503(() => this.sessions.destroy(getCookie(c, SESSION_COOKIE)));
+      await this.store(() => this.sessions.destroy(getCookie(c, SESSION_COOKIE)));
       deleteCookie(c, SESSION_COOKIE, { path: "/", secure: this.config.secureCookies });
       return c.json({ signedOut: true });
     });

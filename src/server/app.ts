@@ -3,7 +3,7 @@ import { Hono } from "hono";
 import { requestId } from "hono/request-id";
 import type { DestinationStream, Logger } from "pino";
 import { CANCELS, DOWNLOADS, mayCall, mayCancel, ROTATIONS, TEAM_CODES } from "../contract/team";
-import { Access, LOCAL_ADMIN, storeOr503 } from "./access";
+import { Access, LOCAL_ADMIN } from "./access";
 import { API_PREFIX, registerOperations, unsafeTarget } from "./allowlist";
 import { fail, ProxyProblem, problem, toResponse } from "./answer";
 import { browserGuard, hostGuard, securityHeaders } from "./browser-guard";
@@ -81,7 +81,12 @@ export async function createProxy(
       ),
   });
   try {
-    access = await Access.open(config, database);
+    access = await Access.open(config, database, (error) =>
+      logger.error(
+        { err: { message: scrub(String((error as Error)?.message ?? error)) } },
+        "database unavailable: request refused",
+      ),
+    );
     await journal.start();
   } catch (error) {
     if (!deps.database) await database.close();
@@ -241,7 +246,7 @@ export async function createProxy(
         const kind = CANCELS[op.id];
         if (!kind) return;
         const jobId = jobOfCancel(op.id, input);
-        const by = await storeOr503(() => startedBy(database.db, kind, jobId));
+        const by = await access.store(() => startedBy(database.db, kind, jobId));
         const verdict = mayCancel({ name: c.get("caller"), role: c.get("role") }, by, kind);
         if (!verdict.ok) throw refuse(verdict.reason);
       },

@@ -12,7 +12,7 @@ import {
   USER_NAME,
   updateAudienceBody,
 } from "../../contract/team";
-import { type Access, storeOr503 } from "../access";
+import type { Access } from "../access";
 import { API_PREFIX } from "../allowlist";
 import { fail, unprocessable } from "../answer";
 import type { ProxyEnv } from "../context";
@@ -101,7 +101,7 @@ function personName(c: Context<ProxyEnv>): string {
 export function teamRoutes(app: Hono<ProxyEnv>, deps: TeamDeps) {
   const { database, access } = deps;
   const db = database.db;
-  const store = <T>(work: () => Promise<T>) => storeOr503(work, STORE_DOWN);
+  const store = <T>(work: () => Promise<T>) => access.store(work, STORE_DOWN);
   const body = (c: Context<ProxyEnv>) => readJsonBody(c, deps.maxBodyBytes);
 
   // People (admins; in local mode the one local person is the admin and may add the first).
