@@ -1,7 +1,8 @@
 import { createHash, randomUUID } from "node:crypto";
-import { sql } from "kysely";
+import { type Kysely, sql } from "kysely";
 import type { BufferedAnswer } from "./answer";
 import type { Database } from "./db/database";
+import type { Tables } from "./db/schema";
 
 /** Stripe's rule, narrowed: 8 to 128 characters a header can carry without escaping. */
 export const IDEMPOTENCY_KEY = /^[A-Za-z0-9_-]{8,128}$/;
@@ -18,7 +19,15 @@ export type WorkOutcome =
 export interface WorkResult {
   answer: BufferedAnswer;
   outcome: WorkOutcome;
+  /**
+   * Writes that belong to this outcome (the contacts delivered, the ledger's row), run in the same
+   * transaction as the journal's final state: both are written, or neither. Not run for "nothing-done".
+   */
+  record?: Recorder;
 }
+
+/** Writes run inside the transaction that commits a journal entry's outcome. */
+export type Recorder = (trx: Kysely<Tables>) => Promise<void>;
 
 export type SpendResult =
   | { kind: "fresh"; answer: BufferedAnswer }
@@ -122,6 +131,11 @@ export class SpendJournal {
       .catch(() => {});
   }
 
+  /** The entry's id for a scope (a hash of caller and key): the purchase's id in the ledger. */
+  static entryId(scope: SpendScope): string {
+    return idOf(scope);
+  }
+
   /** The tag an export started under this scope carries in its name. */
   static tagOf(scope: SpendScope): string {
     return `ab-${idOf(scope).slice(0, 16)}`;
@@ -150,6 +164,8 @@ export class SpendJournal {
     fingerprint: string,
     work: () => Promise<WorkResult>,
     reconcile?: Reconcile,
+    /** Written with the entry when a pending entry of a gone instance is found and marked unknown. */
+    recordUnknown?: Recorder,
   ): Promise<SpendResult> {
     const id = idOf(scope);
     const signature = `${scope.operation}\n${fingerprint}`;
@@ -160,7 +176,7 @@ export class SpendJournal {
       return first.kind === "fresh" ? { kind: "replay", answer: first.answer } : first;
     }
     // Registered before the first await, so a concurrent repeat in this process always finds it.
-    const promise = this.settle(id, scope, signature, work, reconcile).then((result) => ({
+    const promise = this.settle(id, scope, signature, work, reconcile, recordUnknown).then((result) => ({
       ...result,
       fingerprint: result.kind === "conflict" ? "" : signature,
     }));
@@ -179,6 +195,7 @@ export class SpendJournal {
     signature: string,
     work: () => Promise<WorkResult>,
     reconcile?: Reconcile,
+    recordUnknown?: Recorder,
   ): Promise<SpendResult> {
     const { db } = this.database;
     const waitUntil = Date.now() + this.options.joinWaitMs;
@@ -245,12 +262,16 @@ export class SpendJournal {
         continue;
       }
       if (row.state === "pending")
-        await db
-          .updateTable("spend_journal")
-          .set({ state: "unknown" })
-          .where("id", "=", id)
-          .where("state", "=", "pending")
-          .execute();
+        await db.transaction().execute(async (trx) => {
+          const marked = await trx
+            .updateTable("spend_journal")
+            .set({ state: "unknown" })
+            .where("id", "=", id)
+            .where("state", "=", "pending")
+            .executeTakeFirst();
+          // Once: the instance that marks it records it (the ledger's "unknown" row).
+          if (Number(marked.numUpdatedRows) === 1 && recordUnknown) await recordUnknown(trx);
+        });
       if (!reconcile || !row.export_tag) return { kind: "unknown", since: row.created_at };
       const found = await reconcile(row.export_tag, Number(row.since_sent_ms)).catch(
         () => "not-known" as const,
@@ -277,26 +298,29 @@ export class SpendJournal {
     return { kind: "fresh", answer: result.answer };
   }
 
-  private async finish(id: string, { answer, outcome }: WorkResult) {
+  private async finish(id: string, { answer, outcome, record }: WorkResult) {
     const { db } = this.database;
     try {
       if (outcome === "nothing-done") await db.deleteFrom("spend_journal").where("id", "=", id).execute();
       else
-        await db
-          .updateTable("spend_journal")
-          .set(
-            outcome === "final"
-              ? {
-                  state: "done",
-                  finished_at: dbNow,
-                  status: answer.status,
-                  headers: JSON.stringify(answer.headers),
-                  body: answer.body,
-                }
-              : { state: "unknown", finished_at: dbNow },
-          )
-          .where("id", "=", id)
-          .execute();
+        await db.transaction().execute(async (trx) => {
+          await trx
+            .updateTable("spend_journal")
+            .set(
+              outcome === "final"
+                ? {
+                    state: "done",
+                    finished_at: dbNow,
+                    status: answer.status,
+                    headers: JSON.stringify(answer.headers),
+                    body: answer.body,
+                  }
+                : { state: "unknown", finished_at: dbNow },
+            )
+            .where("id", "=", id)
+            .execute();
+          await record?.(trx);
+        });
     } catch (error) {
       // The entry stays pending: a retry after this process is gone hears "outcome unknown".
       this.options.onCommitError?.(error);
