@@ -85,6 +85,7 @@ const envSchema = z.object({
   IDEMPOTENCY_TTL_MS: int(24 * 3600_000, 1000),
   /** How long a retry waits for the same spend under way in another instance. */
   SPEND_JOIN_WAIT_MS: int(120_000, 100),
+  OWNED_RETENTION_DAYS: int(180, 0, 36_500),
   SESSION_CACHE_MS: int(30_000, 0),
   LOG_LEVEL: z.preprocess(unsetIfEmpty, z.enum(LOG_LEVELS).default("info")),
 });
@@ -128,6 +129,8 @@ export interface ProxyConfig {
   maxBodyBytes: number;
   idempotencyTtlMs: number;
   spendJoinWaitMs: number;
+  /** How long a contact the team bought is served again from its store for nothing (0: never). */
+  ownedRetentionDays: number;
   sessionCacheMs: number;
   logLevel: (typeof LOG_LEVELS)[number];
 }
@@ -207,6 +210,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ProxyConfig
     maxBodyBytes: e.MAX_BODY_BYTES,
     idempotencyTtlMs: e.IDEMPOTENCY_TTL_MS,
     spendJoinWaitMs: e.SPEND_JOIN_WAIT_MS,
+    ownedRetentionDays: e.OWNED_RETENTION_DAYS,
     sessionCacheMs: e.SESSION_CACHE_MS,
     logLevel: e.LOG_LEVEL,
   };

@@ -16,6 +16,8 @@ export interface Tables {
   audience_versions: AudienceVersionTable;
   audit_log: AuditTable;
   team_jobs: TeamJobTable;
+  owned_contacts: OwnedContactTable;
+  ledger: LedgerTable;
 }
 
 /** Every running proxy process: a pending spend whose owner stopped beating was cut off by a crash. */
@@ -126,4 +128,48 @@ export interface TeamJobTable {
   job_id: string;
   person: string;
   at: Timestamp;
+}
+
+/**
+ * A contact row the service delivered to the team (Enrich, Preview), written in the transaction
+ * that commits the journal's answer. Served again for nothing while younger than the retention.
+ */
+export interface OwnedContactTable {
+  id: ColumnType<string | number, never, never>;
+  rbid_pao: string;
+  rbid_per: string | null;
+  revealed_email: boolean;
+  revealed_mobile: boolean;
+  /** The request's columns, canonical (sorted, unique; '' for the default set): served only to the same. */
+  columns_key: string;
+  /** The row exactly as the service delivered it. */
+  row: Json<Record<string, unknown>>;
+  bought_at: Timestamp;
+  bought_by: string;
+  /** The journal entry's id (a hash of caller and Idempotency-Key). */
+  purchase_id: string;
+  operation: string;
+}
+
+export type LedgerOutcome = "charged" | "free" | "refused" | "unknown";
+
+/** One row per spend outcome, written in the transaction of the journal's final state. */
+export interface LedgerTable {
+  id: ColumnType<string | number, never, never>;
+  at: Timestamp;
+  person: string;
+  operation: string;
+  audience_name: string | null;
+  filter: ColumnType<unknown, string | null, string | null>;
+  /** Rows in the answer (bought and served from the store). */
+  rows: number;
+  /** Of those, served from the team's store for nothing. */
+  rows_free: number;
+  credits_estimated: number | null;
+  /** null when the outcome is unknown. */
+  credits_charged: number | null;
+  outcome: LedgerOutcome;
+  /** The journal entry's id (sha256 of caller and Idempotency-Key). */
+  key_hash: string;
+  key_last4: string;
 }
