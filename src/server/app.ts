@@ -2,6 +2,8 @@ import { randomUUID } from "node:crypto";
 import { Hono } from "hono";
 import { requestId } from "hono/request-id";
 import type { DestinationStream, Logger } from "pino";
+import { responses } from "../contract/operations";
+import { operationById } from "../contract/routes";
 import { CANCELS, DOWNLOADS, mayCall, mayCancel, ROTATIONS, TEAM_CODES } from "../contract/team";
 import { Access, LOCAL_ADMIN } from "./access";
 import { API_PREFIX, registerOperations, unsafeTarget } from "./allowlist";
@@ -13,8 +15,10 @@ import { type Database, openDatabase } from "./db/database";
 import { forwardHandler, interruptedRotationMessage } from "./forward";
 import { HostAllowlist, isLoopbackHost } from "./hosts";
 import { KeyStore } from "./key-store";
+import { ledgerRoutes } from "./ledger";
 import { LimitsSeen } from "./limits-seen";
 import { createLogger } from "./logger";
+import { type PurchaseDeps, sweepOwned } from "./purchases";
 import { RateShaper } from "./rate-shaper";
 import type { Input } from "./request-input";
 import { ResponseCache } from "./response-cache";
@@ -134,6 +138,35 @@ export async function createProxy(
     random: deps.random,
   });
   const plan = new PlanProbe(client, config);
+  const purchases: PurchaseDeps = {
+    db: database.db,
+    retentionDays: config.ownedRetentionDays,
+    readBalance: async () => {
+      // v2's balance, else v2's credits (a read: nothing spent).
+      for (const id of ["balanceV2", "creditsV2"] as const) {
+        const op = operationById(id);
+        const outcome = await client.send({ op, target: op.path, body: { kind: "none" }, stream: false });
+        if (outcome.kind !== "answer") return null;
+        if (outcome.status === 404 || outcome.status === 405) continue;
+        if (outcome.status !== 200) return null;
+        try {
+          const parsed = responses.balance.safeParse(JSON.parse(outcome.text));
+          return parsed.success ? parsed.data.credits : null;
+        } catch {
+          return null;
+        }
+      }
+      return null;
+    },
+  };
+  // Contacts past the retention are deleted (not only no longer served): at start, then hourly.
+  const sweepContacts = () =>
+    void sweepOwned(database.db, config.ownedRetentionDays).catch((error) =>
+      logger.error({ err: { message: String(error?.message) } }, "owned contacts: sweep failed"),
+    );
+  sweepContacts();
+  const contactSweeper = setInterval(sweepContacts, 3600_000);
+  contactSweeper.unref();
   const limits = new LimitsSeen(deps.now);
 
   const app = new Hono<ProxyEnv>();
@@ -208,6 +241,7 @@ export async function createProxy(
   });
   access.routes(app);
   teamRoutes(app, { database, access, maxBodyBytes: config.maxBodyBytes });
+  ledgerRoutes(app, { db: database.db, access });
 
   app.get(`${API_PREFIX}/session`, async (c) => {
     const { plan: current } = await plan.get();
@@ -234,6 +268,7 @@ export async function createProxy(
       stats,
       scrub,
       log: logger,
+      purchases,
       // Spends ask the database for the person and their role (a role changed anywhere counts at
       // once; in local mode, whether people exist by now).
       confirmCaller: async (c) => {
@@ -314,6 +349,7 @@ export async function createProxy(
     logger,
     listening: (port) => hosts.listening(port),
     async close() {
+      clearInterval(contactSweeper);
       shaper.close();
       access.close();
       await journal.close();

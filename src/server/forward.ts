@@ -13,12 +13,14 @@ import type { ProxyConfig } from "./config";
 import type { ProxyEnv } from "./context";
 import { answerOf, type Outcome } from "./faults";
 import type { KeyStore } from "./key-store";
+import { LEDGER_OPERATIONS, type Purchase, type PurchaseDeps, purchase, unknownRecorder } from "./purchases";
 import { type Input, readInput } from "./request-input";
 import type { ResponseCache } from "./response-cache";
 import {
   IDEMPOTENCY_KEY,
   JournalUnavailable,
   type Reconcile,
+  type Recorder,
   SpendJournal,
   type WorkResult,
 } from "./spend-journal";
@@ -43,6 +45,8 @@ export interface ForwardDeps {
   confirmCaller: (c: Context<ProxyEnv>) => Promise<string>;
   /** Checks that need the validated input (who may cancel this job): throws to refuse, before sending. */
   authorize?: (c: Context<ProxyEnv>, op: OperationSpec, input: Input) => Promise<void>;
+  /** The team's store of contacts and the ledger: Enrich and Preview go through it. */
+  purchases?: PurchaseDeps;
 }
 
 export function forwardHandler(op: OperationSpec, deps: ForwardDeps): Handler<ProxyEnv> {
@@ -228,9 +232,28 @@ async function spend(
     reconcile = (tag, sinceSentMs) => findExport(tag, sinceSentMs, deps);
   }
   if (isRotation(op)) await deps.keys.checkWritable();
+  let work = () => exchange(send, deps, onUpstreamMs);
+  let recordUnknown: Recorder | undefined;
+  const purchases = deps.purchases;
+  if (purchases && LEDGER_OPERATIONS.has(op.id)) {
+    // Owned rows served from the store, the rest sent; delivered rows and the ledger's row are
+    // committed with the journal's answer, which a replay returns as it was.
+    const bought: Purchase = {
+      operation: op.id as Purchase["operation"],
+      person: scope.caller,
+      keyHash: SpendJournal.entryId(scope),
+      keyLast4: key.slice(-4),
+      body: input.json as Record<string, unknown>,
+    };
+    work = () =>
+      purchase(purchases, bought, (body) =>
+        exchange({ ...call, body: { kind: "json", text: JSON.stringify(body) } }, deps, onUpstreamMs),
+      );
+    recordUnknown = unknownRecorder(bought);
+  }
   let result: Awaited<ReturnType<SpendJournal["run"]>>;
   try {
-    result = await deps.journal.run(scope, fingerprint, () => exchange(send, deps, onUpstreamMs), reconcile);
+    result = await deps.journal.run(scope, fingerprint, work, reconcile, recordUnknown);
   } catch (error) {
     if (!(error instanceof JournalUnavailable)) throw error;
     deps.log.error({ err: { message: error.message } }, "spend journal unavailable: spending refused");

@@ -59,6 +59,7 @@ const OWN_ROUTES: Route[] = [
   { name: "audience restore", method: "POST", target: "/api/audiences/abcdefghij/restore" },
   { name: "team jobs", method: "GET", target: "/api/team/jobs" },
   { name: "team audit", method: "GET", target: "/api/team/audit" },
+  { name: "ledger", method: "GET", target: "/api/ledger" },
   { name: "index", method: "GET", target: "/" },
   { name: "index.html", method: "GET", target: "/index.html" },
   { name: "asset", method: "GET", target: "/assets/app-1a2b3c.js" },

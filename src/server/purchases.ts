@@ -1,0 +1,325 @@
+import { type Kysely, sql } from "kysely";
+import { MASK_FLAGS } from "../contract/columns";
+import type { Reveal } from "../contract/inferred";
+import { responses } from "../contract/operations";
+import { revealsEmail, revealsMobile } from "../contract/pricing";
+import { type BufferedAnswer, problem } from "./answer";
+import type { LedgerOutcome, Tables } from "./db/schema";
+import type { Recorder, WorkResult } from "./spend-journal";
+
+/**
+ * Contacts the team owns and the ledger (src/server/README.md, "Contacts the team owns, and the
+ * ledger"). Every row Enrich and Preview deliver is recorded for the team, and every outcome of
+ * theirs is a ledger row, in the transaction that commits the journal's answer (WorkResult.record).
+ * Enrich serves rows the team owns (same columns, same or a wider reveal, within the retention)
+ * from the store for nothing and sends only the rest.
+ */
+
+type Row = Record<string, unknown>;
+
+/** The spends whose delivered rows are recorded and whose outcomes are in the ledger (this slice). */
+export const LEDGER_OPERATIONS: ReadonlySet<string> = new Set(["enrich", "preview"]);
+
+export interface Purchase {
+  operation: "enrich" | "preview";
+  person: string;
+  /** The journal entry's id: the purchase's id in owned_contacts and the ledger. */
+  keyHash: string;
+  keyLast4: string;
+  /** The request as validated (and as it is forwarded). */
+  body: Record<string, unknown>;
+}
+
+export interface PurchaseDeps {
+  db: Kysely<Tables>;
+  retentionDays: number;
+  /** The account's credits now (a read, nothing spent); null when the service did not say. */
+  readBalance: () => Promise<number | null>;
+}
+
+/** Sends a request body upstream (the journal's work for it). */
+export type Send = (body: Record<string, unknown>) => Promise<WorkResult>;
+
+/** The columns a request names, canonical: the same key means the same columns delivered. */
+export function columnsKey(columns: unknown): string {
+  if (!Array.isArray(columns) || columns.length === 0) return "";
+  return JSON.stringify([...new Set(columns.map(String))].sort());
+}
+
+const revealOf = (body: Record<string, unknown>) => body.reveal as Reveal;
+
+/** The journal's work for a purchase: Enrich through the team's store, Preview as is; both recorded. */
+export async function purchase(deps: PurchaseDeps, p: Purchase, send: Send): Promise<WorkResult> {
+  if (p.operation === "preview") return preview(p, send);
+  return enrich(deps, p, send);
+}
+
+async function preview(p: Purchase, send: Send): Promise<WorkResult> {
+  const result = await send(p.body);
+  if (result.outcome === "nothing-done") return result;
+  const parsed =
+    result.outcome === "final" && ok(result.answer) ? parseBody(responses.preview, result.answer) : null;
+  const delivered = parsed?.rows ?? [];
+  return {
+    ...result,
+    record: async (trx) => {
+      if (parsed) await recordRows(trx, p, delivered);
+      await recordLedger(
+        trx,
+        p,
+        ledgerOf(result, parsed ? { rows: delivered.length, free: 0, charged: parsed.creditsCharged } : null),
+      );
+    },
+  };
+}
+
+async function enrich(deps: PurchaseDeps, p: Purchase, send: Send): Promise<WorkResult> {
+  const reveal = revealOf(p.body);
+  const key = columnsKey(p.body.columns);
+  const requested = [...new Set(((p.body.personIds as string[] | null | undefined) ?? []).map(String))];
+  const emails = (p.body.emails as string[] | null | undefined) ?? [];
+  let owned: Map<string, Row>;
+  try {
+    owned = await ownedRows(deps, requested, reveal, key);
+  } catch {
+    // Before anything is sent: the entry is dropped and the same key may be sent again.
+    return {
+      answer: problem(
+        503,
+        "The team's store of contacts it already owns could not be read, so nothing was sent and nothing charged. Try again later.",
+      ),
+      outcome: "nothing-done",
+    };
+  }
+  const rest = requested.length === 0 ? null : (p.body.personIds as string[]).filter((id) => !owned.has(id));
+
+  let bought: {
+    answer: BufferedAnswer;
+    /** The service's answer as it came (fields the contract does not name are kept). */
+    raw: Record<string, unknown>;
+    rows: Row[];
+    notFound: string[];
+    charged: number;
+    remaining: number;
+  };
+  if ((rest === null || rest.length === 0) && emails.length === 0) {
+    // Everything asked for is the team's already: nothing is sent, nothing charged.
+    const remaining = await deps.readBalance().catch(() => null);
+    if (remaining === null)
+      return {
+        answer: problem(
+          502,
+          "All of these contacts are already the team's, but the data service's balance could not be read to complete the answer. Nothing was sent and nothing charged; try again.",
+        ),
+        outcome: "nothing-done",
+      };
+    bought = {
+      answer: { status: 200, headers: [], body: "" },
+      raw: {},
+      rows: [],
+      notFound: [],
+      charged: 0,
+      remaining,
+    };
+  } else {
+    const sentBody = rest === null ? p.body : { ...p.body, personIds: rest };
+    const result = await send(sentBody);
+    if (result.outcome === "nothing-done") return result;
+    const parsed =
+      result.outcome === "final" && ok(result.answer) ? parseBody(responses.enrich, result.answer) : null;
+    if (!parsed)
+      // Refused, unknown or unreadable: answered as the service answered; nothing served from the store.
+      return { ...result, record: (trx) => recordLedger(trx, p, ledgerOf(result, null)) };
+    if (owned.size === 0)
+      // Nothing from the store: the service's answer exactly as it came.
+      return {
+        ...result,
+        record: async (trx) => {
+          await recordRows(trx, p, parsed.rows);
+          await recordLedger(trx, p, {
+            outcome: parsed.creditsCharged > 0 ? "charged" : "free",
+            rows: parsed.rows.length,
+            free: 0,
+            charged: parsed.creditsCharged,
+          });
+        },
+      };
+    bought = {
+      answer: result.answer,
+      raw: JSON.parse(result.answer.body) as Record<string, unknown>,
+      rows: parsed.rows,
+      notFound: parsed.notFound,
+      charged: parsed.creditsCharged,
+      remaining: parsed.creditsRemaining,
+    };
+  }
+
+  // The requested ids in their order, then whatever else the service found (by email).
+  const rows: Row[] = [];
+  const taken = new Set<string>();
+  const add = (row: Row | undefined) => {
+    if (!row) return;
+    const id = String(row.RBID_PAO);
+    if (taken.has(id)) return;
+    taken.add(id);
+    rows.push(row);
+  };
+  const boughtById = new Map(bought.rows.map((r) => [String(r.RBID_PAO), r]));
+  const boughtByLower = new Map(bought.rows.map((r) => [String(r.RBID_PAO).trim().toLowerCase(), r]));
+  let free = 0;
+  for (const id of requested) {
+    const mine = owned.get(id);
+    if (mine) {
+      free++;
+      add(narrowed(mine, reveal));
+    } else add(boughtById.get(id) ?? boughtByLower.get(id.trim().toLowerCase()));
+  }
+  for (const row of bought.rows) add(row);
+  const body = {
+    ...bought.raw,
+    rows,
+    matched: rows.length,
+    notFound: bought.notFound,
+    creditsCharged: bought.charged,
+    creditsRemaining: bought.remaining,
+  };
+  const answer = { status: bought.answer.status, headers: bought.answer.headers, body: JSON.stringify(body) };
+  return {
+    answer,
+    outcome: "final",
+    record: async (trx) => {
+      await recordRows(trx, p, bought.rows);
+      await recordLedger(trx, p, {
+        outcome: bought.charged > 0 ? "charged" : "free",
+        rows: rows.length,
+        free,
+        charged: bought.charged,
+      });
+    },
+  };
+}
+
+/**
+ * The newest row the team owns for each id: bought with the same columns and the same or a wider
+ * reveal, within the retention. Ids match exactly (as the service delivered RBID_PAO).
+ */
+async function ownedRows(
+  deps: PurchaseDeps,
+  ids: string[],
+  reveal: Reveal,
+  key: string,
+): Promise<Map<string, Row>> {
+  const found = new Map<string, Row>();
+  if (ids.length === 0 || deps.retentionDays <= 0) return found;
+  let query = deps.db
+    .selectFrom("owned_contacts")
+    .select(["rbid_pao", "row", "bought_at"])
+    .where("rbid_pao", "in", ids)
+    .where("columns_key", "=", key)
+    .where(sql<boolean>`bought_at > now() - make_interval(days => ${deps.retentionDays})`);
+  if (revealsEmail(reveal)) query = query.where("revealed_email", "=", true);
+  if (revealsMobile(reveal)) query = query.where("revealed_mobile", "=", true);
+  const rows = await query.orderBy("bought_at", "desc").execute();
+  for (const row of rows) if (!found.has(row.rbid_pao)) found.set(row.rbid_pao, row.row);
+  return found;
+}
+
+/** A row owned with a wider reveal, as this request's reveal delivers it (what it did not reveal left out). */
+function narrowed(row: Row, reveal: Reveal): Row {
+  const out = { ...row };
+  if (!revealsEmail(reveal)) delete out[MASK_FLAGS.hasEmail];
+  if (!revealsMobile(reveal)) delete out[MASK_FLAGS.hasMobile];
+  return out;
+}
+
+function ok(answer: BufferedAnswer) {
+  return answer.status >= 200 && answer.status < 300;
+}
+
+function parseBody<T>(
+  schema: { safeParse: (v: unknown) => { success: true; data: T } | { success: false } },
+  answer: BufferedAnswer,
+): T | null {
+  try {
+    const parsed = schema.safeParse(JSON.parse(answer.body));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+interface LedgerFigures {
+  outcome: LedgerOutcome;
+  rows: number;
+  free: number;
+  charged: number | null;
+}
+
+/** What a result the answer could not be read for comes to: refused (4xx), else not known. */
+function ledgerOf(
+  result: WorkResult,
+  read: { rows: number; free: number; charged: number } | null,
+): LedgerFigures {
+  if (read) return { outcome: read.charged > 0 ? "charged" : "free", ...read };
+  const refused = result.outcome === "final" && result.answer.status >= 400 && result.answer.status < 500;
+  return refused
+    ? { outcome: "refused", rows: 0, free: 0, charged: 0 }
+    : { outcome: "unknown", rows: 0, free: 0, charged: null };
+}
+
+async function recordRows(trx: Kysely<Tables>, p: Purchase, rows: Row[]) {
+  const reveal = revealOf(p.body);
+  const values = rows
+    .filter((row) => typeof row.RBID_PAO === "string" && row.RBID_PAO !== "")
+    .map((row) => ({
+      rbid_pao: row.RBID_PAO as string,
+      rbid_per: typeof row.RBID_PER === "string" ? row.RBID_PER : null,
+      revealed_email: revealsEmail(reveal),
+      revealed_mobile: revealsMobile(reveal),
+      columns_key: columnsKey(p.body.columns),
+      row: JSON.stringify(row),
+      bought_at: sql<Date>`now()`,
+      bought_by: p.person,
+      purchase_id: p.keyHash,
+      operation: p.operation,
+    }));
+  if (values.length === 0) return;
+  await trx
+    .insertInto("owned_contacts")
+    .values(values as never)
+    .onConflict((oc) => oc.columns(["purchase_id", "rbid_pao"]).doNothing())
+    .execute();
+}
+
+async function recordLedger(trx: Kysely<Tables>, p: Purchase, figures: LedgerFigures) {
+  await trx
+    .insertInto("ledger")
+    .values({
+      at: sql<Date>`now()` as never,
+      person: p.person,
+      operation: p.operation,
+      audience_name: null,
+      filter: p.operation === "preview" ? JSON.stringify(p.body.filter ?? null) : null,
+      rows: figures.rows,
+      rows_free: figures.free,
+      credits_estimated: null,
+      credits_charged: figures.charged,
+      outcome: figures.outcome,
+      key_hash: p.keyHash,
+      key_last4: p.keyLast4,
+    })
+    .execute();
+}
+
+/** The ledger's row for a purchase found cut off by a crash (its outcome never learned). */
+export function unknownRecorder(p: Purchase): Recorder {
+  return (trx) => recordLedger(trx, p, { outcome: "unknown", rows: 0, free: 0, charged: null });
+}
+
+/** Deletes owned rows past the retention: the paid data is not kept longer than it is served. */
+export async function sweepOwned(db: Kysely<Tables>, retentionDays: number): Promise<void> {
+  await db
+    .deleteFrom("owned_contacts")
+    .where(sql<boolean>`bought_at < now() - make_interval(days => ${retentionDays})`)
+    .execute();
+}
