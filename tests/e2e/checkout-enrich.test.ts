@@ -24,7 +24,12 @@ let browser: Browser;
 let app: RunningApp;
 
 beforeAll(async () => {
-  [browser, app] = await Promise.all([launchBrowser(), startApp({ env: { SANDBOX_KEY: "sbx_payg_demo" } })]);
+  // The tests buy the sample's first rows again and again, each charged: with the team's store on,
+  // the later ones would be served free (the review screen does not say so yet: issue 18's UI slice).
+  [browser, app] = await Promise.all([
+    launchBrowser(),
+    startApp({ env: { SANDBOX_KEY: "sbx_payg_demo", OWNED_RETENTION_DAYS: "0" } }),
+  ]);
 });
 
 afterAll(async () => {
