@@ -477,13 +477,17 @@ export class Access {
     // of parallel guesses is limited like the same guesses one after another.
     this.throttle.fail(name, address);
     // Unknown names run scrypt against a stand-in, so timing does not tell which names exist.
-    let known: { password_hash: string; role: Role } | undefined;
+    let known: { name: string; password_hash: string; role: Role } | undefined;
     let ok = false;
     try {
+      // Names are unique without case (the Team page and the CLI refuse `Bo` when `bo` exists), so
+      // `ADA` is the person `ada`; an exact match wins should an old USERS_FILE hold both.
       known = await this.database.db
         .selectFrom("users")
-        .select(["password_hash", "role"])
-        .where("name", "=", name)
+        .select(["name", "password_hash", "role"])
+        .where(sql<string>`lower(name)`, "=", name.toLowerCase())
+        .orderBy(sql`name = ${name}`, "desc")
+        .limit(1)
         .executeTakeFirst();
       ok = await verifyPassword(password, known?.password_hash);
     } catch (error) {
@@ -497,7 +501,8 @@ export class Access {
     }
     this.throttle.forgive(name, address);
     this.throttle.succeed(name, address);
-    const id = await this.sessions.create(name, known!.role);
+    // The session is the stored name's: owners, roles and the Team page compare names exactly.
+    const id = await this.sessions.create(known!.name, known!.role);
     setCookie(c, SESSION_COOKIE, id, {
       httpOnly: true,
       sameSite: "Strict",
@@ -505,6 +510,6 @@ export class Access {
       secure: this.config.secureCookies,
       maxAge: Math.floor(this.config.sessionIdleMs / 1000),
     });
-    return c.json({ user: name });
+    return c.json({ user: known!.name });
   }
 }

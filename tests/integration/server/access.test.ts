@@ -266,6 +266,22 @@ describe("sign-in", () => {
     ).toBe(200);
   });
 
+  it("signs in a name in any case as the stored person (names are unique without case)", async () => {
+    const server = await withUsers();
+    const api = browser(server.url);
+    const signIn = await api.post("/auth/sign-in", { name: "ALICE", password: "alice-password-1" });
+    expect(signIn.status).toBe(200);
+    expect(signIn.body).toEqual({ user: "alice" });
+    const session = await api.get("/api/session");
+    expect(session.status).toBe(200);
+    expect((session.body as { user: string }).user).toBe("alice");
+    // The password is not case-blind.
+    expect(
+      (await browser(server.url).post("/auth/sign-in", { name: "Alice", password: "ALICE-PASSWORD-1" }))
+        .status,
+    ).toBe(401);
+  });
+
   it("answers unknown names as slowly, in the same words", async () => {
     const server = await withUsers();
     const api = browser(server.url);
