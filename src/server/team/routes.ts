@@ -49,10 +49,22 @@ const STORE_DOWN =
 
 function parse<S extends z.ZodType>(schema: S, value: unknown, where: "body" | "query"): z.output<S> {
   const result = schema.safeParse(value);
-  if (!result.success) throw unprocessable(toValidationRecord(result.error.issues, where, value));
+  if (!result.success)
+    throw unprocessable(toValidationRecord(result.error.issues, where, withoutPassword(value)));
   const nul = nulAt(result.data);
   if (nul) throw unprocessable(validationError([where, ...nul], "text may not contain the NUL character"));
   return result.data;
+}
+
+/**
+ * The value a 422 record may echo: a password is never sent back (a refused one is still somebody's
+ * password, and a long one would fill the answer), so any key named like one is hidden.
+ */
+function withoutPassword(value: unknown): unknown {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, inner]) => [key, /password/i.test(key) ? "[hidden]" : inner]),
+  );
 }
 
 /**

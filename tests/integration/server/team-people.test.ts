@@ -125,6 +125,24 @@ describe("people (admins)", () => {
     for (const body of bad)
       expect((await admin.post("/api/team/people", body)).status, JSON.stringify(body)).toBe(422);
     expect((await admin.call("PUT", "/api/team/people/bo", {})).status).toBe(422);
+    // A refused password is never sent back (nor one in a key refused as extra).
+    const long = `secret-${"x".repeat(100 * 1024)}`;
+    for (const [method, path, sent] of [
+      ["POST", "/api/team/people", { name: "dee", role: "buyer", password: long }],
+      ["POST", "/api/team/people", { name: "dee", role: "buyer", password: "s3cr7" }],
+      [
+        "POST",
+        "/api/team/people",
+        { name: "dee", role: "buyer", password: "long-enough", Password: "s3cr7" },
+      ],
+      ["PUT", "/api/team/people/bo", { password: long }],
+      ["PUT", "/api/team/people/bo", { password: "s3cr7" }],
+    ] as const) {
+      const refused = await admin.call(method, path, sent);
+      expect(refused.status, refused.text.slice(0, 200)).toBe(422);
+      expect(refused.text).not.toContain("s3cr7");
+      expect(refused.text).not.toContain("secret-x");
+    }
     expect((await admin.call("PUT", "/api/team/people/nobody", { role: "buyer" })).status).toBe(404);
     expect((await admin.call("DELETE", "/api/team/people/nobody")).status).toBe(404);
   });
