@@ -21,7 +21,9 @@ import { addPerson, changePerson, listPeople, removePerson } from "./team/people
  * first person is an admin, never without an admin, USERS_FILE people are changed in the file).
  * Changes are audited with the actor "cli". Passwords come from USER_PASSWORD or standard input
  * (typed without echo at a terminal), never from the command line (it is visible to others).
- * Exit codes: 0 done, 1 refused or failed, 2 usage.
+ * Exit codes: 0 done, 1 refused or failed (one line: a taken or reserved name, a name that is not
+ * one, a password too short, too long or not given), 2 usage (an unknown command, a missing
+ * argument or --role, a role that is not one; with the usage block).
  */
 const USAGE = `usage: npm run users -- <command>
   add NAME --role admin|buyer|analyst   add a person (password from USER_PASSWORD or standard input)
@@ -32,20 +34,22 @@ const USAGE = `usage: npm run users -- <command>
   hash NAME [--role ROLE]               print a USERS_FILE line (no database)`;
 
 class Usage extends Error {}
+/** A refusal of what was given (not of how the command was typed): one line, exit 1, no usage. */
+class Refused extends Error {}
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
 function nameArg(value: string | undefined): string {
   if (!value) throw new Usage("give a name");
   if (!USER_NAME.test(value))
-    throw new Usage(`'${value}' is not a name: use 1 to 64 letters, digits, . _ @ -`);
+    throw new Refused(`'${value}' is not a name: use 1 to 64 letters, digits, . _ @ -`);
   return value;
 }
 
 /** A name for a new person: not one the proxy keeps for itself. */
 function newNameArg(value: string | undefined): string {
   const name = nameArg(value);
-  if (isReservedName(name)) throw new Usage(RESERVED_NAME_MESSAGE);
+  if (isReservedName(name)) throw new Refused(RESERVED_NAME_MESSAGE);
   return name;
 }
 
@@ -57,8 +61,9 @@ function roleArg(value: string | undefined): Role {
 
 async function password(): Promise<string> {
   const given = process.env.USER_PASSWORD ?? (await readPassword());
+  if (given === "") throw new Refused("No password given: pipe it on standard input or set USER_PASSWORD.");
   const checked = passwordSchema.safeParse(given);
-  if (!checked.success) throw new Usage(checked.error.issues[0]!.message);
+  if (!checked.success) throw new Refused(checked.error.issues[0]!.message);
   return checked.data;
 }
 
@@ -177,7 +182,7 @@ try {
   } else if (error instanceof ProxyProblem) {
     process.stderr.write(`${detailOf(error)}\n`);
     process.exitCode = 1;
-  } else if (error instanceof ConfigError) {
+  } else if (error instanceof Refused || error instanceof ConfigError) {
     process.stderr.write(`${error.message}\n`);
     process.exitCode = 1;
   } else {

@@ -57,18 +57,37 @@ describe("npm run users", () => {
     expect(lastAdmin.stderr.trim().split("\n")).toHaveLength(1);
     expect(lastAdmin.stderr).toContain("last admin");
 
-    // Usage mistakes: exit 2, before the database is touched.
+    // Usage mistakes: exit 2 with the usage, before the database is touched.
     for (const args of [
       ["add", "cy"],
       ["add", "cy", "--role", "boss"],
-      ["add", "local", "--role", "admin"],
-      ["add", "Cli", "--role", "buyer"],
       ["set-role", "bo"],
       ["frobnicate"],
       [],
-    ])
-      expect((await users(args, env, "cy-password-1\n")).code, args.join(" ")).toBe(2);
-    expect((await users(["add", "cy", "--role", "buyer"], env, "short\n")).code).toBe(2);
+    ]) {
+      const wrong = await users(args, env, "cy-password-1\n");
+      expect(wrong.code, args.join(" ")).toBe(2);
+      expect(wrong.stderr, args.join(" ")).toContain("usage: npm run users");
+    }
+    // Refusals of what was given: exit 1, the one-line reason, no usage.
+    for (const [args, stdin, reason] of [
+      [["add", "local", "--role", "admin"], "cy-password-1\n", /the proxy's own/],
+      [["add", "Cli", "--role", "buyer"], "cy-password-1\n", /the proxy's own/],
+      [["add", "no way", "--role", "buyer"], "cy-password-1\n", /is not a name/],
+      [["add", "cy", "--role", "buyer"], "short\n", /at least 8 characters/],
+      [
+        ["add", "cy", "--role", "buyer"],
+        "",
+        /^No password given: pipe it on standard input or set USER_PASSWORD\.$/,
+      ],
+      [["reset-password", "bo"], "", /^No password given/],
+      [["add", "Bo", "--role", "buyer"], "cy-password-1\n", /on the team already/],
+    ] as const) {
+      const refused = await users([...args], env, stdin);
+      expect(refused.code, args.join(" ")).toBe(1);
+      expect(refused.stderr.trim().split("\n"), refused.stderr).toHaveLength(1);
+      expect(refused.stderr.trim()).toMatch(reason);
+    }
 
     // The proxy, on the same store, signs them in with their roles; the audit names the CLI.
     const server = await startProxy(
