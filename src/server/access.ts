@@ -316,10 +316,27 @@ export class SignInThrottle {
   }
 }
 
+const NAME_RULE = "A name is 1 to 64 letters, digits, dots, dashes, underscores or @.";
 const signInBody = z.strictObject({
-  name: z.string().regex(USER_NAME),
-  password: z.string().min(1).max(1024),
+  name: z.string(NAME_RULE).regex(USER_NAME, NAME_RULE),
+  password: z
+    .string("Send your password as text.")
+    .min(1, "Give your password.")
+    .max(1024, "A password is at most 1,024 characters."),
 });
+
+/** What is wrong with a sign-in body, in plain words (it was JSON, so not "send JSON"). */
+function signInMistake(body: unknown, issues: readonly z.core.$ZodIssue[]): string {
+  if (body === null || typeof body !== "object" || Array.isArray(body))
+    return "Send your name and password as JSON.";
+  const issue = issues[0];
+  if (!issue) return "Send your name and password as JSON.";
+  if (issue.code === "unrecognized_keys") return "Send only your name and password.";
+  const field = issue.path[0];
+  if (field === "name" && !("name" in body)) return `Give your name. ${NAME_RULE}`;
+  if (field === "password" && !("password" in body)) return "Give your password.";
+  return issue.message;
+}
 
 /** The one person of local mode (nobody to sign in, loopback only): the admin. */
 export const LOCAL_ADMIN = { name: LOCAL_PERSON, role: "admin" } as const satisfies {
@@ -463,7 +480,7 @@ export class Access {
       throw fail(400, "Send your name and password as JSON.");
     }
     const parsed = signInBody.safeParse(body);
-    if (!parsed.success) throw fail(400, "Send your name and password as JSON.");
+    if (!parsed.success) throw fail(400, signInMistake(body, parsed.error.issues));
     const { name, password } = parsed.data;
     const address = c.get("clientIp");
 

@@ -282,6 +282,31 @@ describe("sign-in", () => {
     ).toBe(401);
   });
 
+  it("says what is wrong with a sign-in body that is JSON, in plain words", async () => {
+    const server = await withUsers();
+    const api = browser(server.url);
+    const rule = "A name is 1 to 64 letters, digits, dots, dashes, underscores or @.";
+    for (const [sent, said] of [
+      [{ name: "a".repeat(5000), password: "alice-password-1" }, rule],
+      [{ name: ["a"], password: "alice-password-1" }, rule],
+      [{ name: "no spaces", password: "alice-password-1" }, rule],
+      [{ password: "alice-password-1" }, `Give your name. ${rule}`],
+      [{ name: "alice" }, "Give your password."],
+      [{ name: "alice", password: "" }, "Give your password."],
+      [{ name: "alice", password: 12345678 }, "Send your password as text."],
+      [{ name: "alice", password: "x".repeat(2000) }, "A password is at most 1,024 characters."],
+      [{ name: "alice", password: "alice-password-1", remember: true }, "Send only your name and password."],
+      [["alice", "alice-password-1"], "Send your name and password as JSON."],
+    ] as const) {
+      const answer = await api.post<{ detail: string }>("/auth/sign-in", sent);
+      expect(answer.status, JSON.stringify(sent).slice(0, 80)).toBe(400);
+      expect(answer.body.detail, JSON.stringify(sent).slice(0, 80)).toBe(said);
+    }
+    expect((await api.post("/auth/sign-in", { name: "alice", password: "alice-password-1" })).status).toBe(
+      200,
+    );
+  });
+
   it("answers unknown names as slowly, in the same words", async () => {
     const server = await withUsers();
     const api = browser(server.url);
