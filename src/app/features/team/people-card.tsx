@@ -66,7 +66,12 @@ export function PeopleCard({ me }: { me: string | null }) {
       <p className="team-done" aria-live="polite">
         {said}
       </p>
-      <AddPersonForm me={me} first={false} onAdded={(name) => setSaid(`${name} was added to the team.`)} />
+      <AddPersonForm
+        me={me}
+        first={false}
+        onAdded={(name) => setSaid(`${name} was added to the team.`)}
+        onChanged={() => setSaid("")}
+      />
     </section>
   );
 }
