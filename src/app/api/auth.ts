@@ -44,7 +44,8 @@ export function useSignOut() {
       // The next person in this tab does not inherit the open audience (their Save would write it).
       openAudienceStore().set(null);
       queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== SESSION_QUERY_KEY[0] });
-      await queryClient.invalidateQueries({ queryKey: SESSION_QUERY_KEY });
+      // Reset, not invalidate: the sign-in page must not say the session ended under them.
+      await queryClient.resetQueries({ queryKey: SESSION_QUERY_KEY });
     },
   });
 }

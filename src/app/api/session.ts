@@ -2,6 +2,7 @@ import { queryOptions, useQuery } from "@tanstack/react-query";
 import { z } from "zod";
 import { PLANS } from "../../contract/inferred";
 import { roleSchema } from "../../contract/team";
+import { ApiError } from "./api-error";
 import { getJson } from "./client";
 
 /**
@@ -33,4 +34,19 @@ export const sessionQueryOptions = () =>
 
 export function useSession() {
   return useQuery(sessionQueryOptions());
+}
+
+/**
+ * Whether a signed-in person's session ended under them: the session was read with a person, and
+ * is now refused (a 401: an admin removed them or changed their role, or it timed out). A query
+ * that fails on a refetch keeps its last data, which is how this knows someone was signed in. A
+ * sign-out on purpose resets the session query first (api/auth.ts), so it is not one.
+ */
+export function sessionEnded(session: { error: unknown; data: Session | undefined }): boolean {
+  return (
+    session.error instanceof ApiError &&
+    session.error.kind === "unauthenticated" &&
+    session.data !== undefined &&
+    session.data.user !== null
+  );
 }

@@ -2,7 +2,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { Suspense } from "react";
 import { Link, Route, Switch, useLocation } from "wouter";
 import { ApiError } from "../api/api-error";
-import { useSession } from "../api/session";
+import { sessionEnded, useSession } from "../api/session";
 import { AUDIENCE_LINK_PATH, AudienceLinkPage, ROUTES } from "../routes";
 import { ErrorBoundary } from "../ui/error-boundary";
 import { Page } from "../ui/page";
@@ -31,7 +31,8 @@ export function AppShell() {
 
   if (session.isPending) return <LoadingPanel label="Opening Audience Builder…" />;
   if (session.error) {
-    if (session.error instanceof ApiError && session.error.kind === "unauthenticated") return <SignInPage />;
+    if (session.error instanceof ApiError && session.error.kind === "unauthenticated")
+      return <SignInPage sessionEnded={sessionEnded(session)} />;
     return (
       <main className="app-main">
         <ErrorPanel

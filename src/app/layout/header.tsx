@@ -66,7 +66,7 @@ function UserMenu({ user, role }: { user: string; role: Role }) {
   const signOut = useSignOut();
   return (
     <span className="header-user">
-      <span>
+      <span className="header-user-name" title={user}>
         <span className="visually-hidden">Signed in as </span>
         {user}
       </span>

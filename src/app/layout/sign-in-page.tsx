@@ -4,8 +4,15 @@ import { BrandMark } from "../ui/brand-mark";
 import { PRODUCT_NAME } from "../ui/page";
 import { readableError } from "../ui/status";
 
-/** Shown when the server asks people to sign in (it runs with a users file). */
-export function SignInPage() {
+/** What the sign-in page says when a signed-in person's session ended under them. */
+export const SESSION_ENDED_TEXT =
+  "You were signed out: your session ended (an admin may have changed your access). Sign in again.";
+
+/**
+ * Shown when the server asks people to sign in (it runs with a users file). `sessionEnded`: someone
+ * was signed in and the server now refuses them (see api/session.ts), which the page says.
+ */
+export function SignInPage({ sessionEnded = false }: { sessionEnded?: boolean }) {
   const signIn = useSignIn();
   const errorId = useId();
 
@@ -31,6 +38,11 @@ export function SignInPage() {
           <h1 className="page-title">Sign in</h1>
           <p className="muted">Use the name and password you were given for this Audience Builder.</p>
         </div>
+        {sessionEnded && !signIn.isSuccess ? (
+          <p className="alert" role="status">
+            {SESSION_ENDED_TEXT}
+          </p>
+        ) : null}
         <form className="form" onSubmit={submit}>
           <div className="field">
             <label className="field-label" htmlFor="sign-in-name">

@@ -131,7 +131,7 @@ export function ExportHistory({ plan }: { plan: Plan | null }) {
           }))}
           columns={COLUMNS}
           labels={LABELS}
-          caption="Your exports, newest first"
+          caption="The team's exports, newest first"
           captionHidden
           emptyText="No exports yet."
           rowKey={(row) => String(row.id)}

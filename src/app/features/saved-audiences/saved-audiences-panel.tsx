@@ -25,6 +25,7 @@ import {
   type OpenAudience,
   openAudienceOf,
   openAudienceStore,
+  openIfStill,
   sentenceStart,
   shortLink,
   stillOpen,
@@ -97,6 +98,8 @@ export function SavedAudiencesPanel({ currentTree, currentCount, onOpen }: Saved
   const importButton = useRef<HTMLButtonElement>(null);
   const undoButton = useRef<HTMLButtonElement>(null);
   const focusUndo = useRef(false);
+  /** The open-audience records closed because their audience was deleted: Undo reopens them. */
+  const closedByDelete = useRef(new Map<string, OpenAudience>());
   /** Counts the trees this panel put in the Builder: an answer from before one must not be applied. */
   const replaced = useRef(0);
 
@@ -236,6 +239,13 @@ export function SavedAudiencesPanel({ currentTree, currentCount, onOpen }: Saved
           remove.mutate(item.id, {
             onSuccess: () => {
               if (renamingId === item.id) setRenamingId(null);
+              // The open audience is gone: close it, so the bar no longer offers a Save that can only
+              // fail. The tree stays in the Builder, not saved yet; Undo reopens it.
+              const open = openStore.get();
+              if (open?.id === item.id) {
+                closedByDelete.current.set(item.id, open);
+                openStore.set(null);
+              }
               focusUndo.current = true;
               setRemoved((list) => [item, ...list.filter((other) => other.id !== item.id)]);
             },
@@ -244,7 +254,7 @@ export function SavedAudiencesPanel({ currentTree, currentCount, onOpen }: Saved
           return;
       }
     },
-    [openTree, renamingId, update, remove, changed, failure, queryClient],
+    [openTree, renamingId, update, remove, changed, failure, queryClient, openStore],
   );
 
   const onRename = useCallback(
@@ -291,8 +301,15 @@ export function SavedAudiencesPanel({ currentTree, currentCount, onOpen }: Saved
     setRemoved((list) => list.filter((other) => other.id !== item.id));
     undelete.mutate(item.id, {
       onSuccess: (audience) => {
+        // Reopen it when the delete closed it and nothing else was opened since.
+        const closed = closedByDelete.current.get(audience.id);
+        closedByDelete.current.delete(audience.id);
+        const reopened = closed !== undefined && openIfStill(openStore, null, closed);
         setFocusId(audience.id);
-        setNotice({ text: `Restored “${audience.name}”.`, tone: "info" });
+        setNotice({
+          text: reopened ? `Restored “${audience.name}” and reopened it.` : `Restored “${audience.name}”.`,
+          tone: "info",
+        });
       },
       onError: (error) => setNotice({ text: failure(error, "Undo it"), tone: "error" }),
     });

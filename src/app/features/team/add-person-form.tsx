@@ -1,5 +1,5 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useId } from "react";
+import { type FormEvent, useId } from "react";
 import { useForm, useWatch } from "react-hook-form";
 import { addPersonBody, ROLE_WORDS, ROLES, type Role } from "../../../contract/team";
 import { ROLE_NAMES } from "../../lib/roles";
@@ -27,10 +27,13 @@ export function AddPersonForm({
   me,
   first,
   onAdded,
+  onChanged,
 }: {
   me: string | null;
   first: boolean;
   onAdded?: (name: string) => void;
+  /** The form changed or is submitted again: an earlier outcome shown beside it is stale. */
+  onChanged?: () => void;
 }) {
   const id = useId();
   const add = useAddPerson(me);
@@ -39,7 +42,13 @@ export function AddPersonForm({
     defaultValues: { name: "", role: first ? "admin" : "analyst", password: "" },
   });
   const { errors } = form.formState;
-  const submit = form.handleSubmit((values) => {
+  // Only the latest outcome shows: an earlier refusal (or the card's "was added") is stale as soon
+  // as the form changes or is submitted again.
+  const forget = () => {
+    if (add.isError) add.reset();
+    onChanged?.();
+  };
+  const validateAndAdd = form.handleSubmit((values) => {
     add.mutate(values, {
       onSuccess: (person) => {
         form.reset({ name: "", role: values.role, password: "" });
@@ -47,11 +56,21 @@ export function AddPersonForm({
       },
     });
   });
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    forget();
+    return validateAndAdd(event);
+  };
   const typedName = form.getValues("name").trim() || "that person";
   const role = useWatch({ control: form.control, name: "role" });
 
   return (
-    <form className="form team-add-form" onSubmit={submit} noValidate aria-labelledby={`${id}-title`}>
+    <form
+      className="form team-add-form"
+      onSubmit={submit}
+      onChange={forget}
+      noValidate
+      aria-labelledby={`${id}-title`}
+    >
       <h3 className="team-subtitle" id={`${id}-title`}>
         {first ? "Add the first admin" : "Add a person"}
       </h3>

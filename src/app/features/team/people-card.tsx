@@ -36,10 +36,16 @@ export function PeopleCard({ me }: { me: string | null }) {
             <caption className="visually-hidden">The team's people, their roles and who added them</caption>
             <thead>
               <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Role</th>
-                <th scope="col">Added</th>
-                <th scope="col">
+                <th scope="col" className="team-col-name">
+                  Name
+                </th>
+                <th scope="col" className="team-col-role">
+                  Role
+                </th>
+                <th scope="col" className="team-col-added">
+                  Added
+                </th>
+                <th scope="col" className="team-col-changes">
                   <span className="visually-hidden">Changes</span>
                 </th>
               </tr>
@@ -60,7 +66,12 @@ export function PeopleCard({ me }: { me: string | null }) {
       <p className="team-done" aria-live="polite">
         {said}
       </p>
-      <AddPersonForm me={me} first={false} onAdded={(name) => setSaid(`${name} was added to the team.`)} />
+      <AddPersonForm
+        me={me}
+        first={false}
+        onAdded={(name) => setSaid(`${name} was added to the team.`)}
+        onChanged={() => setSaid("")}
+      />
     </section>
   );
 }

@@ -373,6 +373,31 @@ describe("saved audiences on the server", () => {
     ).toEqual([`DELETE /api/audiences/${saved.id}`, `POST /api/audiences/${saved.id}/undelete`]);
   });
 
+  it("deleting the open audience closes it (the tree stays, not saved yet); Undo of the delete reopens it", async () => {
+    const saved = server.seed({ name: "Directors", filter: GERMANY });
+    const user = setup(FRANCE);
+    await user.click(await screen.findByRole("button", { name: "Open Directors" }));
+    await waitFor(() => expect(within(bar()).getByText("Directors")).toBeTruthy());
+    await user.click(screen.getByRole("button", { name: "Edit (stand-in for the builder)" }));
+    expect(within(bar()).getByText("Unsaved changes")).toBeTruthy();
+    const edited = current();
+
+    await menuAction(user, "Directors", "Delete");
+    const undo = await screen.findByRole("button", { name: "Undo delete of “Directors”" });
+    await waitFor(() => expect(within(bar()).getByText("Not saved yet.")).toBeTruthy());
+    expect(openAudienceStore().get()).toBeNull();
+    expect(within(bar()).queryByText("Unsaved changes")).toBeNull();
+    expect(within(bar()).queryByRole("button", { name: "Save" })).toBeNull();
+    expect(current()).toEqual(edited);
+
+    await user.click(undo);
+    await waitFor(() => expect(within(bar()).getByText("Directors")).toBeTruthy());
+    expect(openAudienceStore().get()).toMatchObject({ id: saved.id, version: 1 });
+    expect(within(bar()).getByText("Unsaved changes")).toBeTruthy();
+    await user.click(within(bar()).getByRole("button", { name: "Save" }));
+    await waitFor(() => expect(server.rows.get(saved.id)!.audience.version).toBe(2));
+  });
+
   it("import replaces the tree and closes the open audience (a later Save cannot write it there); Back undoes both", async () => {
     server.seed({ name: "Directors", filter: GERMANY });
     const user = setup();
