@@ -7,6 +7,13 @@ import { teamRefusal } from "./team-words";
 
 type Editing = null | "role" | "password" | "remove";
 
+/** The row's three changes, each opening its own confirmation under the row. */
+const ROW_ACTIONS: { edit: Exclude<Editing, null>; label: string; hidden: string; className: string }[] = [
+  { edit: "role", label: "Change role", hidden: " of ", className: "button button-secondary" },
+  { edit: "password", label: "Reset password", hidden: " of ", className: "button button-secondary" },
+  { edit: "remove", label: "Remove", hidden: " ", className: "button button-quiet team-danger" },
+];
+
 /** When and by whom a person was added, in words. */
 function addedText(person: Person): string {
   const when = formatDateTime(person.createdAt);
@@ -106,33 +113,22 @@ export function PersonRow({
             <span className="hint-text">Changed in the server's users file, not here.</span>
           ) : (
             <div className="team-actions">
-              <button
-                type="button"
-                className="button button-secondary"
-                aria-expanded={editing === "role"}
-                aria-controls={`${id}-edit`}
-                onClick={() => open(editing === "role" ? null : "role")}
-              >
-                Change role<span className="visually-hidden"> of {person.name}</span>
-              </button>
-              <button
-                type="button"
-                className="button button-secondary"
-                aria-expanded={editing === "password"}
-                aria-controls={`${id}-edit`}
-                onClick={() => open(editing === "password" ? null : "password")}
-              >
-                Reset password<span className="visually-hidden"> of {person.name}</span>
-              </button>
-              <button
-                type="button"
-                className="button button-quiet team-danger"
-                aria-expanded={editing === "remove"}
-                aria-controls={`${id}-edit`}
-                onClick={() => open(editing === "remove" ? null : "remove")}
-              >
-                Remove<span className="visually-hidden"> {person.name}</span>
-              </button>
+              {ROW_ACTIONS.map(({ edit, label, hidden, className }) => (
+                <button
+                  key={edit}
+                  type="button"
+                  className={className}
+                  aria-expanded={editing === edit}
+                  aria-controls={`${id}-edit`}
+                  onClick={() => open(editing === edit ? null : edit)}
+                >
+                  {label}
+                  <span className="visually-hidden">
+                    {hidden}
+                    {person.name}
+                  </span>
+                </button>
+              ))}
             </div>
           )}
           <div id={`${id}-edit`} className="team-edit">
