@@ -6,7 +6,11 @@ import { USER_NAME } from "./team";
  * Enrich and Preview), written in the transaction that commits the journal's answer. Admins read
  * everyone's; others only their own.
  */
-export const LEDGER_OUTCOMES = ["charged", "free", "refused", "unknown"] as const;
+/**
+ * `pending`: an export started and not yet completed (charged on completion, exactly its estimate;
+ * nothing if it ends in ERROR or CANCELLED); its estimate counts against the caps meanwhile.
+ */
+export const LEDGER_OUTCOMES = ["charged", "free", "refused", "unknown", "pending"] as const;
 export type LedgerOutcome = (typeof LEDGER_OUTCOMES)[number];
 
 /** A month, UTC: `2026-11`. */

@@ -151,7 +151,9 @@ export interface OwnedContactTable {
   operation: string;
 }
 
-export type LedgerOutcome = "charged" | "free" | "refused" | "unknown";
+import type { LedgerOutcome } from "../../contract/ledger";
+
+export type { LedgerOutcome };
 
 /** One row per spend outcome, written in the transaction of the journal's final state. */
 export interface LedgerTable {
