@@ -18,7 +18,7 @@ import { API_PREFIX } from "./allowlist";
 import { fail, unprocessable } from "./answer";
 import type { ProxyEnv } from "./context";
 import type { Tables } from "./db/schema";
-import { ownedIds, prepareExport } from "./export-purchases";
+import { freeRowsNote, ownedIds, ownedInAudience, prepareExport } from "./export-purchases";
 import { columnsKey } from "./purchases";
 import { readJsonBody } from "./request-input";
 import type { PlanProbe } from "./session-info";
@@ -61,11 +61,6 @@ export function reviewRoutes(app: Hono<ProxyEnv>, deps: ReviewDeps) {
     const parsed = reviewRequest.safeParse(raw);
     if (!parsed.success) throw unprocessable(toValidationRecord(parsed.error.issues, "body", raw));
     const request = parsed.data;
-    if (request.kind === "export" && request.owned === "add-free")
-      throw fail(
-        422,
-        "Adding the contacts the team already owns to the export's file is not available yet: choose to leave them out (they are not bought again) or to buy them again.",
-      );
     const answer: ReviewAnswer =
       request.kind === "enrich" ? await reviewEnrich(deps, request) : await reviewExport(deps, request);
     return c.json(answer);
@@ -126,6 +121,15 @@ async function reviewExport(
     ),
   );
   const e = await estimate(deps.client, prepared.body);
+  const notes = suppressionNotes(suppressed);
+  let freeRows = 0;
+  if (request.owned === "add-free" && owned > 0) {
+    const free = await ownedInAudience(deps.client, kept, ids).catch(() => {
+      throw fail(502, UNREADABLE);
+    });
+    freeRows = free.found.length;
+    if (!free.complete) notes.push(freeRowsNote(freeRows, owned));
+  }
   return {
     kind: "export",
     audience,
@@ -136,10 +140,10 @@ async function reviewExport(
     withEmail: e.withEmail,
     withMobile: e.withMobile,
     credits: e.credits,
-    freeRows: 0,
+    freeRows,
     balance: e.balance,
     sufficient: e.sufficient,
-    notes: suppressionNotes(suppressed),
+    notes,
     policy: NO_POLICY,
   };
 }
