@@ -1,10 +1,10 @@
 import type { Context, Hono } from "hono";
-import { type Kysely, sql } from "kysely";
+import type { Kysely } from "kysely";
 import { toValidationRecord } from "../contract/errors";
 import type { FilterNode, GroupNode } from "../contract/filter";
 import { PLANS, type Plan, type Reveal } from "../contract/inferred";
 import { responses } from "../contract/operations";
-import { maxContactCost, revealsEmail, revealsMobile } from "../contract/pricing";
+import { maxContactCost } from "../contract/pricing";
 import { operationById } from "../contract/routes";
 import {
   type EnrichReview,
@@ -19,7 +19,7 @@ import { fail, unprocessable } from "./answer";
 import type { ProxyEnv } from "./context";
 import type { Tables } from "./db/schema";
 import { freeRowsNote, ownedIds, ownedInAudience, prepareExport } from "./export-purchases";
-import { columnsKey } from "./purchases";
+import { columnsKey, ownedAmong } from "./purchases";
 import { readJsonBody } from "./request-input";
 import type { PlanProbe } from "./session-info";
 import {
@@ -162,7 +162,7 @@ async function reviewEnrich(
   }
   const rest = ids.filter((id) => !dropped.has(id));
   const owned = await deps.access.store(() =>
-    ownedOf(deps, rest, request.reveal, columnsKey(request.columns)),
+    ownedAmong(deps, rest, request.reveal, columnsKey(request.columns)),
   );
   const toBuy = rest.filter((id) => !owned.has(id));
   const plan = await planOf(deps, toBuy[0] ?? ids[0]!, request.reveal);
@@ -175,20 +175,6 @@ async function reviewEnrich(
     credits: maxContactCost(toBuy.length, request.reveal, plan),
     policy: NO_POLICY,
   };
-}
-
-/** The ids the team owns as Enrich would serve them (exact ids, same columns, same or wider reveal). */
-async function ownedOf(deps: ReviewDeps, ids: string[], reveal: Reveal, key: string): Promise<Set<string>> {
-  if (ids.length === 0 || deps.retentionDays <= 0) return new Set();
-  let query = deps.db
-    .selectFrom("owned_contacts")
-    .select("rbid_pao")
-    .where("rbid_pao", "in", ids)
-    .where("columns_key", "=", key)
-    .where(sql<boolean>`bought_at > now() - make_interval(days => ${deps.retentionDays})`);
-  if (revealsEmail(reveal)) query = query.where("revealed_email", "=", true);
-  if (revealsMobile(reveal)) query = query.where("revealed_mobile", "=", true);
-  return new Set((await query.execute()).map((r) => r.rbid_pao));
 }
 
 /** The account's plan: the session's probe, else the service's estimate (free) says it. */
