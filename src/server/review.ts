@@ -46,6 +46,11 @@ export interface ReviewDeps {
   plan: PlanProbe;
   retentionDays: number;
   maxBodyBytes: number;
+  /**
+   * The team's spending rules on a purchase of this estimate (spending-policy's `admitPreview`,
+   * once merged: `(person, estimate) => admitPreview(db, person, estimate)`); none: NO_POLICY.
+   */
+  admit?: (person: string, estimate: number) => Promise<PolicyVerdict>;
 }
 
 /** Until the team's spending rules are in (caps, approvals): nothing stands in the way. */
@@ -56,13 +61,14 @@ const UNREADABLE =
 
 export function reviewRoutes(app: Hono<ProxyEnv>, deps: ReviewDeps) {
   app.post(`${API_PREFIX}/purchases/review`, async (c: Context<ProxyEnv>) => {
-    await deps.access.confirm(c);
+    const person = await deps.access.confirm(c);
     const raw = await readJsonBody(c, deps.maxBodyBytes);
     const parsed = reviewRequest.safeParse(raw);
     if (!parsed.success) throw unprocessable(toValidationRecord(parsed.error.issues, "body", raw));
     const request = parsed.data;
     const answer: ReviewAnswer =
       request.kind === "enrich" ? await reviewEnrich(deps, request) : await reviewExport(deps, request);
+    if (deps.admit) answer.policy = await deps.access.store(() => deps.admit!(person.name, answer.credits));
     return c.json(answer);
   });
 }
