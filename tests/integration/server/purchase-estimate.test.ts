@@ -33,7 +33,11 @@ beforeAll(async () => {
   const dir = await mkdtemp(path.join(os.tmpdir(), "purchase-estimate-"));
   const store = await testDatabaseFor(dir, false);
   database = store.database ?? (await openDatabase({ databaseUrl: store.url ?? null, dataDir: dir }));
-  const config = configFromEnv({ DATA_DIR: dir, SANDBOX_KEY: "sbx_payg_demo", UPSTREAM_RATE_PER_MIN: "100000" });
+  const config = configFromEnv({
+    DATA_DIR: dir,
+    SANDBOX_KEY: "sbx_payg_demo",
+    UPSTREAM_RATE_PER_MIN: "100000",
+  });
   const shaper = new RateShaper(config.rate);
   client = new UpstreamClient({
     upstream: async (request) => sandbox.fetch(request),
