@@ -53,6 +53,8 @@ export interface BffProxy {
   database: Database;
   /** Tell the proxy the port it listens on (needed for the Host check when started on port 0). */
   listening(port: number): void;
+  /** The minute's look at the exports this proxy started and has not settled, now. */
+  checkExports(): Promise<void>;
   close(): Promise<void>;
   logger: Logger;
 }
@@ -384,6 +386,7 @@ export async function createProxy(
     database,
     logger,
     listening: (port) => hosts.listening(port),
+    checkExports: () => checkPending(exportDeps),
     async close() {
       clearInterval(contactSweeper);
       clearInterval(exportChecker);

@@ -252,4 +252,41 @@ describe("exports leave out the contacts the team owns", () => {
       await server.close();
     }
   }, 300_000);
+
+  it("an export nobody polls is settled by the proxy's own check of its pending exports", async () => {
+    const server = await startProxy(upstream, {
+      env: { SANDBOX_KEY: "sbx_payg_demo", DATA_DIR: dataDir, ...FAST },
+    });
+    try {
+      const api = browser(server.url);
+      const started = await api.post<{ exportId: string }>(
+        "/api/v2/contact/export",
+        { filter: everyone, maxRows: 10, reveal: "none", name: "unwatched" },
+        { idempotencyKey: `owned-unwatched-${Date.now()}` },
+      );
+      expect(started.status, started.text).toBe(202);
+      for (let i = 0; ; i++) {
+        const status = await sandboxCall<{ status: string }>(
+          "sbx_payg_demo",
+          "GET",
+          `/v2/contact/export/${started.body.exportId}`,
+        );
+        if (status.status === "COMPLETED") break;
+        expect(i).toBeLessThan(300);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      const read = async () => ledgerAnswer.parse((await api.get("/api/ledger")).body).entries[0]!;
+      expect(await read()).toMatchObject({ outcome: "pending", creditsEstimated: 10 });
+      await server.proxy.checkExports();
+      expect(await read()).toMatchObject({ outcome: "charged", creditsCharged: 10, rows: 10 });
+      const recorded = await server.proxy.database.db
+        .selectFrom("export_purchases")
+        .select("state")
+        .where("export_id", "=", started.body.exportId)
+        .executeTakeFirstOrThrow();
+      expect(recorded.state).toBe("settled");
+    } finally {
+      await server.close();
+    }
+  }, 120_000);
 });
