@@ -283,6 +283,11 @@ export const AUDIT_ACTIONS = [
   /** A person's audiences passed to someone else (the first admin, or whoever removed them). */
   "audience.owner",
   "key.rotate",
+  /** A monthly cap or approval threshold changed (target: the person, or null for the team's cap). */
+  "spending.caps",
+  /** A purchase above its buyer's threshold approved (and run) or denied (target: the requester). */
+  "approval.approve",
+  "approval.deny",
 ] as const;
 export const auditEntrySchema = z.object({
   id: z.number().int(),

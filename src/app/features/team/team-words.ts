@@ -49,6 +49,10 @@ const DID: Record<AuditEntry["action"], (target: string) => string> = {
   "audience.undelete": () => "brought back a deleted audience",
   "audience.owner": (t) => `passed on the audiences of ${personLabel(t)}`,
   "key.rotate": () => "rotated the team's API key",
+  "spending.caps": (t) =>
+    t === "someone" ? "changed the team's monthly cap" : `changed the spending limits of ${t}`,
+  "approval.approve": (t) => `approved a purchase asked for by ${t}`,
+  "approval.deny": (t) => `denied a purchase asked for by ${t}`,
 };
 
 export interface AuditWords {
