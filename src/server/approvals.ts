@@ -217,7 +217,7 @@ export function approvalRoutes(app: Hono<ProxyEnv>, deps: ApprovalDeps) {
         409,
         `${row.requested_by} can no longer buy (removed from the team, or now an analyst), so this purchase was not run. Deny it instead.`,
       );
-    const { row: approved, estimate } = await deps.policy.approve(row.id, admin.name);
+    const { row: approved, estimate } = await store(() => deps.policy.approve(row.id, admin.name));
     let result: RunResult;
     try {
       result = await deps.run({

@@ -33,7 +33,7 @@ import type { ProxyEnv } from "./context";
 import type { Tables } from "./db/schema";
 import { columnsKey, ownedRows, type PurchaseDeps } from "./purchases";
 import { readJsonBody } from "./request-input";
-import { SpendJournal, type SpendScope } from "./spend-journal";
+import { JournalUnavailable, SpendJournal, type SpendScope } from "./spend-journal";
 import { audit } from "./team/audit";
 import type { UpstreamClient } from "./upstream";
 
@@ -54,9 +54,6 @@ export const POLICED_OPERATIONS: ReadonlySet<string> = new Set(["enrich", "previ
 const ADMISSION_LOCK = 1_804_180_418;
 /** A hold whose purchase never reached the journal (the process stopped in between) stops counting. */
 const STALE_HOLD_MINUTES = 15;
-
-const STORE_DOWN =
-  "Spending is paused: the proxy cannot check this purchase against the team's caps (its database is unavailable), so nothing was sent and nothing charged. Try again in a moment.";
 
 export interface PolicyDeps {
   db: Kysely<Tables>;
@@ -264,13 +261,16 @@ export class SpendingPolicy {
   }
 }
 
-/** Runs a database step; a failure is the 503 of spending paused (nothing sent). */
+/**
+ * Runs a database step; a failure is JournalUnavailable, which the spend path answers as it does
+ * the journal's own (503, spending paused, nothing sent).
+ */
 async function store<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    if (error instanceof ProxyProblem) throw error;
-    throw fail(503, STORE_DOWN, { code: SPEND_CODES.journalUnavailable, headers: [["retry-after", "30"]] });
+    if (error instanceof ProxyProblem || error instanceof JournalUnavailable) throw error;
+    throw new JournalUnavailable(`caps: ${String((error as Error)?.message ?? error)}`);
   }
 }
 
