@@ -28,7 +28,16 @@ const withEmail = {
 };
 
 let sandbox: Sandbox;
-const upstream = recording(async (request) => sandbox.fetch(request));
+/** Set: the next enrich is carried out (and charged) by the sandbox, and its answer lost on the way. */
+let loseNextEnrich = false;
+const upstream = recording(async (request) => {
+  const response = await sandbox.fetch(request);
+  if (loseNextEnrich && new URL(request.url).pathname === "/v2/contact/enrich") {
+    loseNextEnrich = false;
+    throw new Error("connection reset by the test");
+  }
+  return response;
+});
 const ENRICH = "/v2/contact/enrich";
 const EXPORT = "/v2/contact/export";
 const sent = (pathname: string) => upstream.seen.filter((s) => s.path === pathname);
@@ -217,6 +226,46 @@ describe("monthly caps", () => {
       expect(sent(ENRICH).length).toBe(enrichCalls + 1);
       expect(await balance()).toBe(before - 20);
     } finally {
+      await other.server.close();
+    }
+  });
+});
+
+describe("an outcome not known", () => {
+  it("counts its estimate against the cap (the ledger's row carries it) until the balance says otherwise", async () => {
+    const other = await team();
+    try {
+      await putCaps(other.admin, { people: [person("bo", 50)] });
+      const before = await balance();
+      loseNextEnrich = true;
+      const lost = await enrich(other.buyer, fresh(10));
+      expect(lost.status).toBe(502);
+      expect(lost.body).toMatchObject({ code: "OUTCOME_UNKNOWN" });
+      expect(await balance()).toBe(before - 20);
+      const ledger = ledgerAnswer.parse((await other.buyer.get("/api/ledger")).body);
+      expect(ledger.entries).toEqual([
+        expect.objectContaining({ outcome: "unknown", creditsEstimated: 20, creditsCharged: null }),
+      ]);
+      const summary = spendingSummary.parse((await other.buyer.get("/api/spending/summary")).body);
+      expect(summary.people).toEqual([
+        { name: "bo", spent: 20, cap: 50, approvalThreshold: null, unknown: 1 },
+      ]);
+      expect(await other.server.proxy.database.db.selectFrom("spend_holds").selectAll().execute()).toEqual(
+        [],
+      );
+
+      const enrichCalls = sent(ENRICH).length;
+      const refused = await enrich(other.buyer, fresh(20));
+      expect(refused.status).toBe(403);
+      expect(refused.body).toMatchObject({
+        code: "CAP_REACHED",
+        detail: expect.stringContaining(
+          "your monthly cap is 50 and 20 are already spent this month, so 30 are left",
+        ),
+      });
+      expect(sent(ENRICH).length).toBe(enrichCalls);
+    } finally {
+      loseNextEnrich = false;
       await other.server.close();
     }
   });
