@@ -287,6 +287,7 @@ export async function createProxy(
           input,
           call: spendCall(op, input),
           headers: order.headers,
+          fingerprint: order.fingerprint,
         },
         { ...spendDeps, confirmCaller: async () => order.caller },
         undefined,

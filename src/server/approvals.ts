@@ -101,6 +101,8 @@ export type RunApproved = (order: {
   operation: string;
   caller: string;
   key: string;
+  /** The request's hash as stored: the requester's same request then matches the journal's entry. */
+  fingerprint: string;
   body: Record<string, unknown>;
   headers: Record<string, string>;
   estimate: number;
@@ -224,8 +226,9 @@ export function approvalRoutes(app: Hono<ProxyEnv>, deps: ApprovalDeps) {
         operation: approved.operation,
         caller: approved.requested_by,
         key: approved.idempotency_key,
-        body: approved.body,
-        headers: approved.headers,
+        fingerprint: approved.fingerprint,
+        body: JSON.parse(approved.body) as Record<string, unknown>,
+        headers: JSON.parse(approved.headers) as Record<string, string>,
         estimate,
       });
     } catch (error) {

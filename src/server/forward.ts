@@ -258,6 +258,8 @@ export interface SpendOrder {
   call: Call;
   /** SPEND_HEADERS as the request carried them (lower-case names). */
   headers: Record<string, string>;
+  /** The request's hash when stored with it (an approval): else computed from `input`. */
+  fingerprint?: string;
 }
 
 export interface SpendDone {
@@ -289,7 +291,7 @@ export async function runSpend(
   admitted?: { estimate: number },
 ): Promise<SpendDone> {
   const { op, input, call, key } = order;
-  const fingerprint = fingerprintOf(input);
+  const fingerprint = order.fingerprint ?? fingerprintOf(input);
   const scope = { caller: order.caller, operation: op.id, key };
   const entryId = SpendJournal.entryId(scope);
   let send = call;

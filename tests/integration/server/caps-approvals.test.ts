@@ -477,6 +477,19 @@ describe("approvals", () => {
     expect(own.text).toBe(`${LEDGER_CSV_HEADER.join(",")}\r\n`);
   });
 
+  it("a request whose requester can no longer buy is not run when approved", async () => {
+    const asked = await enrich(t.buyer, fresh(10));
+    expect(asked.status).toBe(202);
+    const { id } = approvalSchema.parse(asked.body.approvalRequested);
+    expect((await t.admin.call("PUT", "/api/team/people/bo", { role: "analyst" })).status).toBe(200);
+    const enrichCalls = sent(ENRICH).length;
+    const refused = await t.admin.post(`/api/approvals/${id}/approve`);
+    expect(refused.status).toBe(409);
+    expect(sent(ENRICH).length).toBe(enrichCalls);
+    const [still] = approvalsAnswer.parse((await t.admin.get("/api/approvals?state=waiting")).body).approvals;
+    expect(still?.id).toBe(id);
+  });
+
   it("a cell a spreadsheet would run as a formula is defused; quotes and commas are quoted", () => {
     expect(csvCell('=HYPERLINK("x")')).toBe('"\'=HYPERLINK(""x"")"');
     expect(csvCell("+1")).toBe("'+1");
