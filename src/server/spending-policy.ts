@@ -12,6 +12,7 @@ import {
   type CapStanding,
   type Caps,
   capsUpdate,
+  type PolicyVerdict,
   SPENDING_CODES,
   type SpendingSummary,
 } from "../contract/spending";
@@ -352,8 +353,21 @@ async function checkCaps(
   person: string,
   estimate: number,
   rules: Rules,
-  entryId: string,
+  entryId: string | null,
   whose: string,
+): Promise<CapStanding[]> {
+  const standings = await standingsOf(trx, person, rules, entryId);
+  const refusal = capRefusal(standings, estimate, whose);
+  if (refusal) throw fail(403, `${refusal} Nothing was sent.`, { code: SPENDING_CODES.capReached });
+  return standings;
+}
+
+/** The caps that apply to `person` as they stand now (the person's first, then the team's). */
+async function standingsOf(
+  db: Kysely<Tables>,
+  person: string,
+  rules: Rules,
+  except: string | null,
 ): Promise<CapStanding[]> {
   const standings: CapStanding[] = [];
   for (const [scope, cap] of [
@@ -361,17 +375,42 @@ async function checkCaps(
     ["team", rules.teamCap],
   ] as const) {
     if (cap === null) continue;
-    const spent = await spentNow(trx, scope === "person" ? person : null, entryId);
-    const left = Math.max(0, cap - spent);
-    standings.push({ scope, cap, spent, left });
-    if (estimate > left)
-      throw fail(
-        403,
-        `This purchase may cost up to ${credits(estimate)} credits; ${scope === "team" ? "the team's" : whose} monthly cap is ${credits(cap)} and ${credits(spent)} ${spent === 1 ? "is" : "are"} already spent this month, so ${credits(left)} ${left === 1 ? "is" : "are"} left. Nothing was sent.`,
-        { code: SPENDING_CODES.capReached },
-      );
+    const spent = await spentNow(db, scope === "person" ? person : null, except);
+    standings.push({ scope, cap, spent, left: Math.max(0, cap - spent) });
   }
   return standings;
+}
+
+/** Why a purchase of `estimate` passes a cap, in a sentence; null when it fits them all. */
+function capRefusal(standings: CapStanding[], estimate: number, whose: string): string | null {
+  const passed = standings.find((s) => estimate > s.left);
+  if (!passed) return null;
+  const { spent, left } = passed;
+  return `This purchase may cost up to ${credits(estimate)} credits; ${passed.scope === "team" ? "the team's" : whose} monthly cap is ${credits(passed.cap)} and ${credits(spent)} ${spent === 1 ? "is" : "are"} already spent this month, so ${credits(left)} ${left === 1 ? "is" : "are"} left.`;
+}
+
+/**
+ * What the team's rules would say of a purchase of `estimate` by `person`, now, without holding
+ * anything (the review before a purchase, `POST /api/purchases/review`): refused by a cap, needs
+ * an approval, or ok. The purchase itself is admitted again when sent.
+ */
+export async function admitPreview(
+  db: Kysely<Tables>,
+  person: string,
+  estimate: number,
+): Promise<PolicyVerdict> {
+  const rules = await rulesFor(db, person);
+  const caps = await standingsOf(db, person, rules, null);
+  const refusal = capRefusal(caps, estimate, "your");
+  if (refusal) return { verdict: "refused", reason: refusal, caps, approvalThreshold: rules.threshold };
+  if (rules.threshold !== null && estimate > rules.threshold)
+    return {
+      verdict: "approval",
+      reason: `This purchase may cost up to ${credits(estimate)} credits, above your approval threshold of ${credits(rules.threshold)}: it will be sent to an admin for approval.`,
+      caps,
+      approvalThreshold: rules.threshold,
+    };
+  return { verdict: "ok", reason: null, caps, approvalThreshold: rules.threshold };
 }
 
 const REVEAL_WORDS: Record<Reveal, string> = {

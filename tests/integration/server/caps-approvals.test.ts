@@ -12,6 +12,7 @@ import { ledgerAnswer } from "../../../src/contract/ledger";
 import { approvalSchema, approvalsAnswer, capsSchema, spendingSummary } from "../../../src/contract/spending";
 import type { Sandbox } from "../../../src/sandbox/app";
 import { csvCell, LEDGER_CSV_HEADER } from "../../../src/server/ledger";
+import { admitPreview } from "../../../src/server/spending-policy";
 import { type Browser, recording, startSandbox } from "../../support/proxy-server";
 import { PASSWORD, signIn, startTeam, type Team } from "../../support/team";
 
@@ -174,7 +175,18 @@ describe("monthly caps", () => {
       [40, 40],
     ]);
     // No hold outlives its purchase.
-    expect(await t.server.proxy.database.db.selectFrom("spend_holds").selectAll().execute()).toEqual([]);
+    const db = t.server.proxy.database.db;
+    expect(await db.selectFrom("spend_holds").selectAll().execute()).toEqual([]);
+
+    // What the review before a purchase is told (nothing held).
+    expect(await admitPreview(db, "bo", 2)).toEqual({
+      verdict: "refused",
+      reason:
+        "This purchase may cost up to 2 credits; your monthly cap is 50 and 50 are already spent this month, so 0 are left.",
+      caps: [{ scope: "person", cap: 50, spent: 50, left: 0 }],
+      approvalThreshold: null,
+    });
+    expect((await admitPreview(db, "bo", 0)).verdict).toBe("ok");
   });
 
   it("a replay of a purchase made before the cap was reached is not refused by it", async () => {
