@@ -163,7 +163,8 @@ describe("monthly caps", () => {
     expect(await balance()).toBe(before - 40);
 
     // What is left can still be bought: 5 people cost at most 10.
-    const rest = await enrich(t.buyer, fresh(5));
+    const five = fresh(5);
+    const rest = await enrich(t.buyer, five);
     expect(rest.status).toBe(200);
     expect(await balance()).toBe(before - 50);
 
@@ -187,6 +188,12 @@ describe("monthly caps", () => {
       approvalThreshold: null,
     });
     expect((await admitPreview(db, "bo", 0)).verdict).toBe("ok");
+
+    // People the team owns are priced at nothing: at the cap, they are still served (free).
+    const owned = await enrich(t.buyer, five);
+    expect(owned.status).toBe(200);
+    expect(owned.body.creditsCharged).toBe(0);
+    expect(await balance()).toBe(before - 50);
   });
 
   it("a replay of a purchase made before the cap was reached is not refused by it", async () => {
