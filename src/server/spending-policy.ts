@@ -126,7 +126,12 @@ export class SpendingPolicy {
     }
     const needsThreshold = !approved && rules.threshold !== null;
     if (rules.personCap === null && rules.teamCap === null && !needsThreshold)
-      return { kind: "go", estimate: null, held: false, approvalId: approval?.id ?? null };
+      return {
+        kind: "go",
+        estimate: approval ? Number(approval.credits_estimated) : null,
+        held: false,
+        approvalId: approval?.id ?? null,
+      };
 
     const estimate = await this.price(request.scope.operation, request.body);
     return store(() =>
@@ -205,9 +210,26 @@ export class SpendingPolicy {
     await recordRun(this.deps.db, approvalId, result);
   }
 
-  /** Drops a hold made for a purchase the journal did not run here (replayed, joined, refused). */
+  /**
+   * Drops a hold made for a purchase the journal did not run here (replayed, joined, refused, or
+   * never sent): unless the same purchase is under way elsewhere (its entry pending), whose commit
+   * deletes it.
+   */
   async release(entryId: string): Promise<void> {
-    await this.deps.db.deleteFrom("spend_holds").where("entry_id", "=", entryId).execute();
+    await this.deps.db
+      .deleteFrom("spend_holds")
+      .where("entry_id", "=", entryId)
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom("spend_journal")
+              .select("id")
+              .where("spend_journal.id", "=", entryId)
+              .where("spend_journal.state", "=", "pending"),
+          ),
+        ),
+      )
+      .execute();
   }
 
   /**
