@@ -116,12 +116,14 @@ export class SpendingPolicy {
         );
       if (approval.state === "waiting")
         return { kind: "approval", approval: approvalOf(approval), again: true, threshold: rules.threshold };
-      if (approval.state === "denied")
+      if (approval.state === "denied") {
+        const why = (approval.outcome ?? "").replace(/^Denied[:.]?\s*/, "").replace(/\.$/, "");
         throw fail(
           403,
-          `${approval.decided_by ?? "An admin"} denied this purchase${approval.outcome ? ` (${approval.outcome.replace(/\.$/, "")})` : ""}, so nothing was sent and nothing charged. Ask an admin before buying it with a new request.`,
+          `${approval.decided_by ?? "An admin"} denied this purchase${why ? ` ("${why}")` : ""}, so nothing was sent and nothing charged. Ask an admin before buying it with a new request.`,
           { code: SPENDING_CODES.approvalDenied },
         );
+      }
       approved = true;
     }
     const needsThreshold = !approved && rules.threshold !== null;

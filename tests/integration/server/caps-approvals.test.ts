@@ -401,7 +401,11 @@ describe("approvals", () => {
     });
     const refused = await enrich(t.buyer, ids, key);
     expect(refused.status).toBe(403);
-    expect(refused.body).toMatchObject({ code: "APPROVAL_DENIED" });
+    expect(refused.body).toEqual({
+      code: "APPROVAL_DENIED",
+      detail:
+        'ada denied this purchase ("Not this month"), so nothing was sent and nothing charged. Ask an admin before buying it with a new request.',
+    });
     expect((await di.post(`/api/approvals/${id}/approve`)).status).toBe(409);
     expect(sent(ENRICH).length).toBe(enrichCalls);
     expect(await balance()).toBe(before);
