@@ -559,6 +559,34 @@ describe("approvals", () => {
     expect(still?.id).toBe(id);
   });
 
+  it("an approved purchase that ran is not run again once the journal has let its answer go", async () => {
+    const other = await startTeam({
+      upstream,
+      env: { SANDBOX_KEY: PAYG, ...FAST, IDEMPOTENCY_TTL_MS: "1000" },
+    });
+    try {
+      await putCaps(other.admin, { people: [person("bo", null, 10)] });
+      const ids = fresh(10);
+      const key = newKey();
+      const asked = await enrich(other.buyer, ids, key);
+      expect(asked.status).toBe(202);
+      const { id } = approvalSchema.parse(asked.body.approvalRequested);
+      expect(approvalSchema.parse((await other.admin.post(`/api/approvals/${id}/approve`)).body).state).toBe(
+        "ran",
+      );
+      await new Promise((r) => setTimeout(r, 1500));
+      const before = await balance();
+      const enrichCalls = sent(ENRICH).length;
+      const late = await enrich(other.buyer, ids, key);
+      expect(late.status).toBe(409);
+      expect(late.body).toMatchObject({ detail: expect.stringContaining("it is not run again") });
+      expect(sent(ENRICH).length).toBe(enrichCalls);
+      expect(await balance()).toBe(before);
+    } finally {
+      await other.server.close();
+    }
+  });
+
   it("a cell a spreadsheet would run as a formula is defused; quotes and commas are quoted", () => {
     expect(csvCell('=HYPERLINK("x")')).toBe('"\'=HYPERLINK(""x"")"');
     expect(csvCell("+1")).toBe("'+1");
