@@ -436,12 +436,16 @@ export async function downloadRows(
     throw new Error(`the export's file could not be read (${outcome.kind})`);
   const rows: Record<string, string>[] = [];
   const parser = Papa.parse(Papa.NODE_STREAM_INPUT, { header: true, skipEmptyLines: true });
+  // A file cut on the way errors the source: that must reject here (pipe() does not pass it on, and
+  // an unhandled stream error would take the proxy down).
+  const source = Readable.fromWeb(outcome.body as never);
   const done = new Promise<void>((resolve, reject) => {
     parser.on("data", (row: Record<string, string>) => rows.push(row));
     parser.on("end", resolve);
     parser.on("error", reject);
+    source.on("error", reject);
   });
-  Readable.fromWeb(outcome.body as never).pipe(parser);
+  source.pipe(parser);
   await done;
   return rows;
 }
