@@ -6,8 +6,8 @@ import type { Reveal } from "../contract/inferred";
 import { responses } from "../contract/operations";
 import { revealsEmail, revealsMobile } from "../contract/pricing";
 import { operationById } from "../contract/routes";
-import type { OwnedChoice } from "../contract/spending";
-import type { BufferedAnswer } from "./answer";
+import { OWNED_CHOICES, OWNED_HEADER, type OwnedChoice } from "../contract/spending";
+import { type BufferedAnswer, fail } from "./answer";
 import type { Tables } from "./db/schema";
 import { columnsKey } from "./purchases";
 import type { Recorder, WorkResult } from "./spend-journal";
@@ -524,4 +524,13 @@ function csvLine(values: readonly unknown[]): string {
     return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
   };
   return `${values.map(field).join(",")}\r\n`;
+}
+
+/** The header's value as a choice (default `leave-out`); anything else is refused (422). */
+export function parseOwnedChoice(value: string | undefined): OwnedChoice {
+  const raw = value?.trim().toLowerCase();
+  if (raw === undefined || raw === "") return "leave-out";
+  if (!(OWNED_CHOICES as readonly string[]).includes(raw))
+    throw fail(422, `The ${OWNED_HEADER} header must be one of ${OWNED_CHOICES.join(", ")}.`);
+  return raw as OwnedChoice;
 }

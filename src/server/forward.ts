@@ -7,7 +7,7 @@ import { fileNameWithoutTag, hasExportTag, taggedExportName } from "../contract/
 import type { GroupNode } from "../contract/filter";
 import { responses } from "../contract/operations";
 import { type OperationSpec, operationById } from "../contract/routes";
-import { OWNED_CHOICES, OWNED_HEADER, type OwnedChoice, SPENDING_CODES } from "../contract/spending";
+import { OWNED_HEADER, type OwnedChoice, SPENDING_CODES } from "../contract/spending";
 import { passedHeaders } from "./allowlist";
 import { type BufferedAnswer, fail, problem, toResponse } from "./answer";
 import { credits } from "./approvals";
@@ -16,6 +16,7 @@ import type { ProxyEnv } from "./context";
 import {
   freeIdsOf,
   ownedInAudience,
+  parseOwnedChoice,
   prepareExport,
   startExport,
   unknownExportRecorder,
@@ -526,15 +527,6 @@ async function findExport(tag: string, sinceSentMs: number, deps: ForwardDeps): 
 /** `X-Owned-Contacts` (default `leave-out`); anything else is refused before anything is read. */
 export function ownedChoiceOf(c: Context<ProxyEnv>): OwnedChoice {
   return parseOwnedChoice(c.req.header(OWNED_HEADER));
-}
-
-/** The header's value as a choice (default `leave-out`); anything else is refused (422). */
-export function parseOwnedChoice(value: string | undefined): OwnedChoice {
-  const raw = value?.trim().toLowerCase();
-  if (raw === undefined || raw === "") return "leave-out";
-  if (!(OWNED_CHOICES as readonly string[]).includes(raw))
-    throw fail(422, `The ${OWNED_HEADER} header must be one of ${OWNED_CHOICES.join(", ")}.`);
-  return raw as OwnedChoice;
 }
 
 /** The journal's tag is in an export's name, and so in its file's name: people get theirs back. */

@@ -2,16 +2,15 @@ import type { Hono } from "hono";
 import { type Kysely, sql } from "kysely";
 import { z } from "zod";
 import { SPEND_CODES, toValidationRecord, validationError } from "../contract/errors";
-import { type Plan, PREVIEW_LIMIT, type Reveal } from "../contract/inferred";
+import { PREVIEW_LIMIT, type Reveal } from "../contract/inferred";
 import { LEDGER_MONTH } from "../contract/ledger";
-import { responses } from "../contract/operations";
-import { maxContactCost } from "../contract/pricing";
-import { operationById } from "../contract/routes";
 import {
   type Approval,
   type CapStanding,
   type Caps,
   capsUpdate,
+  OWNED_HEADER,
+  type OwnedChoice,
   type PolicyVerdict,
   SPENDING_CODES,
   type SpendingSummary,
@@ -32,7 +31,9 @@ import {
 } from "./approvals";
 import type { ProxyEnv } from "./context";
 import type { Tables } from "./db/schema";
-import { columnsKey, ownedRows, type PurchaseDeps } from "./purchases";
+import { parseOwnedChoice } from "./export-purchases";
+import { estimatePurchase } from "./purchase-estimate";
+import type { PurchaseDeps } from "./purchases";
 import { readJsonBody } from "./request-input";
 import { JournalUnavailable, SpendJournal, type SpendScope } from "./spend-journal";
 import { audit } from "./team/audit";
@@ -142,7 +143,11 @@ export class SpendingPolicy {
         approvalId: approval?.id ?? null,
       };
 
-    const estimate = await this.price(request.scope.operation, request.body);
+    const estimate = await this.price(
+      request.scope.operation,
+      request.body,
+      parseOwnedChoice(request.headers[OWNED_HEADER]),
+    );
     return store(() =>
       db.transaction().execute(async (trx) => {
         await lockAdmissions(trx);
@@ -242,50 +247,24 @@ export class SpendingPolicy {
   }
 
   /**
-   * The most a purchase may cost, as it will be sent: Enrich, the price table on the people the
-   * team does not own yet (and every email); Preview, the price table on its limit; Export, the
-   * service's own estimate of the same filter, rows, reveal and columns (free to ask).
+   * The most a purchase may cost, as it will be sent (purchase-estimate.ts: Enrich on the people the
+   * team does not own yet, Preview on its limit, an export by the service's estimate of the filter
+   * with suppressed and, unless bought again, owned contacts left out). A plan not known is priced
+   * as pay-as-you-go (the most it may cost); an export's estimate not had refuses the purchase.
    */
-  async price(operation: string, body: Record<string, unknown>): Promise<number> {
-    const reveal = body.reveal as Reveal;
-    if (operation === "exportStart") return this.exportEstimate(body);
-    const plan = await this.planOf();
-    if (operation === "preview") {
-      const limit = typeof body.limit === "number" ? body.limit : PREVIEW_LIMIT.default;
-      return maxContactCost(Math.min(PREVIEW_LIMIT.max, Math.max(PREVIEW_LIMIT.min, limit)), reveal, plan);
-    }
-    const ids = [...new Set(((body.personIds as string[] | null | undefined) ?? []).map(String))];
-    const emails = new Set(
-      ((body.emails as string[] | null | undefined) ?? []).map((e) => String(e).trim().toLowerCase()),
-    );
-    let owned = 0;
-    if (this.deps.purchases && ids.length > 0)
-      owned = (await store(() => ownedRows(this.deps.purchases!, ids, reveal, columnsKey(body.columns))))
-        .size;
-    return maxContactCost(ids.length - owned + emails.size, reveal, plan);
-  }
-
-  private async planOf(): Promise<Plan> {
-    const plan = await this.deps.plan().catch(() => null);
-    // Not known: priced as pay-as-you-go (the most it may cost).
-    return plan === "AYCE" ? "AYCE" : "PAYG";
-  }
-
-  private async exportEstimate(body: Record<string, unknown>): Promise<number> {
-    const op = operationById("estimate");
-    const asked = { filter: body.filter, maxRows: body.maxRows, reveal: body.reveal, columns: body.columns };
-    const outcome = await this.deps.client.send({
-      op,
-      target: op.path,
-      body: { kind: "json", text: JSON.stringify(asked) },
-      stream: false,
+  async price(operation: string, body: Record<string, unknown>, owned: OwnedChoice): Promise<number> {
+    const { purchases, client } = this.deps;
+    const plan = async () => ((await this.deps.plan().catch(() => null)) === "AYCE" ? "AYCE" : "PAYG");
+    const estimate = await estimatePurchase(
+      { db: this.deps.db, retentionDays: purchases?.retentionDays ?? 0, client, plan },
+      operation,
+      body,
+      owned,
+    ).catch((error) => {
+      if (operation === "exportStart") return null;
+      throw new JournalUnavailable(String((error as Error)?.message ?? error));
     });
-    if (outcome.kind === "answer" && outcome.status === 200) {
-      try {
-        const parsed = responses.estimate.safeParse(JSON.parse(outcome.text));
-        if (parsed.success) return parsed.data.credits;
-      } catch {}
-    }
+    if (estimate !== null) return estimate;
     throw fail(
       502,
       "The data service's estimate for this export could not be had, so it could not be checked against the team's caps. Nothing was sent and nothing charged; try again in a moment.",
