@@ -181,6 +181,21 @@ function dechunk(data: Buffer): Buffer {
 
 const detailSchema = z.looseObject({ detail: z.string().min(1) });
 const PROBES = new Set(["creditsV2", "creditsV1"]);
+/**
+ * Free reads the proxy makes by itself around a purchase: the caps' price (estimate), the
+ * suppression check before an Enrich (view), the balance when everything asked for is owned, and
+ * the settling of exports it started (status, list, the file read once to record its rows). They
+ * may come with any request (settling runs when it is seen to be due), never a spend.
+ */
+const PROXY_READS = new Set([
+  "estimate",
+  "view",
+  "count",
+  "balanceV2",
+  "exports",
+  "exportStatus",
+  "exportDownload",
+]);
 const PROTOTYPE_KEYS = new Set(["__proto__", "constructor", "prototype"]);
 const UPSTREAM_HEADERS = new Set(["accept", "content-type", "x-key"]);
 const OP_PATTERNS = OPERATIONS.map((op) => ({
@@ -440,6 +455,7 @@ async function exchange(t: Target, recipe: Recipe): Promise<RawAnswer> {
     if (!op) continue;
     const probe = PROBES.has(op.id) && (own === "/healthz" || own === "/api/session");
     if (probe) continue;
+    if (op.id !== named && PROXY_READS.has(op.id) && !op.spends) continue;
     if (recipe.refused || t.gated)
       problems.push(`upstream: ${op.id} was called though the request had to be refused`);
     else if (op.id !== named)
@@ -448,12 +464,28 @@ async function exchange(t: Target, recipe: Recipe): Promise<RawAnswer> {
       // What left is what was validated: the body as sent (duplicate keys resolved as JSON.parse does).
       const expected = JSON.parse(new TextDecoder().decode(recipe.body)) as Record<string, unknown>;
       const left = JSON.parse(seen.body) as Record<string, unknown>;
-      // One deliberate change: an export's name carries the spend journal's tag.
+      // Deliberate changes to an export (and its estimate): its name carries the spend journal's
+      // tag; the contact id leads its columns (its rows are recorded as the team's); the filter
+      // leaves out contacts the team owns (`RBID_PAO notIn` lists ANDed after the original filter).
       if (op.id === "exportStart") {
         if (!/\[ab-[0-9a-f]{16}\]$/.test(String(left.name)))
           problems.push("upstream: the export's name has no tag");
         if ("name" in expected) left.name = expected.name;
         else delete left.name;
+      }
+      // An Enrich leaves out people on the team's do-not-contact lists (and those it owns).
+      if (op.id === "enrich") {
+        for (const field of ["personIds", "emails"] as const)
+          if (Array.isArray(left[field]) && Array.isArray(expected[field])) {
+            const asked = new Set(expected[field] as string[]);
+            if ((left[field] as string[]).every((v) => asked.has(v))) left[field] = expected[field];
+          }
+      }
+      if (op.id === "exportStart" || op.id === "estimate") {
+        const columns = expected.columns;
+        if (Array.isArray(columns) && columns.length > 0 && !columns.includes("RBID_PAO"))
+          left.columns = (left.columns as string[]).filter((c) => c !== "RBID_PAO");
+        left.filter = withoutOwnedExclusion(left.filter, expected.filter);
       }
       if (JSON.stringify(left) !== JSON.stringify(expected))
         problems.push(`upstream: the body changed on the way: ${seen.body.slice(0, 200)}`);
@@ -471,6 +503,17 @@ async function exchange(t: Target, recipe: Recipe): Promise<RawAnswer> {
   if (problems.length > 0)
     throw new Error(`${recipe.label}\n  -> ${answer.status ?? "no answer"}\n  ${problems.join("\n  ")}`);
   return answer;
+}
+
+/** The filter as asked, when `sent` is it ANDed with `RBID_PAO notIn` lists (else `sent` unchanged). */
+function withoutOwnedExclusion(sent: unknown, asked: unknown): unknown {
+  const group = sent as { type?: string; op?: string; children?: Record<string, unknown>[] } | null;
+  if (group?.type !== "group" || group.op !== "AND" || !Array.isArray(group.children)) return sent;
+  const exclusions = group.children.filter((c) => c.column === "RBID_PAO" && c.operator === "notIn");
+  if (exclusions.length === 0) return sent;
+  const rest = group.children.filter((c) => !exclusions.includes(c));
+  if (asked === undefined || asked === null) return rest.length === 0 ? asked : sent;
+  return rest.length === 1 ? rest[0] : sent;
 }
 
 function checkLogs(t: Target): string[] {
