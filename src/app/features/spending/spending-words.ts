@@ -1,0 +1,88 @@
+import type { LedgerEntry, LedgerOutcome } from "../../../contract/ledger";
+import { type Approval, SPENDING_CODES } from "../../../contract/spending";
+import { TEAM_CODES } from "../../../contract/team";
+import { ApiError } from "../../api/api-error";
+import { formatCredits, formatNumber } from "../../lib/format";
+import { personLabel } from "../../lib/roles";
+import { readableError } from "../../ui/status";
+
+/**
+ * The Spending page's words: what each purchase was, what came of it, and the proxy's refusals
+ * said as what happened and what to do. Never the service's operation names.
+ */
+
+const OPERATION_WORDS: Record<string, string> = {
+  enrich: "Enrich",
+  preview: "Sample with contact details",
+  exportStart: "Export",
+  export: "Export",
+};
+
+/** `enrich` -> "Enrich", `preview` -> "Sample with contact details", `exportStart` -> "Export". */
+export function operationWords(operation: string): string {
+  return OPERATION_WORDS[operation] ?? "Other purchase";
+}
+
+export const OUTCOME_WORDS: Record<LedgerOutcome, { label: string; hint: string | null }> = {
+  charged: { label: "Charged", hint: null },
+  free: { label: "Free", hint: "nothing was charged" },
+  refused: { label: "Refused", hint: "nothing was charged" },
+  unknown: { label: "Not known", hint: "check the balance" },
+  pending: { label: "Pending", hint: "charged when the export completes" },
+};
+
+/** "Not known — check the balance"; "Charged". */
+export function outcomeText(outcome: LedgerOutcome): string {
+  const words = OUTCOME_WORDS[outcome];
+  return words.hint ? `${words.label} — ${words.hint}` : words.label;
+}
+
+/** "5 (3 already yours)"; "5". */
+export function rowsText(entry: Pick<LedgerEntry, "rows" | "rowsFree">): string {
+  const rows = formatNumber(entry.rows);
+  return entry.rowsFree > 0 ? `${rows} (${formatNumber(entry.rowsFree)} already yours)` : rows;
+}
+
+/** Credits, or the dash-and-words for none (not known, not estimated). */
+export function creditsText(credits: number | null, none = "—"): string {
+  return credits === null ? none : formatCredits(credits);
+}
+
+export const APPROVAL_STATE_WORDS: Record<Approval["state"], string> = {
+  waiting: "Waiting for an admin",
+  approved: "Approved, running",
+  denied: "Denied",
+  ran: "Approved and bought",
+};
+
+/** Who decided, when known: "Denied by ada: over budget this quarter". */
+export function approvalStateText(approval: Approval): string {
+  const state = APPROVAL_STATE_WORDS[approval.state];
+  const by = approval.decidedBy ? ` by ${personLabel(approval.decidedBy)}` : "";
+  if (approval.state === "waiting") return state;
+  const outcome = approval.outcome?.trim();
+  return `${state}${by}${outcome ? `: ${outcome}` : ""}`;
+}
+
+/** Why an approval or a denial did not go through, in words. */
+export function decisionRefusal(error: unknown, decision: "approve" | "deny", requester: string): string {
+  const failed = decision === "approve" ? "Not approved" : "Not denied";
+  if (!(error instanceof ApiError)) return `${failed}: ${readableError(error)}`;
+  if (error.code === SPENDING_CODES.capReached)
+    return `${failed}: buying it now would pass a monthly cap, so nothing was bought. ${error.message}`;
+  if (error.code === TEAM_CODES.roleRequired) return `${failed}: only an admin can decide. ${error.message}`;
+  if (error.kind === "not-found")
+    return `${failed}: this request is no longer there. The list is read again.`;
+  if (error.kind === "conflict")
+    return `${failed}: someone decided it already, or ${requester} bought it meanwhile. The list is read again.`;
+  if (error.kind === "forbidden") return `${failed}: ${error.message}`;
+  return `${failed}: ${error.message}`;
+}
+
+/** Why the caps were not saved, in words. */
+export function capsRefusal(error: unknown): string {
+  if (!(error instanceof ApiError)) return `The caps were not saved: ${readableError(error)}`;
+  if (error.code === TEAM_CODES.roleRequired)
+    return `The caps were not saved: only an admin can change them.`;
+  return `The caps were not saved: ${error.message}`;
+}
