@@ -76,8 +76,8 @@ function Decide({ approval, onDone }: { approval: Approval; onDone: (said: strin
       ) : (
         <div className="spend-actions">
           <button type="button" className="button button-primary" onClick={doApprove} disabled={busy}>
-            {approve.isPending ? "Approving and buying…" : "Approve"}
-            <span className="visually-hidden"> the request of {who}</span>
+            {approve.isPending ? "Approving and buying…" : "Approve"}{" "}
+            <span className="visually-hidden">the request of {who}</span>
           </button>
           <button
             type="button"
@@ -88,7 +88,7 @@ function Decide({ approval, onDone }: { approval: Approval; onDone: (said: strin
             }}
             disabled={busy}
           >
-            Deny…<span className="visually-hidden"> the request of {who}</span>
+            Deny… <span className="visually-hidden">the request of {who}</span>
           </button>
         </div>
       )}

@@ -50,8 +50,8 @@ export function ListItem({
             aria-expanded={open === "browse"}
             onClick={() => toggle("browse")}
           >
-            {open === "browse" ? "Hide entries" : "Browse entries"}
-            <span className="visually-hidden"> of {list.name}</span>
+            {open === "browse" ? "Hide entries" : "Browse entries"}{" "}
+            <span className="visually-hidden">of {list.name}</span>
           </button>
           {canChange ? (
             <>
@@ -61,7 +61,7 @@ export function ListItem({
                 aria-expanded={open === "add"}
                 onClick={() => toggle("add")}
               >
-                Add entries<span className="visually-hidden"> to {list.name}</span>
+                Add entries <span className="visually-hidden">to {list.name}</span>
               </button>
               <button
                 type="button"
@@ -69,7 +69,7 @@ export function ListItem({
                 aria-expanded={open === "delete"}
                 onClick={() => toggle("delete")}
               >
-                Delete…<span className="visually-hidden"> {list.name}</span>
+                Delete… <span className="visually-hidden">{list.name}</span>
               </button>
             </>
           ) : null}

@@ -1,0 +1,71 @@
+import { describe, expect, it } from "vitest";
+import { apiErrorFromAnswer } from "../../../../src/app/api/api-error";
+import {
+  approvalStateText,
+  decisionRefusal,
+  operationWords,
+  outcomeText,
+  rowsText,
+} from "../../../../src/app/features/spending/spending-words";
+import type { Approval } from "../../../../src/contract/spending";
+
+const approval = (over: Partial<Approval> = {}): Approval => ({
+  id: "ap1",
+  requestedBy: "bo",
+  requestedAt: "2026-11-25T10:00:00Z",
+  operation: "enrich",
+  summary: "Enrich 12 contacts, emails revealed",
+  creditsEstimated: 24,
+  audienceName: null,
+  state: "waiting",
+  decidedBy: null,
+  decidedAt: null,
+  outcome: null,
+  ...over,
+});
+
+describe("the Spending page's words", () => {
+  it("names purchases as people know them, never by the service's operation names", () => {
+    expect(operationWords("enrich")).toBe("Enrich");
+    expect(operationWords("preview")).toBe("Sample with contact details");
+    expect(operationWords("exportStart")).toBe("Export");
+    expect(operationWords("somethingNew")).toBe("Other purchase");
+  });
+
+  it("says each outcome and what to do about it", () => {
+    expect(outcomeText("charged")).toBe("Charged");
+    expect(outcomeText("unknown")).toBe("Not known — check the balance");
+    expect(outcomeText("pending")).toBe("Pending — charged when the export completes");
+    expect(outcomeText("free")).toBe("Free — nothing was charged");
+  });
+
+  it("counts rows and those the team already had", () => {
+    expect(rowsText({ rows: 5, rowsFree: 3 })).toBe("5 (3 already yours)");
+    expect(rowsText({ rows: 1200, rowsFree: 0 })).toBe("1,200");
+  });
+
+  it("says who decided a request and what came of it", () => {
+    expect(approvalStateText(approval())).toBe("Waiting for an admin");
+    expect(
+      approvalStateText(
+        approval({ state: "denied", decidedBy: "ada", outcome: "Over budget this quarter." }),
+      ),
+    ).toBe("Denied by ada: Over budget this quarter.");
+    expect(
+      approvalStateText(approval({ state: "ran", decidedBy: "ada", outcome: "charged 24 credits" })),
+    ).toBe("Approved and bought by ada: charged 24 credits");
+  });
+
+  it("says a cap reached on approval in plain words, with the proxy's sentence of what is left", () => {
+    const error = apiErrorFromAnswer(403, {
+      detail: "bo has 6 credits left of a 50-credit monthly cap; this needs up to 24.",
+      code: "CAP_REACHED",
+    });
+    expect(decisionRefusal(error, "approve", "bo")).toBe(
+      "Not approved: buying it now would pass a monthly cap, so nothing was bought. bo has 6 credits left of a 50-credit monthly cap; this needs up to 24.",
+    );
+    expect(decisionRefusal(apiErrorFromAnswer(409, { detail: "Decided already." }), "deny", "bo")).toMatch(
+      /^Not denied: someone decided it already/,
+    );
+  });
+});
