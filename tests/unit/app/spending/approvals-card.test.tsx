@@ -38,7 +38,7 @@ function renderCard(admin: boolean, me: string) {
 
 describe("approvals", () => {
   it("an admin approves a waiting request; a cap reached meanwhile is said in words and nothing is bought", async () => {
-    let list = [approval({}), approval({ id: "ap2", requestedBy: "ada", summary: "Export 300 rows" })];
+    const list = [approval({}), approval({ id: "ap2", requestedBy: "ada", summary: "Export 300 rows" })];
     const seen = fakeApi(({ method, path }) => {
       if (method === "GET" && path === "/api/approvals") return json({ approvals: list });
       if (method === "POST" && path === "/api/approvals/ap1/approve")
@@ -66,7 +66,6 @@ describe("approvals", () => {
       "Not approved: buying it now would pass a monthly cap, so nothing was bought. bo has 6 credits left this month of a 50-credit cap; this needs up to 24.",
     );
     expect(seen.filter((s) => s.method === "POST")).toHaveLength(1);
-
   });
 
   it("an admin denies with a reason, which is sent; the request shows as denied once read again", async () => {
