@@ -13,6 +13,8 @@ export interface AppRoute {
   adminOnly?: boolean;
   /** A count shown beside the name: `approvals`, the requests waiting for an admin (admins only). */
   badge?: "approvals";
+  /** A page of another page's section (its tabs): not in the navigation, which marks that page. */
+  section?: string;
 }
 
 export const ROUTES: readonly AppRoute[] = [
@@ -49,10 +51,11 @@ export const ROUTES: readonly AppRoute[] = [
   },
   {
     path: "/suppression",
-    label: "Do not contact",
+    label: "Do-not-contact lists",
     Page: lazy(() =>
       import("./features/suppression/suppression-page").then((m) => ({ default: m.SuppressionPage })),
     ),
+    section: "/spending",
   },
   {
     path: "/team",

@@ -40,7 +40,9 @@ function WaitingBadge({ admin }: { admin: boolean }) {
 function Nav({ session }: { session: Session }) {
   const [location] = useLocation();
   const admin = may(session.role, "managePeople");
-  const routes = ROUTES.filter((route) => !route.adminOnly || admin);
+  const routes = ROUTES.filter((route) => (!route.adminOnly || admin) && route.section === undefined);
+  // A page of a section (its tabs) marks the section's entry.
+  const current = ROUTES.find((route) => route.path === location)?.section ?? location;
   return (
     <nav className="nav" aria-label="Main">
       <ul className="nav-list">
@@ -49,7 +51,7 @@ function Nav({ session }: { session: Session }) {
             <Link
               href={route.path}
               className="nav-link"
-              aria-current={location === route.path ? "page" : undefined}
+              aria-current={current === route.path ? "page" : undefined}
             >
               {route.label}
               {route.badge === "approvals" ? <WaitingBadge admin={admin} /> : null}

@@ -16,8 +16,8 @@ function LedgerRow({ entry }: { entry: LedgerEntry }) {
       <td className="spend-nowrap">
         <time dateTime={entry.at}>{formatDateTime(entry.at)}</time>
       </td>
-      <td className="spend-wrap">{personLabel(entry.person)}</td>
-      <td>{operationWords(entry.operation)}</td>
+      <td className="spend-wrap spend-who">{personLabel(entry.person)}</td>
+      <td className="spend-nowrap">{operationWords(entry.operation)}</td>
       <td className="spend-wrap">{entry.audienceName ?? <span className="muted">No saved audience</span>}</td>
       <td className="spend-number">{rowsText(entry)}</td>
       <td className="spend-number">{creditsText(entry.creditsEstimated)}</td>

@@ -1,6 +1,7 @@
 import { useSpendingSummary } from "../../api/spending";
 import { useAbilities } from "../../lib/roles";
 import { Page } from "../../ui/page";
+import { SECTION_LABEL, SectionTabs, SPENDING_TABS } from "../../ui/section-tabs";
 import { useCaps } from "./api/caps";
 import { ApprovalsCard } from "./approvals-card";
 import { CapsCard } from "./caps-card";
@@ -31,6 +32,7 @@ export function SpendingPage() {
       title="Spending"
       lead="Every purchase and what it cost, the approvals waiting, and the monthly caps that limit what each person spends."
     >
+      <SectionTabs label={SECTION_LABEL} tabs={SPENDING_TABS} />
       <div className="spend-grid">
         <ApprovalsCard admin={admin} me={user} />
         <LedgerCard people={people} />

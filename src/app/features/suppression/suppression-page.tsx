@@ -2,6 +2,7 @@ import { useId, useState } from "react";
 import { useAbilities } from "../../lib/roles";
 import { Page } from "../../ui/page";
 import { RoleNotice } from "../../ui/role-notice";
+import { SECTION_LABEL, SectionTabs, SPENDING_TABS } from "../../ui/section-tabs";
 import { readableError } from "../../ui/status";
 import { useSuppressionLists } from "./api/lists";
 import { ImportForm } from "./import-form";
@@ -33,9 +34,10 @@ export function SuppressionPage() {
   const all = lists.data?.lists ?? [];
   return (
     <Page
-      title="Do not contact"
+      title="Do-not-contact lists"
       lead="The team's lists of people and companies it must never contact. Every export, enrichment and sample with contact details leaves them out, and never charges for them."
     >
+      <SectionTabs label={SECTION_LABEL} tabs={SPENDING_TABS} />
       <SuppressionRoleNotice />
       <div className="sup-grid">
         <section className="card sup-card" aria-labelledby={`${id}-lists`}>
