@@ -115,7 +115,10 @@ describe("spending under the team's control, in the browser", () => {
       // ---- ada: the badge says 2 are waiting; approve the first, deny the second with a reason.
       await admin.page.reload();
       const badge = nav(admin.page).getByTestId("approvals-badge");
-      await poll(() => badge.textContent()).toBe(", 2 waiting for approval");
+      await poll(() => badge.getAttribute("data-count")).toBe("2");
+      expect(
+        await nav(admin.page).getByRole("link", { name: "Spending, 2 waiting for approval" }).count(),
+      ).toBe(1);
       const waiting = admin.page.getByRole("list", { name: "Waiting for approval" });
       await poll(() => waiting.getByTestId("approval").count()).toBe(2);
       await shot(admin.page, "spending-01-admin-two-waiting");

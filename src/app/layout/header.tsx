@@ -29,10 +29,9 @@ function WaitingBadge({ admin }: { admin: boolean }) {
   const waiting = approvals.data?.approvals.filter((a) => a.state === "waiting").length ?? 0;
   if (!admin || waiting === 0) return null;
   return (
-    <span className="badge nav-badge" data-testid="approvals-badge">
-      <span className="visually-hidden">, </span>
-      {formatNumber(waiting)}
-      <span className="visually-hidden"> waiting for approval</span>
+    <span className="badge nav-badge" data-testid="approvals-badge" data-count={waiting}>
+      <span aria-hidden="true">{formatNumber(waiting)}</span>
+      <span className="visually-hidden">, {formatNumber(waiting)} waiting for approval</span>
     </span>
   );
 }

@@ -27,14 +27,22 @@ function Decide({ approval, onDone }: { approval: Approval; onDone: (said: strin
   const doApprove = () => {
     deny.reset();
     approve.mutate(approval.id, {
-      onSuccess: () => onDone(`Approved: ${approval.summary}. It was bought for ${who}.`),
+      onSuccess: () =>
+        onDone(
+          `Approved: ${approval.summary}. It is bought once, for ${who}; the list says what it came to.`,
+        ),
     });
   };
   const doDeny = () => {
     approve.reset();
     deny.mutate(
       { id: approval.id, reason },
-      { onSuccess: () => onDone(`Denied: ${approval.summary}. ${who} is told why.`) },
+      {
+        onSuccess: () =>
+          onDone(
+            `Denied: ${approval.summary}. ${who} sees it denied${reason.trim() ? ", with your reason" : ""}.`,
+          ),
+      },
     );
   };
 
