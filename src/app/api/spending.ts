@@ -1,7 +1,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { z } from "zod";
+import type { z } from "zod";
 import { LEDGER_MONTH } from "../../contract/ledger";
-import { approvalsAnswer, type denyBody, spendingSummary } from "../../contract/spending";
+import { approvalSchema, approvalsAnswer, type denyBody, spendingSummary } from "../../contract/spending";
 import { api, getJson, requestJson } from "./client";
 import { CREDITS_QUERY_KEY } from "./credits";
 
@@ -62,19 +62,15 @@ export function useApprovals({ pollMs, enabled = true }: { pollMs?: number; enab
   });
 }
 
-/**
- * What approving answers is the purchase's own outcome, which the contract leaves to the operation
- * (rows, a started export...): it is not shown here. The list, read again, says what it came to.
- */
-const approveAnswer = z.unknown();
+/** Approving and denying answer the request as it now stands (what running it came to). */
 export type DenyBody = z.input<typeof denyBody>;
 
 const approvalPath = (id: string, what: "approve" | "deny") => `approvals/${encodeURIComponent(id)}/${what}`;
 
 export const approve = (id: string) =>
-  requestJson(approveAnswer, () => api.post(approvalPath(id, "approve")));
+  requestJson(approvalSchema, () => api.post(approvalPath(id, "approve")));
 export const deny = (id: string, body: DenyBody) =>
-  requestJson(z.unknown(), () => api.post(approvalPath(id, "deny"), { json: body }));
+  requestJson(approvalSchema, () => api.post(approvalPath(id, "deny"), { json: body }));
 
 /** After a decision: the requests, the ledger, the month's spend and the balance are stale. */
 function useAfterDecision() {

@@ -4,7 +4,7 @@ import { useApprovals, useApprove, useDeny } from "../../api/spending";
 import { formatCredits, formatDateTime } from "../../lib/format";
 import { personLabel } from "../../lib/roles";
 import { readableError } from "../../ui/status";
-import { approvalStateText, decisionRefusal, operationWords } from "./spending-words";
+import { approvalOutcomeText, approvalStateText, decisionRefusal, operationWords } from "./spending-words";
 
 /** Requests are decided elsewhere too (another admin, the requester's own page): asked again. */
 const POLL_MS = 15_000;
@@ -19,17 +19,17 @@ function Decide({ approval, onDone }: { approval: Approval; onDone: (said: strin
   const busy = approve.isPending || deny.isPending;
   const who = personLabel(approval.requestedBy);
   const error = approve.isError
-    ? decisionRefusal(approve.error, "approve", who)
+    ? decisionRefusal(approve.error, "approve")
     : deny.isError
-      ? decisionRefusal(deny.error, "deny", who)
+      ? decisionRefusal(deny.error, "deny")
       : null;
 
   const doApprove = () => {
     deny.reset();
     approve.mutate(approval.id, {
-      onSuccess: () =>
+      onSuccess: (after) =>
         onDone(
-          `Approved: ${approval.summary}. It is bought once, for ${who}; the list says what it came to.`,
+          `Approved: ${approval.summary}. ${approvalOutcomeText(after) ?? `It is bought once, for ${who}.`}`,
         ),
     });
   };
@@ -122,6 +122,7 @@ function ApprovalItem({
 }) {
   const mine = me !== null && approval.requestedBy === me;
   const waiting = approval.state === "waiting";
+  const outcome = approvalOutcomeText(approval);
   return (
     <li className="spend-approval" data-state={approval.state} data-testid="approval">
       <div className="spend-approval-main">
@@ -134,8 +135,8 @@ function ApprovalItem({
           {mine ? "you" : personLabel(approval.requestedBy)},{" "}
           <time dateTime={approval.requestedAt}>{formatDateTime(approval.requestedAt)}</time>
         </p>
-        <p className="spend-approval-state" data-testid="approval-state">
-          <span className="badge spend-state" data-state={approval.state}>
+        <p className="spend-approval-state">
+          <span className="badge spend-state" data-state={approval.state} data-testid="approval-state">
             {approvalStateText(approval)}
           </span>
           {approval.decidedAt ? (
@@ -145,6 +146,11 @@ function ApprovalItem({
             </span>
           ) : null}
         </p>
+        {outcome ? (
+          <p className="spend-small" data-testid="approval-outcome">
+            {outcome}
+          </p>
+        ) : null}
       </div>
       {admin && waiting ? (
         mine ? (

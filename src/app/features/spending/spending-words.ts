@@ -50,22 +50,32 @@ export function creditsText(credits: number | null, none = "—"): string {
 
 export const APPROVAL_STATE_WORDS: Record<Approval["state"], string> = {
   waiting: "Waiting for an admin",
-  approved: "Approved, running",
+  approved: "Approved",
   denied: "Denied",
   ran: "Approved and bought",
 };
 
-/** Who decided, when known: "Denied by ada: over budget this quarter". */
+/** The state and who decided: "Denied by ada", "Waiting for an admin". */
 export function approvalStateText(approval: Approval): string {
   const state = APPROVAL_STATE_WORDS[approval.state];
-  const by = approval.decidedBy ? ` by ${personLabel(approval.decidedBy)}` : "";
-  if (approval.state === "waiting") return state;
-  const outcome = approval.outcome?.trim();
-  return `${state}${by}${outcome ? `: ${outcome}` : ""}`;
+  if (approval.state === "waiting" || !approval.decidedBy) return state;
+  return `${state} by ${personLabel(approval.decidedBy)}`;
+}
+
+/**
+ * What it came to, as the proxy says it ("Bought 12 rows: charged 12 credits."), or the reason of
+ * a denial without the word the state already says ("Denied: too dear" -> "too dear"); null when
+ * there is nothing more to say.
+ */
+export function approvalOutcomeText(approval: Approval): string | null {
+  let outcome = approval.outcome?.trim() ?? "";
+  if (approval.state === "denied") outcome = outcome.replace(/^Denied(?:[:.]\s*|$)/i, "");
+  if (outcome === "") return null;
+  return `${outcome.charAt(0).toUpperCase()}${outcome.slice(1)}`;
 }
 
 /** Why an approval or a denial did not go through, in words. */
-export function decisionRefusal(error: unknown, decision: "approve" | "deny", requester: string): string {
+export function decisionRefusal(error: unknown, decision: "approve" | "deny"): string {
   const failed = decision === "approve" ? "Not approved" : "Not denied";
   if (!(error instanceof ApiError)) return `${failed}: ${readableError(error)}`;
   if (error.code === SPENDING_CODES.capReached)
@@ -73,8 +83,8 @@ export function decisionRefusal(error: unknown, decision: "approve" | "deny", re
   if (error.code === TEAM_CODES.roleRequired) return `${failed}: only an admin can decide. ${error.message}`;
   if (error.kind === "not-found")
     return `${failed}: this request is no longer there. The list is read again.`;
-  if (error.kind === "conflict")
-    return `${failed}: someone decided it already, or ${requester} bought it meanwhile. The list is read again.`;
+  // The proxy's sentence says who decided it already, or why it cannot run (the requester left).
+  if (error.kind === "conflict") return `${failed}: ${error.message}`;
   if (error.kind === "forbidden") return `${failed}: ${error.message}`;
   return `${failed}: ${error.message}`;
 }

@@ -88,7 +88,7 @@ describe("approvals", () => {
     await user.click(screen.getByRole("button", { name: "Deny the request of bo" }));
     await vi.waitFor(() =>
       expect(screen.getByRole("list", { name: "Decided requests" }).textContent).toMatch(
-        /Denied by ada: Over budget this quarter/,
+        /Denied by ada.*Over budget this quarter/,
       ),
     );
     expect(seen.find((s) => s.method === "POST")?.body).toEqual({ reason: "Over budget this quarter" });
@@ -100,14 +100,20 @@ describe("approvals", () => {
       json({
         approvals: [
           approval({}),
-          approval({ id: "ap3", state: "ran", decidedBy: "ada", outcome: "charged 24 credits" }),
+          approval({
+            id: "ap3",
+            state: "ran",
+            decidedBy: "ada",
+            outcome: "Bought 12 rows: charged 24 credits.",
+          }),
         ],
       }),
     );
     renderCard(false, "bo");
     expect(await screen.findByRole("heading", { name: "Your approval requests" })).toBeTruthy();
     const states = (await screen.findAllByTestId("approval-state")).map((s) => s.textContent);
-    expect(states).toEqual(["Waiting for an admin", "Approved and bought by ada: charged 24 credits"]);
+    expect(states).toEqual(["Waiting for an admin", "Approved and bought by ada"]);
+    expect(screen.getByTestId("approval-outcome").textContent).toBe("Bought 12 rows: charged 24 credits.");
     expect(screen.queryByRole("button", { name: /Approve|Deny/ })).toBeNull();
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { apiErrorFromAnswer } from "../../../../src/app/api/api-error";
 import {
+  approvalOutcomeText,
   approvalStateText,
   decisionRefusal,
   operationWords,
@@ -44,16 +45,25 @@ describe("the Spending page's words", () => {
     expect(rowsText({ rows: 1200, rowsFree: 0 })).toBe("1,200");
   });
 
-  it("says who decided a request and what came of it", () => {
+  it("says who decided a request and what came of it, without saying Denied twice", () => {
     expect(approvalStateText(approval())).toBe("Waiting for an admin");
+    expect(approvalOutcomeText(approval())).toBeNull();
+    const denied = approval({
+      state: "denied",
+      decidedBy: "ada",
+      outcome: "Denied: over budget this quarter",
+    });
+    expect(approvalStateText(denied)).toBe("Denied by ada");
+    expect(approvalOutcomeText(denied)).toBe("Over budget this quarter");
     expect(
-      approvalStateText(
-        approval({ state: "denied", decidedBy: "ada", outcome: "Over budget this quarter." }),
-      ),
-    ).toBe("Denied by ada: Over budget this quarter.");
-    expect(
-      approvalStateText(approval({ state: "ran", decidedBy: "ada", outcome: "charged 24 credits" })),
-    ).toBe("Approved and bought by ada: charged 24 credits");
+      approvalOutcomeText(approval({ state: "denied", decidedBy: "ada", outcome: "Denied." })),
+    ).toBeNull();
+    const ran = approval({ state: "ran", decidedBy: "ada", outcome: "Bought 12 rows: charged 12 credits." });
+    expect(approvalStateText(ran)).toBe("Approved and bought by ada");
+    expect(approvalOutcomeText(ran)).toBe("Bought 12 rows: charged 12 credits.");
+    expect(approvalStateText(approval({ state: "approved", decidedBy: "local" }))).toBe(
+      "Approved by the local admin",
+    );
   });
 
   it("says a cap reached on approval in plain words, with the proxy's sentence of what is left", () => {
@@ -61,11 +71,16 @@ describe("the Spending page's words", () => {
       detail: "bo has 6 credits left of a 50-credit monthly cap; this needs up to 24.",
       code: "CAP_REACHED",
     });
-    expect(decisionRefusal(error, "approve", "bo")).toBe(
+    expect(decisionRefusal(error, "approve")).toBe(
       "Not approved: buying it now would pass a monthly cap, so nothing was bought. bo has 6 credits left of a 50-credit monthly cap; this needs up to 24.",
     );
-    expect(decisionRefusal(apiErrorFromAnswer(409, { detail: "Decided already." }), "deny", "bo")).toMatch(
-      /^Not denied: someone decided it already/,
-    );
+    expect(
+      decisionRefusal(
+        apiErrorFromAnswer(409, {
+          detail: "This request was already approved by ada, so it can no longer be denied.",
+        }),
+        "deny",
+      ),
+    ).toBe("Not denied: This request was already approved by ada, so it can no longer be denied.");
   });
 });
