@@ -1,7 +1,7 @@
 import type { LedgerEntry, LedgerOutcome } from "../../../contract/ledger";
 import { type Approval, SPENDING_CODES } from "../../../contract/spending";
 import { TEAM_CODES } from "../../../contract/team";
-import { ApiError } from "../../api/api-error";
+import { ApiError, defaultMessage } from "../../api/api-error";
 import { formatCredits, formatNumber } from "../../lib/format";
 import { personLabel } from "../../lib/roles";
 import { readableError } from "../../ui/status";
@@ -78,8 +78,11 @@ export function approvalOutcomeText(approval: Approval): string | null {
 export function decisionRefusal(error: unknown, decision: "approve" | "deny"): string {
   const failed = decision === "approve" ? "Not approved" : "Not denied";
   if (!(error instanceof ApiError)) return `${failed}: ${readableError(error)}`;
+  // The proxy's sentence says which cap, what is spent and what is left, and that nothing was sent.
   if (error.code === SPENDING_CODES.capReached)
-    return `${failed}: buying it now would pass a monthly cap, so nothing was bought. ${error.message}`;
+    return error.message === defaultMessage("forbidden")
+      ? `${failed}: buying it now would pass a monthly cap, so nothing was bought.`
+      : `${failed}: ${error.message}`;
   if (error.code === TEAM_CODES.roleRequired) return `${failed}: only an admin can decide. ${error.message}`;
   if (error.kind === "not-found")
     return `${failed}: this request is no longer there. The list is read again.`;

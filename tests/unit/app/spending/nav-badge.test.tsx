@@ -57,7 +57,7 @@ afterEach(() => {
 describe("Spending in the navigation", () => {
   it("shows an admin how many requests wait for approval, beside Spending", async () => {
     const nav = renderHeader("admin", "/");
-    const link = await nav.findByRole("link", { name: "Spending, 2 waiting for approval" });
+    const link = await nav.findByRole("link", { name: /^Spending\s*,\s*2 waiting for approval$/ });
     expect(within(link).getByTestId("approvals-badge").getAttribute("data-count")).toBe("2");
   });
 

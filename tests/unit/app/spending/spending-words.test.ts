@@ -66,13 +66,16 @@ describe("the Spending page's words", () => {
     );
   });
 
-  it("says a cap reached on approval in plain words, with the proxy's sentence of what is left", () => {
+  it("says a cap reached on approval in plain words: the proxy's sentence of what is left, or ours", () => {
     const error = apiErrorFromAnswer(403, {
-      detail: "bo has 6 credits left of a 50-credit monthly cap; this needs up to 24.",
+      detail: "bo's monthly cap is 30 and 17 are already spent this month, so 13 are left. Nothing was sent.",
       code: "CAP_REACHED",
     });
     expect(decisionRefusal(error, "approve")).toBe(
-      "Not approved: buying it now would pass a monthly cap, so nothing was bought. bo has 6 credits left of a 50-credit monthly cap; this needs up to 24.",
+      "Not approved: bo's monthly cap is 30 and 17 are already spent this month, so 13 are left. Nothing was sent.",
+    );
+    expect(decisionRefusal(apiErrorFromAnswer(403, { code: "CAP_REACHED" }), "approve")).toBe(
+      "Not approved: buying it now would pass a monthly cap, so nothing was bought.",
     );
     expect(
       decisionRefusal(
