@@ -169,6 +169,8 @@ describe("spending under the team's control, in the browser", () => {
       await admin.page.getByRole("button", { name: "Download CSV" }).click();
       const file = await readFile((await (await csv).path())!, "utf8");
       expect(file.trim().split(/\r?\n/)).toHaveLength(4);
+      // The response is recorded once its body is read.
+      await admin.log.settle();
       expect(admin.log.exchanges.find((x) => x.url.includes("/api/ledger.csv"))?.url).toMatch(
         new RegExp(`/api/ledger\\.csv\\?person=bo&month=${thisMonth()}$`),
       );
