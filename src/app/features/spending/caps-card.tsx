@@ -12,6 +12,12 @@ import { capsRefusal } from "./spending-words";
 const NO_CAP = "The team's pool";
 const NO_THRESHOLD = "No approval needed";
 
+/** What a person spent this month; a dash for someone whose spend this person may not read. */
+function spentCell(spent: Map<string, number>, name: string) {
+  const value = spent.get(name);
+  return value === undefined ? <span className="muted">—</span> : formatCredits(value);
+}
+
 function capText(cap: number | null, none: string) {
   return cap === null ? <span className="muted">{none}</span> : formatCredits(cap);
 }
@@ -36,7 +42,7 @@ function CapsTable({ caps, spent }: { caps: Caps; spent: Map<string, number> }) 
           {caps.people.map((p) => (
             <tr key={p.name}>
               <td>{personLabel(p.name)}</td>
-              <td className="spend-number">{formatCredits(spent.get(p.name) ?? 0)}</td>
+              <td className="spend-number">{spentCell(spent, p.name)}</td>
               <td>{capText(p.monthlyCap, NO_CAP)}</td>
               <td>{capText(p.approvalThreshold, NO_THRESHOLD)}</td>
             </tr>
@@ -125,7 +131,7 @@ function CapsEditor({ caps, spent }: { caps: Caps; spent: Map<string, number> })
                   <th scope="row" className="spend-person">
                     {who}
                   </th>
-                  <td className="spend-number">{formatCredits(spent.get(p.name) ?? 0)}</td>
+                  <td className="spend-number">{spentCell(spent, p.name)}</td>
                   <td>
                     <input
                       className="input spend-credits-input"
