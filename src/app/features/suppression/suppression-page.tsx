@@ -39,7 +39,7 @@ export function SuppressionPage() {
     >
       <SectionTabs label={SECTION_LABEL} tabs={SPENDING_TABS} />
       <SuppressionRoleNotice />
-      <div className="sup-grid">
+      <div className={canChange ? "sup-grid" : "sup-grid sup-grid-read"}>
         <section className="card sup-card" aria-labelledby={`${id}-lists`}>
           <h2 className="card-title" id={`${id}-lists`}>
             Lists
