@@ -179,6 +179,11 @@ describe("spending under the team's control, in the browser", () => {
         /exportStart|RBID_|enrich\b|CAP_REACHED/,
       );
       await shot(admin.page, "spending-03-ledger-bo");
+      // At 768 px the ledger scrolls sideways inside its card; the page itself does not.
+      await admin.page.setViewportSize({ width: 768, height: 900 });
+      expect(await admin.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(768);
+      await shot(admin.page, "spending-03b-ledger-768");
+      await admin.page.setViewportSize({ width: 1440, height: 900 });
 
       // ---- The Account page: bo's month against his cap.
       await nav(admin.page).getByRole("link", { name: "Account" }).click();
