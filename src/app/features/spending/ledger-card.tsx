@@ -1,4 +1,6 @@
 import { useId, useState } from "react";
+import { describe } from "../../../contract/describe";
+import type { GroupNode } from "../../../contract/filter";
 import type { LedgerEntry } from "../../../contract/ledger";
 import { downloadFile } from "../../api/download";
 import { monthWords, thisMonth } from "../../api/spending";
@@ -8,9 +10,20 @@ import { readableError } from "../../ui/status";
 import { type LedgerFilters, ledgerCsvPath, useLedger } from "./api/ledger";
 import { creditsText, OUTCOME_WORDS, operationWords, rowsText } from "./spending-words";
 
+/** The longest filter shown in a row; the whole of it is in the cell's title. */
+const FILTER_WORDS_MAX = 160;
+
+/** What an export or a sample was bought from, in plain English (null when the row has no filter). */
+export function filterWords(filter: unknown): string | null {
+  if (filter === null || typeof filter !== "object" || (filter as { type?: unknown }).type !== "group")
+    return null;
+  return describe(filter as GroupNode);
+}
+
 /** One ledger row: when, who, what, audience, rows, credits estimated and charged, outcome. */
 function LedgerRow({ entry }: { entry: LedgerEntry }) {
   const outcome = OUTCOME_WORDS[entry.outcome];
+  const words = filterWords(entry.filter);
   return (
     <tr data-outcome={entry.outcome}>
       <td className="spend-nowrap">
@@ -18,7 +31,14 @@ function LedgerRow({ entry }: { entry: LedgerEntry }) {
       </td>
       <td className="spend-wrap spend-who">{personLabel(entry.person)}</td>
       <td className="spend-nowrap">{operationWords(entry.operation)}</td>
-      <td className="spend-wrap">{entry.audienceName ?? <span className="muted">No saved audience</span>}</td>
+      <td className="spend-wrap">
+        {entry.audienceName ?? <span className="muted">No saved audience</span>}
+        {words ? (
+          <span className="spend-filter muted" title={words.length > FILTER_WORDS_MAX ? words : undefined}>
+            {words.length > FILTER_WORDS_MAX ? `${words.slice(0, FILTER_WORDS_MAX)}…` : words}
+          </span>
+        ) : null}
+      </td>
       <td className="spend-number">{rowsText(entry)}</td>
       <td className="spend-number">{creditsText(entry.creditsEstimated)}</td>
       <td className="spend-number">

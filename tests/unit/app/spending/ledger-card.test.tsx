@@ -46,6 +46,11 @@ const ENTRIES = [
     creditsCharged: null,
     outcome: "pending",
     audienceName: null,
+    filter: {
+      type: "group",
+      op: "AND",
+      children: [{ type: "condition", column: "COUNTRY_NAME_PER", operator: "eq", value: "Germany" }],
+    },
   }),
 ];
 
@@ -116,7 +121,8 @@ describe("the ledger", () => {
     ]);
     expect(text[2]?.slice(2)).toEqual([
       "Export",
-      "No saved audience",
+      // What it was bought from, in plain English, under the (absent) audience name.
+      'No saved audienceCountry is "Germany"',
       "500",
       "900 credits",
       "Not known",
