@@ -108,6 +108,18 @@ describe("spending under the team's control, in the browser", () => {
         boApi.post("/api/v2/contact/enrich", { personIds, reveal: "none" }, { idempotencyKey: key });
       expect((await enrich(ids.slice(0, 5), "spend-e2e-first-0001")).status).toBe(200);
       expect((await enrich(ids.slice(0, 5), "spend-e2e-again-0002")).status).toBe(200);
+      // A sample with contact details of 2 people in France (none of them the team's yet): 2 credits.
+      const france = {
+        type: "group",
+        op: "AND",
+        children: [{ type: "condition", column: "COUNTRY_NAME_PER", operator: "eq", value: "France" }],
+      };
+      const preview = await boApi.post(
+        "/api/v2/contact/preview",
+        { filter: france, limit: 2, reveal: "none" },
+        { idempotencyKey: "spend-e2e-preview-06" },
+      );
+      expect(preview.status).toBe(200);
       const asked = await enrich(ids.slice(5, 17), "spend-e2e-twelve-003");
       expect(asked.status).toBe(202);
       expect((await enrich(ids.slice(17, 32), "spend-e2e-fifteen-04")).status).toBe(202);
@@ -148,7 +160,7 @@ describe("spending under the team's control, in the browser", () => {
       await poll(() => capsForm.textContent()).toMatch(/Saved\./);
       await twenty.getByRole("button", { name: "Approve the request of bo" }).click();
       await poll(() => twenty.getByRole("alert").textContent()).toMatch(
-        /^Not approved: .*cap is 30.*13 .*left/,
+        /^Not approved: .*cap is 30.*11 .*left/,
       );
       await shot(admin.page, "spending-02-admin-cap-reached-on-approve");
 
@@ -156,19 +168,21 @@ describe("spending under the team's control, in the browser", () => {
       const ledger = admin.page.getByRole("region", { name: "Ledger entries" });
       await admin.page.getByLabel("Person", { exact: true }).selectOption("bo");
       await admin.page.getByLabel("Month", { exact: true }).fill(thisMonth());
-      await poll(async () => (await ledger.locator("tbody tr").allTextContents()).length).toBe(3);
+      await poll(async () => (await ledger.locator("tbody tr").allTextContents()).length).toBe(4);
       const rows = await ledger.locator("tbody tr").allTextContents();
-      expect(rows.every((row) => /bo\s*Enrich/.test(row))).toBe(true);
+      expect(rows.filter((row) => /bo\s*Enrich/.test(row))).toHaveLength(3);
       expect(rows.some((row) => row.includes("5 (5 already yours)"))).toBe(true);
-      expect(rows.filter((row) => /Charged$/.test(row))).toHaveLength(2);
+      // The sample says what it was bought from, in words.
+      expect(rows.some((row) => /Sample with contact details.*Country is "France"/.test(row))).toBe(true);
+      expect(rows.filter((row) => /Charged$/.test(row))).toHaveLength(3);
       const totals = admin.page.getByTestId("ledger-totals");
       await poll(() => totals.textContent()).toMatch(
-        /^Charged17 creditsPurchases3Rows22 \(5 already yours\)/,
+        /^Charged19 creditsPurchases4Rows24 \(5 already yours\)/,
       );
       const csv = admin.page.waitForEvent("download");
       await admin.page.getByRole("button", { name: "Download CSV" }).click();
       const file = await readFile((await (await csv).path())!, "utf8");
-      expect(file.trim().split(/\r?\n/)).toHaveLength(4);
+      expect(file.trim().split(/\r?\n/)).toHaveLength(5);
       // The response is recorded once its body is read.
       await admin.log.settle();
       expect(admin.log.exchanges.find((x) => x.url.includes("/api/ledger.csv"))?.url).toMatch(
@@ -188,7 +202,7 @@ describe("spending under the team's control, in the browser", () => {
       // ---- The Account page: bo's month against his cap.
       await nav(admin.page).getByRole("link", { name: "Account" }).click();
       const boRow = admin.page.locator('tr[data-person="bo"]');
-      await poll(() => boRow.textContent()).toMatch(/^bo17 of 30 credits/);
+      await poll(() => boRow.textContent()).toMatch(/^bo19 of 30 credits/);
       await shot(admin.page, "spending-04-account-month");
       expectClean(admin.log);
 
