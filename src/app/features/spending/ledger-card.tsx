@@ -31,7 +31,7 @@ function LedgerRow({ entry }: { entry: LedgerEntry }) {
       </td>
       <td className="spend-wrap spend-who">{personLabel(entry.person)}</td>
       <td className="spend-nowrap">{operationWords(entry.operation)}</td>
-      <td className="spend-wrap">
+      <td className="spend-wrap spend-audience">
         {entry.audienceName ?? <span className="muted">No saved audience</span>}
         {words ? (
           <span className="spend-filter muted" title={words.length > FILTER_WORDS_MAX ? words : undefined}>
