@@ -48,7 +48,7 @@ function LedgerRow({ entry }: { entry: LedgerEntry }) {
           formatCredits(entry.creditsCharged)
         )}
       </td>
-      <td>
+      <td className="spend-outcome-cell">
         <span className="badge spend-outcome" data-outcome={entry.outcome}>
           {outcome.label}
         </span>
