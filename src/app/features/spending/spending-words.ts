@@ -1,7 +1,7 @@
 import type { LedgerEntry, LedgerOutcome } from "../../../contract/ledger";
 import { type Approval, SPENDING_CODES } from "../../../contract/spending";
 import { TEAM_CODES } from "../../../contract/team";
-import { ApiError, defaultMessage } from "../../api/api-error";
+import { ApiError, defaultMessage, readableIssue } from "../../api/api-error";
 import { formatCredits, formatNumber } from "../../lib/format";
 import { personLabel } from "../../lib/roles";
 import { readableError } from "../../ui/status";
@@ -74,6 +74,14 @@ export function approvalOutcomeText(approval: Approval): string | null {
   return `${outcome.charAt(0).toUpperCase()}${outcome.slice(1)}`;
 }
 
+/** A 422's first reason without its field path ("nobody called bo is on the team"), else the sentence. */
+function issueOrMessage(error: ApiError): string {
+  const first = error.kind === "validation" ? error.issues[0] : undefined;
+  if (!first) return error.message;
+  const reason = readableIssue(first.msg).replace(/\.$/, "");
+  return `${reason.charAt(0).toUpperCase()}${reason.slice(1)}.`;
+}
+
 /** Why an approval or a denial did not go through, in words. */
 export function decisionRefusal(error: unknown, decision: "approve" | "deny"): string {
   const failed = decision === "approve" ? "Not approved" : "Not denied";
@@ -88,8 +96,7 @@ export function decisionRefusal(error: unknown, decision: "approve" | "deny"): s
     return `${failed}: this request is no longer there. The list is read again.`;
   // The proxy's sentence says who decided it already, or why it cannot run (the requester left).
   if (error.kind === "conflict") return `${failed}: ${error.message}`;
-  if (error.kind === "forbidden") return `${failed}: ${error.message}`;
-  return `${failed}: ${error.message}`;
+  return `${failed}: ${issueOrMessage(error)}`;
 }
 
 /** Why the caps were not saved, in words. */
@@ -97,5 +104,5 @@ export function capsRefusal(error: unknown): string {
   if (!(error instanceof ApiError)) return `The caps were not saved: ${readableError(error)}`;
   if (error.code === TEAM_CODES.roleRequired)
     return `The caps were not saved: only an admin can change them.`;
-  return `The caps were not saved: ${error.message}`;
+  return `The caps were not saved: ${issueOrMessage(error)}`;
 }

@@ -3,6 +3,7 @@ import { apiErrorFromAnswer } from "../../../../src/app/api/api-error";
 import {
   approvalOutcomeText,
   approvalStateText,
+  capsRefusal,
   decisionRefusal,
   operationWords,
   outcomeText,
@@ -85,5 +86,19 @@ describe("the Spending page's words", () => {
         "deny",
       ),
     ).toBe("Not denied: This request was already approved by ada, so it can no longer be denied.");
+  });
+
+  it("says a refused change of caps without a field path", () => {
+    const error = apiErrorFromAnswer(422, {
+      detail: [
+        {
+          type: "value_error",
+          loc: ["body", "people", 0, "name"],
+          msg: "nobody called bo is on the team",
+          input: "bo",
+        },
+      ],
+    });
+    expect(capsRefusal(error)).toBe("The caps were not saved: Nobody called bo is on the team.");
   });
 });
