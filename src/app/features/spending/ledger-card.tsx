@@ -52,7 +52,12 @@ function LedgerRow({ entry }: { entry: LedgerEntry }) {
         <span className="badge spend-outcome" data-outcome={entry.outcome}>
           {outcome.label}
         </span>
-        {outcome.hint ? <span className="muted spend-hint"> — {outcome.hint}</span> : null}
+        {outcome.hint ? (
+          <span className="muted spend-hint">
+            <span className="visually-hidden"> — </span>
+            {outcome.hint}
+          </span>
+        ) : null}
       </td>
     </tr>
   );
