@@ -11,6 +11,10 @@ export interface AppRoute {
   Page: LazyExoticComponent<ComponentType>;
   /** Listed in the navigation only for admins (the page itself explains a refusal to others). */
   adminOnly?: boolean;
+  /** A count shown beside the name: `approvals`, the requests waiting for an admin (admins only). */
+  badge?: "approvals";
+  /** A page of another page's section (its tabs): not in the navigation, which marks that page. */
+  section?: string;
 }
 
 export const ROUTES: readonly AppRoute[] = [
@@ -38,6 +42,20 @@ export const ROUTES: readonly AppRoute[] = [
     path: "/verify",
     label: "Verify",
     Page: lazy(() => import("./pages/verify-page").then((m) => ({ default: m.VerifyPage }))),
+  },
+  {
+    path: "/spending",
+    label: "Spending",
+    Page: lazy(() => import("./features/spending/spending-page").then((m) => ({ default: m.SpendingPage }))),
+    badge: "approvals",
+  },
+  {
+    path: "/suppression",
+    label: "Do-not-contact lists",
+    Page: lazy(() =>
+      import("./features/suppression/suppression-page").then((m) => ({ default: m.SuppressionPage })),
+    ),
+    section: "/spending",
   },
   {
     path: "/team",

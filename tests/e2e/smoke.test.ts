@@ -21,6 +21,8 @@ const PAGES = [
   { label: "Insights", path: "/insights", heading: "Insights" },
   { label: "Companies", path: "/companies", heading: "Companies" },
   { label: "Verify", path: "/verify", heading: "Verify" },
+  // Everyone signed in; the do-not-contact lists are its tab, not an entry of their own.
+  { label: "Spending", path: "/spending", heading: "Spending" },
   // Shown to admins only; with nobody to sign in, the one local person is the admin.
   { label: "Team", path: "/team", heading: "Team" },
   { label: "Account", path: "/account", heading: "Account" },

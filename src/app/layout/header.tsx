@@ -3,7 +3,8 @@ import { ROLE_WORDS, type Role } from "../../contract/team";
 import { useSignOut } from "../api/auth";
 import { useCredits } from "../api/credits";
 import type { Session } from "../api/session";
-import { formatCredits } from "../lib/format";
+import { useApprovals } from "../api/spending";
+import { formatCredits, formatNumber } from "../lib/format";
 import { may, ROLE_NAMES } from "../lib/roles";
 import { ROUTES } from "../routes";
 import { BrandMark } from "../ui/brand-mark";
@@ -16,9 +17,31 @@ const PLAN_TITLE: Record<string, string> = {
   AYCE: "All you can eat: contact retrieval is included",
 };
 
+/** How often an admin's navigation asks whether requests are waiting for approval. */
+const APPROVALS_POLL_MS = 60_000;
+
+/**
+ * The number of requests waiting for an admin's approval, beside "Spending" (admins only; nothing
+ * while there are none, or when the list cannot be read: the Spending page says why).
+ */
+function WaitingBadge({ admin }: { admin: boolean }) {
+  const approvals = useApprovals({ enabled: admin, pollMs: APPROVALS_POLL_MS });
+  const waiting = approvals.data?.approvals.filter((a) => a.state === "waiting").length ?? 0;
+  if (!admin || waiting === 0) return null;
+  return (
+    <span className="badge nav-badge" data-testid="approvals-badge" data-count={waiting}>
+      <span aria-hidden="true">{formatNumber(waiting)}</span>
+      <span className="visually-hidden">, {formatNumber(waiting)} waiting for approval</span>
+    </span>
+  );
+}
+
 function Nav({ session }: { session: Session }) {
   const [location] = useLocation();
-  const routes = ROUTES.filter((route) => !route.adminOnly || may(session.role, "managePeople"));
+  const admin = may(session.role, "managePeople");
+  const routes = ROUTES.filter((route) => (!route.adminOnly || admin) && route.section === undefined);
+  // A page of a section (its tabs) marks the section's entry.
+  const current = ROUTES.find((route) => route.path === location)?.section ?? location;
   return (
     <nav className="nav" aria-label="Main">
       <ul className="nav-list">
@@ -27,9 +50,10 @@ function Nav({ session }: { session: Session }) {
             <Link
               href={route.path}
               className="nav-link"
-              aria-current={location === route.path ? "page" : undefined}
+              aria-current={current === route.path ? "page" : undefined}
             >
               {route.label}
+              {route.badge === "approvals" ? <WaitingBadge admin={admin} /> : null}
             </Link>
           </li>
         ))}

@@ -7,6 +7,7 @@ import { ErrorPanel } from "../../ui/status";
 import { LimitsCard } from "./limits-card";
 import { dollarValue } from "./limits-text";
 import { RotateKeyCard } from "./rotate-key-card";
+import { SpendCard } from "./spend-card";
 import "./account.css";
 import { DOLLARS_PER_CREDIT } from "../../../contract/pricing";
 
@@ -134,6 +135,7 @@ export function AccountPage() {
       <div className="account-grid">
         <BalanceCard credits={credits} sessionPlan={session.data?.plan ?? null} />
         <LimitsCard />
+        <SpendCard />
         <ConnectionCard session={session.data} />
         <RotateKeyCard />
       </div>
