@@ -35,6 +35,30 @@ export const OWNED_CHOICES = ["leave-out", "add-free", "buy-again"] as const;
 export type OwnedChoice = (typeof OWNED_CHOICES)[number];
 export const OWNED_HEADER = "x-owned-contacts";
 
+/**
+ * The saved audience a purchase is made from (header `X-Audience-Name` on Enrich, Preview and an
+ * export start, percent-encoded UTF-8): the ledger's and the approval request's audience name. A
+ * label only: it changes nothing bought, so it is not part of the request the key is bound to.
+ */
+export const AUDIENCE_HEADER = "x-audience-name";
+export const AUDIENCE_NAME_MAX = 200;
+
+/** The header's value for a name (percent-encoded, within the length the proxy keeps). */
+export function audienceHeaderValue(name: string): string {
+  return encodeURIComponent(name.trim().slice(0, AUDIENCE_NAME_MAX));
+}
+
+/** The name a header carries, or null when absent, empty or not percent-encoded UTF-8. */
+export function audienceNameOfHeader(value: string | undefined): string | null {
+  if (!value) return null;
+  try {
+    const name = decodeURIComponent(value).trim().slice(0, AUDIENCE_NAME_MAX);
+    return name === "" ? null : name;
+  } catch {
+    return null;
+  }
+}
+
 const reveal = z.enum(REVEALS);
 const columns = z.array(z.string()).max(200).nullable().optional();
 

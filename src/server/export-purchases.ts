@@ -188,6 +188,8 @@ export interface ExportPurchase {
   original: Record<string, unknown>;
   /** `add-free`: the owned ids of the audience added to the file (null otherwise). */
   free?: string[] | null;
+  /** The saved audience it is bought from (`X-Audience-Name`); else the export's name. */
+  audienceName?: string | null;
 }
 
 /** The journal's work for an export start: the pending ledger row and the export to settle. */
@@ -252,7 +254,7 @@ async function ledgerRow(
       at: sql<Date>`now()` as never,
       person: p.person,
       operation: "exportStart",
-      audience_name: typeof p.original.name === "string" ? p.original.name : null,
+      audience_name: p.audienceName ?? (typeof p.original.name === "string" ? p.original.name : null),
       filter: JSON.stringify(p.original.filter ?? null),
       rows: f.rows,
       rows_free: 0,

@@ -7,7 +7,13 @@ import { fileNameWithoutTag, hasExportTag, taggedExportName } from "../contract/
 import type { GroupNode } from "../contract/filter";
 import { responses } from "../contract/operations";
 import { type OperationSpec, operationById } from "../contract/routes";
-import { OWNED_HEADER, type OwnedChoice, SPENDING_CODES } from "../contract/spending";
+import {
+  AUDIENCE_HEADER,
+  audienceNameOfHeader,
+  OWNED_HEADER,
+  type OwnedChoice,
+  SPENDING_CODES,
+} from "../contract/spending";
 import { passedHeaders } from "./allowlist";
 import { type BufferedAnswer, fail, problem, toResponse } from "./answer";
 import { credits } from "./approvals";
@@ -276,7 +282,7 @@ async function spend(
 }
 
 /** Request headers that change what a spend buys: kept with an approval request, sent again with it. */
-export const SPEND_HEADERS: readonly string[] = [OWNED_HEADER];
+export const SPEND_HEADERS: readonly string[] = [OWNED_HEADER, AUDIENCE_HEADER];
 
 /**
  * The hash of a spend's request that its Idempotency-Key is bound to (params, query, body, file,
@@ -385,6 +391,7 @@ export async function runSpend(
       keyHash: entryId,
       keyLast4: key.slice(-4),
       original: input.json as Record<string, unknown>,
+      audienceName: audienceNameOfHeader(order.headers[AUDIENCE_HEADER]),
     };
     const tagged = JSON.parse((send.body as { text: string }).text) as Record<string, unknown>;
     work = async () => {
@@ -434,6 +441,7 @@ export async function runSpend(
       keyLast4: key.slice(-4),
       body: input.json as Record<string, unknown>,
       creditsEstimated: estimate,
+      audienceName: audienceNameOfHeader(order.headers[AUDIENCE_HEADER]),
     };
     work = () =>
       purchase(purchases, bought, (body) =>

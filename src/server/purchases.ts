@@ -38,6 +38,8 @@ export interface Purchase {
   body: Record<string, unknown>;
   /** The most it may cost, when the team's caps priced it (spending-policy.ts): the ledger's estimate. */
   creditsEstimated?: number | null;
+  /** The saved audience it is bought from (`X-Audience-Name`), for the ledger. */
+  audienceName?: string | null;
 }
 
 export interface PurchaseDeps {
@@ -347,7 +349,7 @@ async function recordLedger(trx: Kysely<Tables>, p: Purchase, figures: LedgerFig
       at: sql<Date>`now()` as never,
       person: p.person,
       operation: p.operation,
-      audience_name: null,
+      audience_name: p.audienceName ?? null,
       filter: p.operation === "preview" ? JSON.stringify(p.body.filter ?? null) : null,
       rows: figures.rows,
       rows_free: figures.free,

@@ -6,6 +6,8 @@ import { PREVIEW_LIMIT, type Reveal } from "../contract/inferred";
 import { LEDGER_MONTH } from "../contract/ledger";
 import {
   type Approval,
+  AUDIENCE_HEADER,
+  audienceNameOfHeader,
   type CapStanding,
   type Caps,
   capsUpdate,
@@ -158,7 +160,9 @@ export class SpendingPolicy {
             request,
             estimate,
             summary: summaryOf(request.scope.operation, request.body),
-            audienceName: audienceNameOf(request.scope.operation, request.body),
+            audienceName:
+              audienceNameOfHeader(request.headers[AUDIENCE_HEADER]) ??
+              audienceNameOf(request.scope.operation, request.body),
           });
           return {
             kind: "approval" as const,

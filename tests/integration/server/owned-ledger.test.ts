@@ -10,6 +10,7 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ledgerAnswer } from "../../../src/contract/ledger";
+import { AUDIENCE_HEADER, audienceHeaderValue } from "../../../src/contract/spending";
 import type { Sandbox } from "../../../src/sandbox/app";
 import {
   type Browser,
@@ -290,7 +291,8 @@ describe("the ledger", () => {
         team.buyer.post(
           "/api/v2/contact/preview",
           { filter: germany, limit: 3, reveal: "email" },
-          { idempotencyKey: newKey() },
+          // The saved audience it is bought from, percent-encoded: the ledger's audience name.
+          { idempotencyKey: newKey(), headers: { [AUDIENCE_HEADER]: audienceHeaderValue("Köln leads, Q4") } },
         ),
       () =>
         team.admin.post(
@@ -325,9 +327,12 @@ describe("the ledger", () => {
       rowsFree: 2,
       outcome: "charged",
     });
-    expect(ledger.entries.find((e) => e.operation === "preview" && e.person === "bo")?.filter).toEqual(
-      germany,
-    );
+    const boPreview = ledger.entries.find((e) => e.operation === "preview" && e.person === "bo");
+    expect(boPreview?.filter).toEqual(germany);
+    expect(boPreview?.audienceName).toBe("Köln leads, Q4");
+    expect(
+      ledger.entries.find((e) => e.operation === "preview" && e.person === "ada")?.audienceName,
+    ).toBeNull();
 
     const month = new Date().toISOString().slice(0, 7);
     const mine = ledgerAnswer.parse((await team.buyer.get(`/api/ledger?month=${month}`)).body);
