@@ -1,7 +1,6 @@
 import type { Plan } from "../../../contract/inferred";
 import type { CapStanding, PolicyVerdict } from "../../../contract/spending";
 import { formatCredits, formatNumber } from "../../lib/format";
-import { formatAmount } from "./pricing";
 
 /**
  * The team's spending rules as a purchase's review states them (caps, approval threshold), in words:
@@ -36,7 +35,10 @@ export function policyConfirmLabel(
   plan: Plan | null,
   label: string,
 ): string {
-  if (policy.verdict === "approval") return `Ask an admin to approve (up to ${formatAmount(credits, plan)})`;
+  // Credits alone: "(up to 60 credits)", the dollars are in the facts above.
+  if (policy.verdict === "approval" && plan !== "AYCE")
+    return `Ask an admin to approve (up to ${formatCredits(credits)})`;
+  if (policy.verdict === "approval") return "Ask an admin to approve";
   return label;
 }
 
