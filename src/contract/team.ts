@@ -283,6 +283,10 @@ export const AUDIT_ACTIONS = [
   /** A person's audiences passed to someone else (the first admin, or whoever removed them). */
   "audience.owner",
   "key.rotate",
+  /** Do-not-contact lists (src/contract/spending.ts): made, added to, deleted. */
+  "suppression.create",
+  "suppression.add",
+  "suppression.delete",
 ] as const;
 export const auditEntrySchema = z.object({
   id: z.number().int(),

@@ -12,6 +12,7 @@ import { browserGuard, hostGuard, securityHeaders } from "./browser-guard";
 import { ConfigError, type ProxyConfig } from "./config";
 import type { ProxyEnv } from "./context";
 import { type Database, openDatabase } from "./db/database";
+import { checkPending, type ExportDeps, settleSeen } from "./export-purchases";
 import { forwardHandler, interruptedRotationMessage } from "./forward";
 import { HostAllowlist, isLoopbackHost } from "./hosts";
 import { KeyStore } from "./key-store";
@@ -22,10 +23,12 @@ import { type PurchaseDeps, sweepOwned } from "./purchases";
 import { RateShaper } from "./rate-shaper";
 import type { Input } from "./request-input";
 import { ResponseCache } from "./response-cache";
+import { reviewRoutes } from "./review";
 import { PlanProbe } from "./session-info";
 import { SpendJournal } from "./spend-journal";
 import { staticSite } from "./static";
 import { ProxyStats } from "./stats";
+import { suppressionRoutes, viewRows } from "./suppression";
 import { audit } from "./team/audit";
 import { recordJob, startedBy } from "./team/jobs";
 import { TEAM_PATH, teamRoutes } from "./team/routes";
@@ -158,6 +161,7 @@ export async function createProxy(
       }
       return null;
     },
+    view: (body) => viewRows(client, body),
   };
   // Contacts past the retention are deleted (not only no longer served): at start, then hourly.
   const sweepContacts = () =>
@@ -167,6 +171,25 @@ export async function createProxy(
   sweepContacts();
   const contactSweeper = setInterval(sweepContacts, 3600_000);
   contactSweeper.unref();
+  const exportDeps: ExportDeps = {
+    db: database.db,
+    retentionDays: config.ownedRetentionDays,
+    client,
+    onError: (message, error) =>
+      logger.error({ err: { message: scrub(String((error as Error)?.message ?? error)) } }, message),
+  };
+  // Exports the proxy started and has not seen end: looked at every minute (polls settle them sooner).
+  let checking = false;
+  const exportChecker = setInterval(() => {
+    if (checking) return;
+    checking = true;
+    void checkPending(exportDeps)
+      .catch((error) => exportDeps.onError?.("pending exports: check failed", error))
+      .finally(() => {
+        checking = false;
+      });
+  }, 60_000);
+  exportChecker.unref();
   const limits = new LimitsSeen(deps.now);
 
   const app = new Hono<ProxyEnv>();
@@ -242,6 +265,15 @@ export async function createProxy(
   access.routes(app);
   teamRoutes(app, { database, access, maxBodyBytes: config.maxBodyBytes });
   ledgerRoutes(app, { db: database.db, access });
+  suppressionRoutes(app, { db: database.db, access, maxBodyBytes: config.maxBodyBytes });
+  reviewRoutes(app, {
+    db: database.db,
+    access,
+    client,
+    plan,
+    retentionDays: config.ownedRetentionDays,
+    maxBodyBytes: config.maxBodyBytes,
+  });
 
   app.get(`${API_PREFIX}/session`, async (c) => {
     const { plan: current } = await plan.get();
@@ -301,6 +333,10 @@ export async function createProxy(
       if (!verdict.ok) throw refuse(verdict.reason);
       const response = (await handler(c, next)) as Response;
       if (op.id === "view") limits.learnView(response.headers);
+      if ((op.id === "exportStatus" || op.id === "exports") && response.status === 200)
+        await settleSeen(exportDeps, await response.clone().text()).catch((error) =>
+          exportDeps.onError?.("export not settled; tried again at the next poll or check", error),
+        );
       if (ROTATIONS.has(op.id)) {
         plan.forget();
         if (response.status === 200)
@@ -350,6 +386,7 @@ export async function createProxy(
     listening: (port) => hosts.listening(port),
     async close() {
       clearInterval(contactSweeper);
+      clearInterval(exportChecker);
       shaper.close();
       access.close();
       await journal.close();

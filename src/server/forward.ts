@@ -7,10 +7,12 @@ import { fileNameWithoutTag, hasExportTag, taggedExportName } from "../contract/
 import type { GroupNode } from "../contract/filter";
 import { responses } from "../contract/operations";
 import { type OperationSpec, operationById } from "../contract/routes";
+import { OWNED_CHOICES, OWNED_HEADER, type OwnedChoice } from "../contract/spending";
 import { passedHeaders } from "./allowlist";
 import { fail, problem, toResponse } from "./answer";
 import type { ProxyConfig } from "./config";
 import type { ProxyEnv } from "./context";
+import { prepareExport, startExport, unknownExportRecorder } from "./export-purchases";
 import { answerOf, type Outcome } from "./faults";
 import type { KeyStore } from "./key-store";
 import { LEDGER_OPERATIONS, type Purchase, type PurchaseDeps, purchase, unknownRecorder } from "./purchases";
@@ -68,6 +70,24 @@ export function forwardHandler(op: OperationSpec, deps: ForwardDeps): Handler<Pr
     const onUpstreamMs = (ms: number) => c.set("upstreamMs", ms);
 
     if (op.spends) return spend(c, op, input, call, deps, onUpstreamMs);
+
+    if (op.id === "estimate" && deps.purchases) {
+      // The estimate of what the export will buy: suppressed contacts, and owned ones unless
+      // bought again, left out as the export start will leave them out.
+      const choice = ownedChoiceOf(c);
+      const prepared = await prepareExport(
+        deps.purchases,
+        input.json as Record<string, unknown>,
+        choice,
+      ).catch(() => {
+        throw fail(
+          503,
+          "The team's do-not-contact lists and contacts it owns could not be read, so no estimate was asked for. Try again in a moment.",
+        );
+      });
+      const sent = { ...call, body: { kind: "json" as const, text: JSON.stringify(prepared.body) } };
+      return toResponse((await exchange(sent, deps, onUpstreamMs)).answer);
+    }
 
     if (op.cacheable) {
       const key = cacheKeyOf(op, input);
@@ -211,6 +231,7 @@ async function spend(
     );
   if (!IDEMPOTENCY_KEY.test(key))
     throw fail(428, "The Idempotency-Key header must be 8 to 128 letters, digits, - or _.");
+  const choice = op.id === "exportStart" ? ownedChoiceOf(c) : "leave-out";
   const fingerprint = createHash("sha256")
     .update(
       stableStringify({
@@ -218,6 +239,8 @@ async function spend(
         query: input.query,
         body: input.json ?? null,
         file: input.fileHash ?? null,
+        // Another choice of what to do with owned contacts is another request.
+        ...(choice !== "leave-out" ? { owned: choice } : {}),
       }),
     )
     .digest("hex");
@@ -235,6 +258,34 @@ async function spend(
   let work = () => exchange(send, deps, onUpstreamMs);
   let recordUnknown: Recorder | undefined;
   const purchases = deps.purchases;
+  if (purchases && op.id === "exportStart") {
+    // The filter leaves out suppressed and (unless bought again) owned contacts; the start is a
+    // pending ledger row, settled when the proxy sees the export end.
+    const bought = {
+      person: scope.caller,
+      keyHash: SpendJournal.entryId(scope),
+      keyLast4: key.slice(-4),
+      original: input.json as Record<string, unknown>,
+    };
+    const tagged = JSON.parse((send.body as { text: string }).text) as Record<string, unknown>;
+    work = async () => {
+      let prepared: Awaited<ReturnType<typeof prepareExport>>;
+      try {
+        prepared = await prepareExport(purchases, tagged, choice);
+      } catch {
+        return {
+          answer: problem(
+            503,
+            "The team's do-not-contact lists and contacts it owns could not be read, so nothing was sent and nothing charged. Try again later.",
+          ),
+          outcome: "nothing-done",
+        };
+      }
+      const sent = { ...call, body: { kind: "json" as const, text: JSON.stringify(prepared.body) } };
+      return startExport(bought, () => exchange(sent, deps, onUpstreamMs));
+    };
+    recordUnknown = unknownExportRecorder(bought);
+  }
   if (purchases && LEDGER_OPERATIONS.has(op.id)) {
     // Owned rows served from the store, the rest sent; delivered rows and the ledger's row are
     // committed with the journal's answer, which a replay returns as it was.
@@ -304,6 +355,20 @@ async function findExport(tag: string, sinceSentMs: number, deps: ForwardDeps): 
   const longest =
     deps.config.rate.queueTimeoutMs + deps.client.timeoutOf(operationById("exportStart")) + 10_000;
   return sinceSentMs > longest ? "absent" : "not-known";
+}
+
+/** `X-Owned-Contacts` (default `leave-out`); anything else is refused before anything is read. */
+export function ownedChoiceOf(c: Context<ProxyEnv>): OwnedChoice {
+  const raw = c.req.header(OWNED_HEADER)?.trim().toLowerCase();
+  if (raw === undefined || raw === "") return "leave-out";
+  if (!(OWNED_CHOICES as readonly string[]).includes(raw))
+    throw fail(422, `The ${OWNED_HEADER} header must be one of ${OWNED_CHOICES.join(", ")}.`);
+  if (raw === "add-free")
+    throw fail(
+      422,
+      "Adding the contacts the team already owns to the export's file is not available yet: choose to leave them out (they are not bought again) or to buy them again.",
+    );
+  return raw as OwnedChoice;
 }
 
 /** The journal's tag is in an export's name, and so in its file's name: people get theirs back. */

@@ -6,6 +6,14 @@ import { revealsEmail, revealsMobile } from "../contract/pricing";
 import { type BufferedAnswer, problem } from "./answer";
 import type { LedgerOutcome, Tables } from "./db/schema";
 import type { Recorder, WorkResult } from "./spend-journal";
+import {
+  readSuppressed,
+  type Suppressed,
+  suppressedEmail,
+  suppressedIds,
+  type ViewRows,
+  withoutSuppressed,
+} from "./suppression";
 
 /**
  * Contacts the team owns and the ledger (src/server/README.md, "Contacts the team owns, and the
@@ -35,6 +43,8 @@ export interface PurchaseDeps {
   retentionDays: number;
   /** The account's credits now (a read, nothing spent); null when the service did not say. */
   readBalance: () => Promise<number | null>;
+  /** A free View call: which contacts are on the team's do-not-contact lists (Enrich). */
+  view?: ViewRows;
 }
 
 /** Sends a request body upstream (the journal's work for it). */
@@ -50,12 +60,25 @@ const revealOf = (body: Record<string, unknown>) => body.reveal as Reveal;
 
 /** The journal's work for a purchase: Enrich through the team's store, Preview as is; both recorded. */
 export async function purchase(deps: PurchaseDeps, p: Purchase, send: Send): Promise<WorkResult> {
-  if (p.operation === "preview") return preview(p, send);
-  return enrich(deps, p, send);
+  let suppressed: Suppressed;
+  try {
+    suppressed = await readSuppressed(deps.db);
+  } catch {
+    return {
+      answer: problem(
+        503,
+        "The team's do-not-contact lists could not be read, so nothing was sent and nothing charged. Try again later.",
+      ),
+      outcome: "nothing-done",
+    };
+  }
+  if (p.operation === "preview") return preview(p, suppressed, send);
+  return enrich(deps, p, suppressed, send);
 }
 
-async function preview(p: Purchase, send: Send): Promise<WorkResult> {
-  const result = await send(p.body);
+async function preview(p: Purchase, suppressed: Suppressed, send: Send): Promise<WorkResult> {
+  // Nothing on the team's do-not-contact lists is bought.
+  const result = await send({ ...p.body, filter: withoutSuppressed(p.body.filter as never, suppressed) });
   if (result.outcome === "nothing-done") return result;
   const parsed =
     result.outcome === "final" && ok(result.answer) ? parseBody(responses.preview, result.answer) : null;
@@ -73,25 +96,35 @@ async function preview(p: Purchase, send: Send): Promise<WorkResult> {
   };
 }
 
-async function enrich(deps: PurchaseDeps, p: Purchase, send: Send): Promise<WorkResult> {
+async function enrich(
+  deps: PurchaseDeps,
+  p: Purchase,
+  suppressed: Suppressed,
+  send: Send,
+): Promise<WorkResult> {
   const reveal = revealOf(p.body);
   const key = columnsKey(p.body.columns);
-  const requested = [...new Set(((p.body.personIds as string[] | null | undefined) ?? []).map(String))];
-  const emails = (p.body.emails as string[] | null | undefined) ?? [];
+  const asked = [...new Set(((p.body.personIds as string[] | null | undefined) ?? []).map(String))];
+  const onList = suppressedEmail(suppressed);
+  const emails = ((p.body.emails as string[] | null | undefined) ?? []).filter((e) => !onList(e));
   let owned: Map<string, Row>;
+  let requested: string[];
   try {
+    // Contacts on the team's do-not-contact lists are dropped before anything is sent.
+    const dropped = deps.view ? await suppressedIds(deps.view, suppressed, asked) : new Set<string>();
+    requested = asked.filter((id) => !dropped.has(id));
     owned = await ownedRows(deps, requested, reveal, key);
   } catch {
     // Before anything is sent: the entry is dropped and the same key may be sent again.
     return {
       answer: problem(
         503,
-        "The team's store of contacts it already owns could not be read, so nothing was sent and nothing charged. Try again later.",
+        "The team's store of contacts it already owns, or its do-not-contact lists, could not be checked, so nothing was sent and nothing charged. Try again later.",
       ),
       outcome: "nothing-done",
     };
   }
-  const rest = requested.length === 0 ? null : (p.body.personIds as string[]).filter((id) => !owned.has(id));
+  const rest = asked.length === 0 ? null : requested.filter((id) => !owned.has(id));
 
   let bought: {
     answer: BufferedAnswer;
@@ -122,7 +155,11 @@ async function enrich(deps: PurchaseDeps, p: Purchase, send: Send): Promise<Work
       remaining,
     };
   } else {
-    const sentBody = rest === null ? p.body : { ...p.body, personIds: rest };
+    const sentBody = {
+      ...p.body,
+      ...(rest === null ? {} : { personIds: rest }),
+      ...(p.body.emails != null ? { emails } : {}),
+    };
     const result = await send(sentBody);
     if (result.outcome === "nothing-done") return result;
     const parsed =

@@ -18,6 +18,9 @@ export interface Tables {
   team_jobs: TeamJobTable;
   owned_contacts: OwnedContactTable;
   ledger: LedgerTable;
+  export_purchases: ExportPurchaseTable;
+  suppression_lists: SuppressionListTable;
+  suppression_entries: SuppressionEntryTable;
 }
 
 /** Every running proxy process: a pending spend whose owner stopped beating was cut off by a crash. */
@@ -174,4 +177,34 @@ export interface LedgerTable {
   /** The journal entry's id (sha256 of caller and Idempotency-Key). */
   key_hash: string;
   key_last4: string;
+}
+
+/** An export the proxy started and has not settled (charged or free, delivered rows recorded). */
+export interface ExportPurchaseTable {
+  export_id: string;
+  /** The journal entry's id: the ledger row's key_hash. */
+  purchase_id: string;
+  person: string;
+  reveal: string;
+  /** The columns sent (RBID_PAO among them), canonical: the owned rows' columns_key. */
+  columns_key: string;
+  credits_estimated: number;
+  state: "pending" | "settling" | "settled";
+  started_at: Timestamp;
+  claimed_at: Timestamp | null;
+  settled_at: Timestamp | null;
+}
+
+export interface SuppressionListTable {
+  id: string;
+  name: string;
+  created_by: string;
+  created_at: Timestamp;
+}
+
+/** One do-not-contact entry, normalised (see suppression.ts). */
+export interface SuppressionEntryTable {
+  list_id: string;
+  kind: "domain" | "companyId" | "personId" | "linkedin" | "email";
+  value: string;
 }

@@ -49,6 +49,9 @@ const DID: Record<AuditEntry["action"], (target: string) => string> = {
   "audience.undelete": () => "brought back a deleted audience",
   "audience.owner": (t) => `passed on the audiences of ${personLabel(t)}`,
   "key.rotate": () => "rotated the team's API key",
+  "suppression.create": () => "made a do-not-contact list",
+  "suppression.add": () => "added to a do-not-contact list",
+  "suppression.delete": () => "deleted a do-not-contact list",
 };
 
 export interface AuditWords {

@@ -1,0 +1,343 @@
+import { Readable } from "node:stream";
+import { type Kysely, sql } from "kysely";
+import Papa from "papaparse";
+import type { GroupNode } from "../contract/filter";
+import type { Reveal } from "../contract/inferred";
+import { responses } from "../contract/operations";
+import { revealsEmail, revealsMobile } from "../contract/pricing";
+import { operationById } from "../contract/routes";
+import type { OwnedChoice } from "../contract/spending";
+import type { BufferedAnswer } from "./answer";
+import type { Tables } from "./db/schema";
+import { columnsKey } from "./purchases";
+import type { Recorder, WorkResult } from "./spend-journal";
+import { andAll, inLists, readSuppressed, type Suppressed, withoutSuppressed } from "./suppression";
+import type { UpstreamClient } from "./upstream";
+
+/**
+ * Exports through the team's store (src/server/README.md, "Contacts the team owns, and the
+ * ledger"): the filter leaves out what is on the team's do-not-contact lists and (unless bought
+ * again) the contacts the team owns; the start is a `pending` ledger row; when the proxy sees the
+ * export end (a status poll or the export list passing through it, or its own check every minute)
+ * the row becomes `charged` or `free` and the file's rows are recorded as owned, in one transaction.
+ */
+
+type Db = Kysely<Tables>;
+
+export interface ExportDeps {
+  db: Db;
+  retentionDays: number;
+  client: UpstreamClient;
+  onError?: (message: string, error: unknown) => void;
+}
+
+/** The ids the team owns with these columns and the same or a wider reveal, within the retention. */
+export async function ownedIds(
+  db: Db,
+  retentionDays: number,
+  reveal: Reveal,
+  key: string,
+): Promise<string[]> {
+  if (retentionDays <= 0) return [];
+  let query = db
+    .selectFrom("owned_contacts")
+    .select("rbid_pao")
+    .distinct()
+    .where("columns_key", "=", key)
+    .where(sql<boolean>`bought_at > now() - make_interval(days => ${retentionDays})`);
+  if (revealsEmail(reveal)) query = query.where("revealed_email", "=", true);
+  if (revealsMobile(reveal)) query = query.where("revealed_mobile", "=", true);
+  return (await query.execute()).map((r) => r.rbid_pao);
+}
+
+export interface PreparedExport {
+  /** The body to send (filter prepared, RBID_PAO among the columns). */
+  body: Record<string, unknown>;
+  suppressed: Suppressed;
+  /** Owned ids left out by the filter (none for `buy-again`). */
+  owned: string[];
+}
+
+/** The filter as bought: without suppressed contacts, and without owned ones unless bought again. */
+export async function prepareExport(
+  deps: Pick<ExportDeps, "db" | "retentionDays">,
+  body: Record<string, unknown>,
+  choice: OwnedChoice,
+): Promise<PreparedExport> {
+  const suppressed = await readSuppressed(deps.db);
+  const reveal = body.reveal as Reveal;
+  const owned =
+    choice === "buy-again"
+      ? []
+      : await ownedIds(deps.db, deps.retentionDays, reveal, columnsKey(body.columns));
+  const filter = andAll(
+    withoutSuppressed(body.filter as GroupNode | null | undefined, suppressed),
+    inLists("RBID_PAO", owned, "notIn"),
+  );
+  const out: Record<string, unknown> = { ...body, filter };
+  const columns = body.columns as string[] | null | undefined;
+  if (Array.isArray(columns) && columns.length > 0 && !columns.includes("RBID_PAO"))
+    out.columns = ["RBID_PAO", ...columns];
+  return { body: out, suppressed, owned };
+}
+
+export interface ExportPurchase {
+  person: string;
+  keyHash: string;
+  keyLast4: string;
+  /** The request as the buyer sent it (its filter is the ledger's). */
+  original: Record<string, unknown>;
+}
+
+/** The journal's work for an export start: the pending ledger row and the export to settle. */
+export async function startExport(p: ExportPurchase, send: () => Promise<WorkResult>): Promise<WorkResult> {
+  const result = await send();
+  if (result.outcome === "nothing-done") return result;
+  let started: { exportId: string; rows: number; credits: number } | null = null;
+  if (result.outcome === "final" && result.answer.status >= 200 && result.answer.status < 300) {
+    try {
+      const parsed = responses.exportStarted.safeParse(JSON.parse(result.answer.body));
+      if (parsed.success) started = parsed.data;
+    } catch {}
+  }
+  const refused = result.outcome === "final" && result.answer.status >= 400 && result.answer.status < 500;
+  return {
+    ...result,
+    record: async (trx) => {
+      await ledgerRow(trx, p, {
+        outcome: started ? "pending" : refused ? "refused" : "unknown",
+        rows: started?.rows ?? 0,
+        estimated: started?.credits ?? null,
+        charged: started ? null : refused ? 0 : null,
+      });
+      if (started)
+        await trx
+          .insertInto("export_purchases")
+          .values({
+            export_id: started.exportId,
+            purchase_id: p.keyHash,
+            person: p.person,
+            reveal: String(p.original.reveal),
+            columns_key: columnsKey(p.original.columns),
+            credits_estimated: started.credits,
+            state: "pending",
+            started_at: sql<Date>`now()` as never,
+          })
+          .onConflict((oc) => oc.column("export_id").doNothing())
+          .execute();
+    },
+  };
+}
+
+/** The ledger's row for an export start cut off by a crash. */
+export function unknownExportRecorder(p: ExportPurchase): Recorder {
+  return (trx) => ledgerRow(trx, p, { outcome: "unknown", rows: 0, estimated: null, charged: null });
+}
+
+async function ledgerRow(
+  trx: Db,
+  p: ExportPurchase,
+  f: {
+    outcome: "pending" | "refused" | "unknown";
+    rows: number;
+    estimated: number | null;
+    charged: number | null;
+  },
+) {
+  await trx
+    .insertInto("ledger")
+    .values({
+      at: sql<Date>`now()` as never,
+      person: p.person,
+      operation: "exportStart",
+      audience_name: typeof p.original.name === "string" ? p.original.name : null,
+      filter: JSON.stringify(p.original.filter ?? null),
+      rows: f.rows,
+      rows_free: 0,
+      credits_estimated: f.estimated,
+      credits_charged: f.charged,
+      outcome: f.outcome,
+      key_hash: p.keyHash,
+      key_last4: p.keyLast4,
+    })
+    .execute();
+}
+
+const ENDED = new Set(["COMPLETED", "ERROR", "CANCELLED"]);
+
+interface StatusSeen {
+  exportId: string;
+  status: string;
+  rows: number;
+  rowsWritten: number;
+  credits: number;
+}
+
+/**
+ * Settles the exports of an answer that passed through the proxy (a status, or the export list)
+ * that ended and are the proxy's to settle. Waits for it: the ledger is right once the answer is.
+ */
+export async function settleSeen(deps: ExportDeps, answer: BufferedAnswer | string): Promise<void> {
+  let seen: StatusSeen[] = [];
+  try {
+    const body = JSON.parse(typeof answer === "string" ? answer : answer.body);
+    const list = responses.exports.safeParse(body);
+    if (list.success) seen = list.data.exports;
+    else {
+      const one = responses.exportStatus.safeParse(body);
+      if (one.success) seen = [one.data];
+    }
+  } catch {
+    return;
+  }
+  const ended = seen.filter((e) => ENDED.has(e.status));
+  if (ended.length === 0) return;
+  const ours = await deps.db
+    .selectFrom("export_purchases")
+    .select("export_id")
+    .where(
+      "export_id",
+      "in",
+      ended.map((e) => e.exportId),
+    )
+    .where("state", "!=", "settled")
+    .execute();
+  const mine = new Set(ours.map((o) => o.export_id));
+  for (const e of ended) if (mine.has(e.exportId)) await settle(deps, e);
+}
+
+/** The proxy's own look at its unsettled exports (every minute). */
+export async function checkPending(deps: ExportDeps): Promise<void> {
+  const pending = await deps.db
+    .selectFrom("export_purchases")
+    .select("export_id")
+    .where((eb) =>
+      eb.or([
+        eb("state", "=", "pending"),
+        eb.and([
+          eb("state", "=", "settling"),
+          eb(sql<Date>`claimed_at`, "<", sql<Date>`now() - interval '10 minutes'`),
+        ]),
+      ]),
+    )
+    .execute();
+  const op = operationById("exportStatus");
+  for (const { export_id } of pending) {
+    const outcome = await deps.client.send({
+      op,
+      target: op.path.replace(":exportId", encodeURIComponent(export_id)),
+      body: { kind: "none" },
+      stream: false,
+    });
+    if (outcome.kind !== "answer" || outcome.status !== 200) continue;
+    await settleSeen(deps, outcome.text);
+  }
+}
+
+/**
+ * One export's end: claimed (so one instance settles it), its file read once if it completed,
+ * then the ledger row, the owned rows and the claim's end in one transaction. A failure gives the
+ * claim back: the next poll or check tries again.
+ */
+export async function settle(deps: ExportDeps, seen: StatusSeen): Promise<void> {
+  const claimed = await deps.db
+    .updateTable("export_purchases")
+    .set({ state: "settling", claimed_at: sql<Date>`now()` as never })
+    .where("export_id", "=", seen.exportId)
+    .where((eb) =>
+      eb.or([
+        eb("state", "=", "pending"),
+        eb.and([
+          eb("state", "=", "settling"),
+          eb(sql<Date>`claimed_at`, "<", sql<Date>`now() - interval '10 minutes'`),
+        ]),
+      ]),
+    )
+    .returningAll()
+    .executeTakeFirst();
+  if (!claimed) return;
+  try {
+    const completed = seen.status === "COMPLETED";
+    const rows = completed ? await downloadRows(deps.client, seen.exportId) : [];
+    await deps.db.transaction().execute(async (trx) => {
+      const reveal = claimed.reveal as Reveal;
+      for (let i = 0; i < rows.length; i += 1000) {
+        const values = rows.slice(i, i + 1000).flatMap((row) =>
+          typeof row.RBID_PAO === "string" && row.RBID_PAO !== ""
+            ? [
+                {
+                  rbid_pao: row.RBID_PAO,
+                  rbid_per: typeof row.RBID_PER === "string" && row.RBID_PER !== "" ? row.RBID_PER : null,
+                  revealed_email: revealsEmail(reveal),
+                  revealed_mobile: revealsMobile(reveal),
+                  columns_key: claimed.columns_key,
+                  row: JSON.stringify(row),
+                  bought_at: sql<Date>`now()`,
+                  bought_by: claimed.person,
+                  purchase_id: claimed.purchase_id,
+                  operation: "exportStart",
+                },
+              ]
+            : [],
+        );
+        if (values.length > 0)
+          await trx
+            .insertInto("owned_contacts")
+            .values(values as never)
+            .onConflict((oc) => oc.columns(["purchase_id", "rbid_pao"]).doNothing())
+            .execute();
+      }
+      await trx
+        .updateTable("ledger")
+        .set({
+          outcome: completed ? (seen.credits > 0 ? "charged" : "free") : "free",
+          credits_charged: completed ? seen.credits : 0,
+          rows: completed ? seen.rowsWritten : 0,
+        })
+        .where("key_hash", "=", claimed.purchase_id)
+        .where("operation", "=", "exportStart")
+        .where("outcome", "=", "pending")
+        .execute();
+      await trx
+        .updateTable("export_purchases")
+        .set({ state: "settled", settled_at: sql<Date>`now()` as never })
+        .where("export_id", "=", seen.exportId)
+        .execute();
+    });
+  } catch (error) {
+    deps.onError?.("export not settled; tried again at the next poll or check", error);
+    await deps.db
+      .updateTable("export_purchases")
+      .set({ state: "pending", claimed_at: null })
+      .where("export_id", "=", seen.exportId)
+      .where("state", "=", "settling")
+      .execute()
+      .catch(() => {});
+  }
+}
+
+/** The export's file, streamed once through the upstream client and read as CSV records. */
+export async function downloadRows(
+  client: UpstreamClient,
+  exportId: string,
+): Promise<Record<string, string>[]> {
+  const op = operationById("exportDownload");
+  const outcome = await client.send({
+    op,
+    target: op.path.replace(":exportId", encodeURIComponent(exportId)),
+    body: { kind: "none" },
+    stream: true,
+  });
+  if (outcome.kind !== "stream" || outcome.status !== 200 || !outcome.body)
+    throw new Error(`the export's file could not be read (${outcome.kind})`);
+  const rows: Record<string, string>[] = [];
+  const parser = Papa.parse(Papa.NODE_STREAM_INPUT, { header: true, skipEmptyLines: true });
+  const done = new Promise<void>((resolve, reject) => {
+    parser.on("data", (row: Record<string, string>) => rows.push(row));
+    parser.on("end", resolve);
+    parser.on("error", reject);
+  });
+  Readable.fromWeb(outcome.body as never).pipe(parser);
+  await done;
+  return rows;
+}

@@ -1,0 +1,533 @@
+import { randomUUID } from "node:crypto";
+import type { Context, Hono } from "hono";
+import { type Kysely, sql } from "kysely";
+import Papa from "papaparse";
+import type { z } from "zod";
+import { toValidationRecord } from "../contract/errors";
+import type { FilterNode, GroupNode } from "../contract/filter";
+import { VALUE_LIST_MAX } from "../contract/inferred";
+import { responses } from "../contract/operations";
+import { operationById } from "../contract/routes";
+import {
+  SUPPRESSION_KINDS,
+  type SuppressionImport,
+  type SuppressionKind,
+  type SuppressionList,
+  suppressionAdd,
+  suppressionCreate,
+} from "../contract/spending";
+import type { Role } from "../contract/team";
+import { TEAM_CODES } from "../contract/team";
+import type { Access } from "./access";
+import { API_PREFIX } from "./allowlist";
+import { fail, unprocessable } from "./answer";
+import type { ProxyEnv } from "./context";
+import type { Tables } from "./db/schema";
+import { readJsonBody } from "./request-input";
+import { audit } from "./team/audit";
+import type { UpstreamClient } from "./upstream";
+
+/**
+ * The team's do-not-contact lists (src/server/README.md, "Suppression lists"): entries normalised
+ * as they are stored (domains lower-case without scheme, www or path; LinkedIn profiles as
+ * `https://www.linkedin.com/in/<slug>`; emails and ids lower-case), and the filter conditions that
+ * leave them out of every Export, estimate, review and Preview.
+ */
+
+type Db = Kysely<Tables>;
+
+/** A value's kind by its shape, or why it is none. */
+export function kindOf(value: string): SuppressionKind | string {
+  const v = value.trim();
+  if (/^pao_[\w-]+$/i.test(v)) return "personId";
+  if (/^org_[\w-]+$/i.test(v)) return "companyId";
+  if (/linkedin\.com\/in\//i.test(v)) return "linkedin";
+  if (/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v)) return "email";
+  if (/^(https?:\/\/)?(www\.)?([a-z0-9-]+\.)+[a-z]{2,}(\/\S*)?$/i.test(v)) return "domain";
+  return "not a contact id (pao_…), company id (org_…), LinkedIn profile, email or domain";
+}
+
+/** The stored form of a value of this kind, or null when it is not one. */
+export function normalise(kind: SuppressionKind, value: string): string | null {
+  const v = value.trim();
+  if (v === "") return null;
+  switch (kind) {
+    case "personId":
+      return /^pao_[\w-]+$/i.test(v) ? v.toLowerCase() : null;
+    case "companyId":
+      return /^org_[\w-]+$/i.test(v) ? v.toLowerCase() : null;
+    case "email":
+      return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v) ? v.toLowerCase() : null;
+    case "domain": {
+      const host = v
+        .toLowerCase()
+        .replace(/^[a-z]+:\/\//, "")
+        .replace(/^www\./, "")
+        .replace(/[/?#].*$/, "")
+        .replace(/:\d+$/, "")
+        .replace(/\.$/, "");
+      return /^([a-z0-9-]+\.)+[a-z]{2,}$/.test(host) ? host : null;
+    }
+    case "linkedin": {
+      const m = /linkedin\.com\/in\/([^/?#\s]+)/i.exec(v);
+      if (!m) return null;
+      let slug = m[1]!;
+      try {
+        slug = decodeURIComponent(slug);
+      } catch {}
+      return `https://www.linkedin.com/in/${slug.toLowerCase()}`;
+    }
+  }
+}
+
+/** A header cell that names a kind (a CSV's first row). */
+function headerKind(cell: string): SuppressionKind | null {
+  const h = cell
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_-]+/g, "");
+  if (/^(domain|domainorg|website|companydomain|domains|url)$/.test(h)) return "domain";
+  if (/^(companyid|rbidorg|orgid|companyids)$/.test(h)) return "companyId";
+  if (/^(personid|contactid|rbidpao|paoid|personids|contactids)$/.test(h)) return "personId";
+  if (/^(linkedin|linkedinurl|linkedinurlper|linkedinprofile)$/.test(h)) return "linkedin";
+  if (/^(email|emailaddress|emailaddressper|emails|mail)$/.test(h)) return "email";
+  return null;
+}
+
+export interface ParsedEntries {
+  entries: { kind: SuppressionKind; value: string }[];
+  rejected: { line: number; value: string; reason: string }[];
+}
+
+/**
+ * Pasted lines or a CSV file's text. A first row with a cell naming a kind ("domain", "email",
+ * "RBID_PAO", …) is a header: those columns are read as that kind. Otherwise every non-empty cell
+ * is read by its shape.
+ */
+export function parseEntries(text: string): ParsedEntries {
+  const rows = Papa.parse<string[]>(text.replace(/^\uFEFF/, ""), { skipEmptyLines: "greedy" }).data;
+  const out: ParsedEntries = { entries: [], rejected: [] };
+  const header = rows[0]?.map(headerKind) ?? [];
+  const hasHeader = header.some((k) => k !== null);
+  const take = (line: number, cell: string, kind: SuppressionKind | null) => {
+    const raw = cell.trim();
+    if (raw === "") return;
+    const k = kind ?? kindOf(raw);
+    if (!(SUPPRESSION_KINDS as readonly string[]).includes(k)) {
+      out.rejected.push({ line, value: raw.slice(0, 200), reason: k });
+      return;
+    }
+    const value = normalise(k as SuppressionKind, raw);
+    if (value === null)
+      out.rejected.push({
+        line,
+        value: raw.slice(0, 200),
+        reason: `not a valid ${wordOf(k as SuppressionKind)}`,
+      });
+    else out.entries.push({ kind: k as SuppressionKind, value });
+  };
+  rows.forEach((row, i) => {
+    if (hasHeader && i === 0) return;
+    if (hasHeader)
+      row.forEach((cell, j) => {
+        const kind = header[j];
+        if (kind) take(i + 1, cell, kind);
+      });
+    else for (const cell of row) take(i + 1, cell, null);
+  });
+  return out;
+}
+
+const wordOf = (k: SuppressionKind) =>
+  ({
+    domain: "domain",
+    companyId: "company id",
+    personId: "contact id",
+    linkedin: "LinkedIn profile",
+    email: "email address",
+  })[k];
+
+async function listOf(db: Db, id: string): Promise<SuppressionList | null> {
+  const list = await db.selectFrom("suppression_lists").selectAll().where("id", "=", id).executeTakeFirst();
+  if (!list) return null;
+  const counts = await db
+    .selectFrom("suppression_entries")
+    .select(["kind", sql<string>`count(*)`.as("n")])
+    .where("list_id", "=", id)
+    .groupBy("kind")
+    .execute();
+  return shape(list, counts);
+}
+
+function shape(
+  list: { id: string; name: string; created_by: string; created_at: Date | string },
+  counts: { kind: string; n: string | number }[],
+): SuppressionList {
+  const byKind = Object.fromEntries(SUPPRESSION_KINDS.map((k) => [k, 0])) as Record<SuppressionKind, number>;
+  for (const c of counts) byKind[c.kind as SuppressionKind] = Number(c.n);
+  return {
+    id: list.id,
+    name: list.name,
+    createdBy: list.created_by,
+    createdAt: new Date(list.created_at).toISOString(),
+    counts: byKind,
+    entries: Object.values(byKind).reduce((a, b) => a + b, 0),
+  };
+}
+
+async function addEntries(
+  db: Db,
+  listId: string,
+  parsed: ParsedEntries,
+): Promise<{ added: number; duplicates: number }> {
+  const unique = new Map(parsed.entries.map((e) => [`${e.kind}\n${e.value}`, e]));
+  let added = 0;
+  const all = [...unique.values()];
+  for (let i = 0; i < all.length; i += 2000) {
+    const chunk = all.slice(i, i + 2000).map((e) => ({ list_id: listId, kind: e.kind, value: e.value }));
+    const inserted = await db
+      .insertInto("suppression_entries")
+      .values(chunk)
+      .onConflict((oc) => oc.columns(["list_id", "kind", "value"]).doNothing())
+      .returning("value")
+      .execute();
+    added += inserted.length;
+  }
+  return { added, duplicates: parsed.entries.length - added };
+}
+
+export interface Suppressed {
+  /** Normalised values by kind, over every list of the team. */
+  byKind: Record<SuppressionKind, string[]>;
+  /** Contact ids of owned contacts whose delivered email is on a list. */
+  emailIds: string[];
+  /** Emails on a list that match no contact the team owns (cannot be applied before purchase). */
+  emailsUnmatched: number;
+}
+
+/** Everything on the team's lists, emails mapped to the owned contacts they match. */
+export async function readSuppressed(db: Db): Promise<Suppressed> {
+  const rows = await db.selectFrom("suppression_entries").select(["kind", "value"]).distinct().execute();
+  const byKind = Object.fromEntries(SUPPRESSION_KINDS.map((k) => [k, [] as string[]])) as Record<
+    SuppressionKind,
+    string[]
+  >;
+  for (const r of rows) byKind[r.kind].push(r.value);
+  let emailIds: string[] = [];
+  let matched = 0;
+  if (byKind.email.length > 0) {
+    const found = await db
+      .selectFrom("owned_contacts")
+      .select(["rbid_pao", sql<string>`lower(row->>'EMAIL_ADDRESS_PER')`.as("email")])
+      .where(
+        sql<boolean>`lower(row->>'EMAIL_ADDRESS_PER') in (select value from suppression_entries where kind = 'email')`,
+      )
+      .execute();
+    emailIds = [...new Set(found.map((f) => f.rbid_pao))];
+    matched = new Set(found.map((f) => f.email)).size;
+  }
+  return { byKind, emailIds, emailsUnmatched: byKind.email.length - matched };
+}
+
+export const hasSuppressed = (s: Suppressed) =>
+  s.emailIds.length > 0 ||
+  (["domain", "companyId", "personId", "linkedin"] as const).some((k) => s.byKind[k].length > 0);
+
+/** `column in [values]`, split into lists the contract admits. */
+export function inLists(
+  column: string,
+  values: readonly string[],
+  operator: "in" | "notIn" = "in",
+): FilterNode[] {
+  const out: FilterNode[] = [];
+  for (let i = 0; i < values.length; i += VALUE_LIST_MAX)
+    out.push({
+      type: "condition",
+      column,
+      operator,
+      valueList: values.slice(i, i + VALUE_LIST_MAX),
+    } as FilterNode);
+  return out;
+}
+
+/** `(DOMAIN_ORG in … OR RBID_ORG in … OR RBID_PAO in … OR LINKEDIN_URL_PER in …)`, or null if empty. */
+export function suppressedMatch(s: Suppressed): GroupNode | null {
+  const children = [
+    ...inLists("DOMAIN_ORG", s.byKind.domain),
+    ...inLists("RBID_ORG", s.byKind.companyId),
+    ...inLists("RBID_PAO", [...new Set([...s.byKind.personId, ...s.emailIds])]),
+    ...inLists("LINKEDIN_URL_PER", s.byKind.linkedin),
+  ];
+  if (children.length === 0) return null;
+  return { type: "group", op: "OR", negate: false, children } as GroupNode;
+}
+
+/** The filter AND every extra node: the original root becomes the first child. */
+export function andAll(
+  filter: GroupNode | null | undefined,
+  extra: FilterNode[],
+): GroupNode | null | undefined {
+  if (extra.length === 0) return filter;
+  const children: FilterNode[] = filter ? [filter, ...extra] : extra;
+  return { type: "group", op: "AND", negate: false, children } as GroupNode;
+}
+
+/** The filter without anything on the team's lists. */
+export function withoutSuppressed(filter: GroupNode | null | undefined, s: Suppressed) {
+  const match = suppressedMatch(s);
+  return match ? andAll(filter, [{ ...match, negate: true }]) : filter;
+}
+
+/** What cannot be applied before a purchase, in plain words (none when nothing of the kind). */
+export function suppressionNotes(s: Suppressed): string[] {
+  if (s.emailsUnmatched === 0) return [];
+  return [
+    `${s.emailsUnmatched} suppressed email ${s.emailsUnmatched === 1 ? "address matches" : "addresses match"} no contact the team has bought, so ${s.emailsUnmatched === 1 ? "it" : "they"} cannot be left out before the purchase: the data service shows no email until it is bought. Add the company's domain or the person's LinkedIn profile to leave them out.`,
+  ];
+}
+
+const STORE_DOWN =
+  "The proxy cannot reach its database right now, so nothing was read or saved. Try again in a moment.";
+
+const mayManage = (role: Role) => role === "admin" || role === "buyer";
+
+/** `/api/suppression…`: everyone signed in reads; admins and buyers manage (audited). */
+export function suppressionRoutes(
+  app: Hono<ProxyEnv>,
+  deps: { db: Db; access: Access; maxBodyBytes: number },
+) {
+  const { db, access } = deps;
+  const manager = async (c: Context<ProxyEnv>) => {
+    const person = await access.confirm(c);
+    if (!mayManage(person.role))
+      throw fail(403, "Changing the do-not-contact lists needs a buyer or an admin; ask one of them.", {
+        code: TEAM_CODES.roleRequired,
+      });
+    return person;
+  };
+  const body = async <S extends z.ZodType>(c: Context<ProxyEnv>, schema: S): Promise<z.output<S>> => {
+    const raw = await readJsonBody(c, Math.max(deps.maxBodyBytes, 21 * 1024 * 1024));
+    const parsed = schema.safeParse(raw);
+    if (!parsed.success) throw unprocessable(toValidationRecord(parsed.error.issues, "body", raw));
+    return parsed.data;
+  };
+  const answerImport = (
+    list: SuppressionList,
+    counts: { added: number; duplicates: number },
+    parsed: ParsedEntries,
+  ) =>
+    ({
+      list,
+      ...counts,
+      rejected: parsed.rejected.slice(0, 100),
+      rejectedTotal: parsed.rejected.length,
+    }) satisfies SuppressionImport;
+
+  app.get(`${API_PREFIX}/suppression`, async (c) => {
+    await access.confirm(c);
+    const lists = await access.store(async () => {
+      const all = await db
+        .selectFrom("suppression_lists")
+        .selectAll()
+        .orderBy("created_at", "desc")
+        .execute();
+      const counts = await db
+        .selectFrom("suppression_entries")
+        .select(["list_id", "kind", sql<string>`count(*)`.as("n")])
+        .groupBy(["list_id", "kind"])
+        .execute();
+      return all.map((l) =>
+        shape(
+          l,
+          counts.filter((x) => x.list_id === l.id),
+        ),
+      );
+    }, STORE_DOWN);
+    return c.json({ lists });
+  });
+
+  app.post(`${API_PREFIX}/suppression`, async (c) => {
+    const person = await manager(c);
+    const input = await body(c, suppressionCreate);
+    const parsed = parseEntries(input.text);
+    const answer = await access.store(
+      () =>
+        db.transaction().execute(async (trx) => {
+          const id = randomUUID();
+          await trx
+            .insertInto("suppression_lists")
+            .values({ id, name: input.name, created_by: person.name, created_at: sql<Date>`now()` as never })
+            .execute();
+          const counts = await addEntries(trx, id, parsed);
+          await audit(trx, {
+            actor: person.name,
+            action: "suppression.create",
+            target: id,
+            summary: `made the do-not-contact list "${input.name}" with ${counts.added} entries`,
+          });
+          return answerImport((await listOf(trx, id))!, counts, parsed);
+        }),
+      STORE_DOWN,
+    );
+    return c.json(answer, 201);
+  });
+
+  app.post(`${API_PREFIX}/suppression/:id/entries`, async (c) => {
+    const person = await manager(c);
+    const id = c.req.param("id");
+    const input = await body(c, suppressionAdd);
+    const parsed = parseEntries(input.text);
+    const answer = await access.store(
+      () =>
+        db.transaction().execute(async (trx) => {
+          const list = await trx
+            .selectFrom("suppression_lists")
+            .select("name")
+            .where("id", "=", id)
+            .executeTakeFirst();
+          if (!list) return null;
+          const counts = await addEntries(trx, id, parsed);
+          await audit(trx, {
+            actor: person.name,
+            action: "suppression.add",
+            target: id,
+            summary: `added ${counts.added} entries to the do-not-contact list "${list.name}"`,
+          });
+          return answerImport((await listOf(trx, id))!, counts, parsed);
+        }),
+      STORE_DOWN,
+    );
+    if (!answer) throw fail(404, "There is no such do-not-contact list (it may have been deleted).");
+    return c.json(answer);
+  });
+
+  app.get(`${API_PREFIX}/suppression/:id/entries`, async (c) => {
+    await access.confirm(c);
+    const id = c.req.param("id");
+    const kind = c.req.query("kind");
+    const after = c.req.query("after");
+    if (kind !== undefined && !(SUPPRESSION_KINDS as readonly string[]).includes(kind))
+      throw fail(422, `kind must be one of ${SUPPRESSION_KINDS.join(", ")}.`);
+    const page = await access.store(async () => {
+      if (!(await listOf(db, id))) return null;
+      let q = db
+        .selectFrom("suppression_entries")
+        .select(["kind", "value"])
+        .where("list_id", "=", id)
+        .orderBy("kind")
+        .orderBy("value")
+        .limit(501);
+      if (kind) q = q.where("kind", "=", kind as SuppressionKind);
+      if (after) {
+        const [k, ...rest] = after.split("\n");
+        const v = rest.join("\n");
+        q = q.where(sql<boolean>`(kind, value) > (${k}, ${v})`);
+      }
+      const rows = await q.execute();
+      const entries = rows.slice(0, 500);
+      const last = entries.at(-1);
+      return { entries, next: rows.length > 500 && last ? `${last.kind}\n${last.value}` : null };
+    }, STORE_DOWN);
+    if (!page) throw fail(404, "There is no such do-not-contact list (it may have been deleted).");
+    return c.json(page);
+  });
+
+  app.delete(`${API_PREFIX}/suppression/:id`, async (c) => {
+    const person = await manager(c);
+    const id = c.req.param("id");
+    const done = await access.store(
+      () =>
+        db.transaction().execute(async (trx) => {
+          const list = await trx
+            .deleteFrom("suppression_lists")
+            .where("id", "=", id)
+            .returning("name")
+            .executeTakeFirst();
+          if (!list) return false;
+          await audit(trx, {
+            actor: person.name,
+            action: "suppression.delete",
+            target: id,
+            summary: `deleted the do-not-contact list "${list.name}"`,
+          });
+          return true;
+        }),
+      STORE_DOWN,
+    );
+    if (!done) throw fail(404, "There is no such do-not-contact list (it may have been deleted).");
+    return c.body(null, 204);
+  });
+}
+
+/** A free View call (columns [RBID_PAO], at most 100 rows): the rows, or null when it failed. */
+export type ViewRows = (body: Record<string, unknown>) => Promise<Record<string, unknown>[] | null>;
+
+/**
+ * Which of these contact ids are on the team's lists: by id (and owned emails) directly, by
+ * company, domain and LinkedIn profile through free View calls of `RBID_PAO in [<=100 ids] AND
+ * suppressed`. Throws when a View call fails (nothing may be bought unchecked).
+ */
+export async function suppressedIds(
+  view: ViewRows,
+  s: Suppressed,
+  ids: readonly string[],
+): Promise<Set<string>> {
+  const direct = new Set([...s.byKind.personId, ...s.emailIds.map((e) => e.toLowerCase())]);
+  const found = new Set(ids.filter((id) => direct.has(id.trim().toLowerCase())));
+  const byRow: Suppressed = { ...s, byKind: { ...s.byKind, personId: [] }, emailIds: [] };
+  const match = suppressedMatch(byRow);
+  if (!match) return found;
+  const rest = [...new Set(ids.filter((id) => !found.has(id)))];
+  const byLower = new Map<string, string[]>();
+  for (const id of rest) {
+    const k = id.trim().toLowerCase();
+    byLower.set(k, [...(byLower.get(k) ?? []), id]);
+  }
+  for (let i = 0; i < rest.length; i += 100) {
+    const chunk = rest.slice(i, i + 100);
+    const rows = await view({
+      filter: andAll(match, [
+        { type: "condition", column: "RBID_PAO", operator: "in", valueList: chunk } as FilterNode,
+      ]),
+      columns: ["RBID_PAO"],
+      limit: 100,
+    });
+    if (rows === null) throw new Error("a View call to check the do-not-contact lists failed");
+    for (const row of rows)
+      for (const id of byLower.get(String(row.RBID_PAO).trim().toLowerCase()) ?? []) found.add(id);
+  }
+  return found;
+}
+
+/** A test of an Enrich's emails against the lists: exactly, or by their domain. */
+export function suppressedEmail(s: Suppressed): (email: string) => boolean {
+  const emails = new Set(s.byKind.email);
+  const domains = new Set(s.byKind.domain);
+  return (email) => {
+    const e = email.trim().toLowerCase();
+    if (emails.has(e)) return true;
+    const domain = normalise("domain", e.slice(e.lastIndexOf("@") + 1));
+    return domain !== null && domains.has(domain);
+  };
+}
+
+/** A View call (free): its rows, or null when it did not answer 200 with a readable body. */
+export async function viewRows(
+  client: UpstreamClient,
+  body: Record<string, unknown>,
+): Promise<Record<string, unknown>[] | null> {
+  const op = operationById("view");
+  const outcome = await client.send({
+    op,
+    target: op.path,
+    body: { kind: "json", text: JSON.stringify(body) },
+    stream: false,
+  });
+  if (outcome.kind !== "answer" || outcome.status !== 200) return null;
+  try {
+    const parsed = responses.view.safeParse(JSON.parse(outcome.text));
+    return parsed.success ? parsed.data.rows : null;
+  } catch {
+    return null;
+  }
+}
