@@ -287,6 +287,11 @@ export const AUDIT_ACTIONS = [
   "suppression.create",
   "suppression.add",
   "suppression.delete",
+  /** A monthly cap or approval threshold changed (target: the person, or null for the team's cap). */
+  "spending.caps",
+  /** A purchase above its buyer's threshold approved (and run) or denied (target: the requester). */
+  "approval.approve",
+  "approval.deny",
 ] as const;
 export const auditEntrySchema = z.object({
   id: z.number().int(),

@@ -8,12 +8,13 @@ import { CANCELS, DOWNLOADS, mayCall, mayCancel, ROTATIONS, TEAM_CODES } from ".
 import { Access, LOCAL_ADMIN } from "./access";
 import { API_PREFIX, registerOperations, unsafeTarget } from "./allowlist";
 import { fail, ProxyProblem, problem, toResponse } from "./answer";
+import { approvalRoutes } from "./approvals";
 import { browserGuard, hostGuard, securityHeaders } from "./browser-guard";
 import { ConfigError, type ProxyConfig } from "./config";
 import type { ProxyEnv } from "./context";
 import { type Database, openDatabase } from "./db/database";
 import { checkPending, type ExportDeps, settleSeen } from "./export-purchases";
-import { forwardHandler, interruptedRotationMessage } from "./forward";
+import { forwardHandler, interruptedRotationMessage, runSpend, spendCall } from "./forward";
 import { HostAllowlist, isLoopbackHost } from "./hosts";
 import { KeyStore } from "./key-store";
 import { ledgerRoutes } from "./ledger";
@@ -26,6 +27,7 @@ import { ResponseCache } from "./response-cache";
 import { reviewRoutes } from "./review";
 import { PlanProbe } from "./session-info";
 import { SpendJournal } from "./spend-journal";
+import { SpendingPolicy, spendingRoutes } from "./spending-policy";
 import { staticSite } from "./static";
 import { ProxyStats } from "./stats";
 import { suppressionRoutes, viewRows } from "./suppression";
@@ -290,17 +292,52 @@ export async function createProxy(
     c.json({ viewBudget: limits.viewBudget(), proxyPerMinute: shaper.currentLimit }),
   );
   const refuse = (reason: string) => fail(403, reason, { code: TEAM_CODES.roleRequired });
+  // Caps and approvals: Enrich, Preview and Export start are priced and admitted before the journal.
+  const policy = new SpendingPolicy({
+    db: database.db,
+    journal,
+    client,
+    plan: async () => (await plan.get()).plan,
+    purchases,
+  });
+  const spendDeps = { config, client, keys, cache, journal, stats, scrub, log: logger, purchases, policy };
+  spendingRoutes(app, { db: database.db, access, maxBodyBytes: config.maxBodyBytes });
+  approvalRoutes(app, {
+    db: database.db,
+    access,
+    policy,
+    maxBodyBytes: config.maxBodyBytes,
+    // An approved request runs as its requester would have sent it: the same spend path and journal.
+    run: async (order) => {
+      const op = operationById(order.operation as Parameters<typeof operationById>[0]);
+      const input = { params: {}, query: {}, json: order.body };
+      const done = await runSpend(
+        {
+          op,
+          caller: order.caller,
+          key: order.key,
+          input,
+          call: spendCall(op, input),
+          headers: order.headers,
+        },
+        { ...spendDeps, confirmCaller: async () => order.caller },
+        undefined,
+        { estimate: order.estimate },
+      );
+      const started = JOB_STARTS[op.id];
+      if (started && done.answer.status >= 200 && done.answer.status < 300) {
+        const jobId = await jobIdOf(new Response(done.answer.body), started.field);
+        if (jobId)
+          await recordJob(database.db, started.kind, jobId, order.caller).catch((error) =>
+            logger.error({ err: { message: String(error?.message) } }, "who started a job not recorded"),
+          );
+      }
+      return { answer: done.answer, outcome: done.outcome === "approval" ? "nothing-done" : done.outcome };
+    },
+  });
   registerOperations(app, (op) => {
     const handler = forwardHandler(op, {
-      config,
-      client,
-      keys,
-      cache,
-      journal,
-      stats,
-      scrub,
-      log: logger,
-      purchases,
+      ...spendDeps,
       // Spends ask the database for the person and their role (a role changed anywhere counts at
       // once; in local mode, whether people exist by now).
       confirmCaller: async (c) => {

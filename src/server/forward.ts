@@ -7,9 +7,10 @@ import { fileNameWithoutTag, hasExportTag, taggedExportName } from "../contract/
 import type { GroupNode } from "../contract/filter";
 import { responses } from "../contract/operations";
 import { type OperationSpec, operationById } from "../contract/routes";
-import { OWNED_CHOICES, OWNED_HEADER, type OwnedChoice } from "../contract/spending";
+import { OWNED_CHOICES, OWNED_HEADER, type OwnedChoice, SPENDING_CODES } from "../contract/spending";
 import { passedHeaders } from "./allowlist";
-import { fail, problem, toResponse } from "./answer";
+import { type BufferedAnswer, fail, problem, toResponse } from "./answer";
+import { credits } from "./approvals";
 import type { ProxyConfig } from "./config";
 import type { ProxyEnv } from "./context";
 import { prepareExport, startExport, unknownExportRecorder } from "./export-purchases";
@@ -24,8 +25,10 @@ import {
   type Reconcile,
   type Recorder,
   SpendJournal,
+  type WorkOutcome,
   type WorkResult,
 } from "./spend-journal";
+import { type Admission, POLICED_OPERATIONS, type SpendingPolicy } from "./spending-policy";
 import type { ProxyStats } from "./stats";
 import type { Call, UpstreamClient } from "./upstream";
 
@@ -49,6 +52,8 @@ export interface ForwardDeps {
   authorize?: (c: Context<ProxyEnv>, op: OperationSpec, input: Input) => Promise<void>;
   /** The team's store of contacts and the ledger: Enrich and Preview go through it. */
   purchases?: PurchaseDeps;
+  /** The team's caps and approval thresholds: Enrich, Preview and Export start are admitted by it. */
+  policy?: SpendingPolicy;
 }
 
 export function forwardHandler(op: OperationSpec, deps: ForwardDeps): Handler<ProxyEnv> {
@@ -231,8 +236,34 @@ async function spend(
     );
   if (!IDEMPOTENCY_KEY.test(key))
     throw fail(428, "The Idempotency-Key header must be 8 to 128 letters, digits, - or _.");
-  const choice = op.id === "exportStart" ? ownedChoiceOf(c) : "leave-out";
-  const fingerprint = createHash("sha256")
+  // A choice of owned contacts the proxy does not take is refused before anything is read.
+  if (op.id === "exportStart") ownedChoiceOf(c);
+  const headers: Record<string, string> = {};
+  for (const name of SPEND_HEADERS) {
+    const value = c.req.header(name);
+    if (value !== undefined) headers[name] = value;
+  }
+  const caller = await deps.confirmCaller(c);
+  const done = await runSpend({ op, caller, key, input, call, headers }, deps, onUpstreamMs);
+  if (done.replayed) {
+    c.set("replayed", true);
+    return toResponse(done.answer, { "idempotent-replayed": "true" });
+  }
+  return toResponse(done.answer);
+}
+
+/** Request headers that change what a spend buys: kept with an approval request, sent again with it. */
+export const SPEND_HEADERS: readonly string[] = [OWNED_HEADER];
+
+/**
+ * The hash of a spend's request that its Idempotency-Key is bound to (params, query, body, file,
+ * and the owned-contacts choice when it is not the default).
+ */
+export function fingerprintOf(
+  input: Pick<Input, "params" | "query" | "json" | "fileHash">,
+  choice: OwnedChoice = "leave-out",
+): string {
+  return createHash("sha256")
     .update(
       stableStringify({
         params: input.params,
@@ -244,7 +275,53 @@ async function spend(
       }),
     )
     .digest("hex");
-  const scope = { caller: await deps.confirmCaller(c), operation: op.id, key };
+}
+
+/** A spend, apart from the HTTP request that asked for it: the approvals route runs stored ones. */
+export interface SpendOrder {
+  op: OperationSpec;
+  /** Whose spend it is (confirmed against the database), and their Idempotency-Key. */
+  caller: string;
+  key: string;
+  input: Pick<Input, "params" | "query" | "json" | "fileHash">;
+  call: Call;
+  /** SPEND_HEADERS as the request carried them (lower-case names). */
+  headers: Record<string, string>;
+}
+
+export interface SpendDone {
+  answer: BufferedAnswer;
+  replayed: boolean;
+  /** What this run came to: the journal's outcome of the work, `replayed`, or `approval` (202). */
+  outcome: WorkOutcome | "replayed" | "approval";
+}
+
+/** A stored request as forwardHandler would have built its call. */
+export function spendCall(op: OperationSpec, input: Pick<Input, "params" | "query" | "json">): Call {
+  return {
+    op,
+    target: targetOf(op, input),
+    body: input.json !== undefined ? { kind: "json", text: JSON.stringify(input.json) } : { kind: "none" },
+    stream: false,
+  };
+}
+
+/**
+ * The one spend path: the team's caps and approval threshold (Enrich, Preview, Export start; before
+ * anything is sent), then the journal, at most once per (caller, key). `admitted`: an admin's
+ * approval already checked the caps and made the hold (approvals.ts). Refusals are thrown.
+ */
+export async function runSpend(
+  order: SpendOrder,
+  deps: ForwardDeps,
+  onUpstreamMs: (ms: number) => void = () => {},
+  admitted?: { estimate: number },
+): Promise<SpendDone> {
+  const { op, input, call, key } = order;
+  const choice = op.id === "exportStart" ? parseOwnedChoice(order.headers[OWNED_HEADER]) : "leave-out";
+  const fingerprint = fingerprintOf(input, choice);
+  const scope = { caller: order.caller, operation: op.id, key };
+  const entryId = SpendJournal.entryId(scope);
   let send = call;
   let reconcile: Reconcile | undefined;
   if (op.id === "exportStart") {
@@ -255,6 +332,23 @@ async function spend(
     reconcile = (tag, sinceSentMs) => findExport(tag, sinceSentMs, deps);
   }
   if (isRotation(op)) await deps.keys.checkWritable();
+
+  // Caps and approvals, with the body as it will be sent (verification and rotation are not policed).
+  let estimate: number | null = admitted?.estimate ?? null;
+  let held = admitted !== undefined;
+  let approvalId: string | null = null;
+  if (!admitted && deps.policy && POLICED_OPERATIONS.has(op.id)) {
+    const admission = await deps.policy.admit({
+      scope,
+      fingerprint,
+      body: input.json as Record<string, unknown>,
+      headers: order.headers,
+    });
+    if (admission.kind === "approval")
+      return { answer: approvalAnswer(admission), replayed: false, outcome: "approval" };
+    ({ estimate, held, approvalId } = admission);
+  }
+
   let work = () => exchange(send, deps, onUpstreamMs);
   let recordUnknown: Recorder | undefined;
   const purchases = deps.purchases;
@@ -263,7 +357,7 @@ async function spend(
     // pending ledger row, settled when the proxy sees the export end.
     const bought = {
       person: scope.caller,
-      keyHash: SpendJournal.entryId(scope),
+      keyHash: entryId,
       keyLast4: key.slice(-4),
       original: input.json as Record<string, unknown>,
     };
@@ -292,9 +386,10 @@ async function spend(
     const bought: Purchase = {
       operation: op.id as Purchase["operation"],
       person: scope.caller,
-      keyHash: SpendJournal.entryId(scope),
+      keyHash: entryId,
       keyLast4: key.slice(-4),
       body: input.json as Record<string, unknown>,
+      creditsEstimated: estimate,
     };
     work = () =>
       purchase(purchases, bought, (body) =>
@@ -302,10 +397,18 @@ async function spend(
       );
     recordUnknown = unknownRecorder(bought);
   }
+  let outcome: WorkOutcome = "final";
+  const inner = work;
+  work = async () => {
+    const result = await inner();
+    outcome = result.outcome;
+    return result;
+  };
   let result: Awaited<ReturnType<SpendJournal["run"]>>;
   try {
     result = await deps.journal.run(scope, fingerprint, work, reconcile, recordUnknown);
   } catch (error) {
+    if (held) await deps.policy?.release(entryId).catch(() => {});
     if (!(error instanceof JournalUnavailable)) throw error;
     deps.log.error({ err: { message: error.message } }, "spend journal unavailable: spending refused");
     throw fail(
@@ -314,6 +417,8 @@ async function spend(
       { code: SPEND_CODES.journalUnavailable, headers: [["retry-after", "30"]] },
     );
   }
+  // Not run here (replayed, joined, refused): the hold made for it goes (a run's commit took its own).
+  if (result.kind !== "fresh" && held) await deps.policy?.release(entryId).catch(() => {});
   if (result.kind === "conflict")
     throw fail(
       409,
@@ -329,10 +434,24 @@ async function spend(
     );
   if (result.kind === "replay") {
     deps.stats.idempotentReplays++;
-    c.set("replayed", true);
-    return toResponse(result.answer, { "idempotent-replayed": "true" });
+    return { answer: result.answer, replayed: true, outcome: "replayed" };
   }
-  return toResponse(result.answer);
+  // An approved request its requester sent again (not run by the approval): it ran now.
+  if (approvalId) await deps.policy?.ran(approvalId, { answer: result.answer, outcome }).catch(() => {});
+  return { answer: result.answer, replayed: false, outcome };
+}
+
+function approvalAnswer(admission: Extract<Admission, { kind: "approval" }>): BufferedAnswer {
+  const { approval, threshold } = admission;
+  const detail =
+    `This purchase may cost up to ${credits(approval.creditsEstimated)} credits, ` +
+    `${threshold === null ? "so it needs" : `above your approval threshold of ${credits(threshold)}, so it needs`} an admin's approval. ` +
+    `It was sent to an admin; nothing was sent to the data service and nothing charged. Once approved it runs once: send the same request again (same key) to get its answer.`;
+  return {
+    status: 202,
+    headers: [["x-spending-code", SPENDING_CODES.approvalRequested]],
+    body: JSON.stringify({ detail, code: SPENDING_CODES.approvalRequested, approvalRequested: approval }),
+  };
 }
 
 /**
@@ -359,7 +478,12 @@ async function findExport(tag: string, sinceSentMs: number, deps: ForwardDeps): 
 
 /** `X-Owned-Contacts` (default `leave-out`); anything else is refused before anything is read. */
 export function ownedChoiceOf(c: Context<ProxyEnv>): OwnedChoice {
-  const raw = c.req.header(OWNED_HEADER)?.trim().toLowerCase();
+  return parseOwnedChoice(c.req.header(OWNED_HEADER));
+}
+
+/** The header's value as a choice (default `leave-out`); anything else is refused (422). */
+export function parseOwnedChoice(value: string | undefined): OwnedChoice {
+  const raw = value?.trim().toLowerCase();
   if (raw === undefined || raw === "") return "leave-out";
   if (!(OWNED_CHOICES as readonly string[]).includes(raw))
     throw fail(422, `The ${OWNED_HEADER} header must be one of ${OWNED_CHOICES.join(", ")}.`);

@@ -36,6 +36,8 @@ export interface Purchase {
   keyLast4: string;
   /** The request as validated (and as it is forwarded). */
   body: Record<string, unknown>;
+  /** The most it may cost, when the team's caps priced it (spending-policy.ts): the ledger's estimate. */
+  creditsEstimated?: number | null;
 }
 
 export interface PurchaseDeps {
@@ -240,7 +242,7 @@ async function enrich(
  * The newest row the team owns for each id: bought with the same columns and the same or a wider
  * reveal, within the retention. Ids match exactly (as the service delivered RBID_PAO).
  */
-async function ownedRows(
+export async function ownedRows(
   deps: PurchaseDeps,
   ids: string[],
   reveal: Reveal,
@@ -339,7 +341,7 @@ async function recordLedger(trx: Kysely<Tables>, p: Purchase, figures: LedgerFig
       filter: p.operation === "preview" ? JSON.stringify(p.body.filter ?? null) : null,
       rows: figures.rows,
       rows_free: figures.free,
-      credits_estimated: null,
+      credits_estimated: p.creditsEstimated ?? null,
       credits_charged: figures.charged,
       outcome: figures.outcome,
       key_hash: p.keyHash,

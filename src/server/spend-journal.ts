@@ -141,6 +141,31 @@ export class SpendJournal {
     return `ab-${idOf(scope).slice(0, 16)}`;
   }
 
+  /**
+   * Whether the journal holds this scope's entry (under way, answered within the TTL, or outcome
+   * unknown): then `run` replays, joins or refuses it, and the caps are not asked again (a replay
+   * is never refused by a cap). Throws JournalUnavailable when the database cannot say.
+   */
+  async known(scope: SpendScope): Promise<boolean> {
+    try {
+      const row = await this.database.db
+        .selectFrom("spend_journal")
+        .select((eb) =>
+          eb
+            .or([
+              eb.and([eb("state", "=", "done"), olderThan("finished_at", this.options.ttlMs)]),
+              olderThan("created_at", Math.max(UNRESOLVED_KEEP_MS, this.options.ttlMs)),
+            ])
+            .as("expired"),
+        )
+        .where("id", "=", idOf(scope))
+        .executeTakeFirst();
+      return row !== undefined && !row.expired;
+    } catch (error) {
+      throw new JournalUnavailable(String((error as Error)?.message ?? error));
+    }
+  }
+
   /** Spends started by instances that are gone, whose outcome was never recorded (e.g. a rotation). */
   async cutOff(operations: string[]): Promise<{ operation: string; at: Date }[]> {
     const rows = await this.database.db
@@ -269,8 +294,12 @@ export class SpendJournal {
             .where("id", "=", id)
             .where("state", "=", "pending")
             .executeTakeFirst();
-          // Once: the instance that marks it records it (the ledger's "unknown" row).
-          if (Number(marked.numUpdatedRows) === 1 && recordUnknown) await recordUnknown(trx);
+          // Once: the instance that marks it records it (the ledger's "unknown" row, which counts
+          // its estimate against the caps from now on instead of the purchase's hold).
+          if (Number(marked.numUpdatedRows) === 1) {
+            if (recordUnknown) await recordUnknown(trx);
+            await releaseHold(trx, id);
+          }
         });
       if (!reconcile || !row.export_tag) return { kind: "unknown", since: row.created_at };
       const found = await reconcile(row.export_tag, Number(row.since_sent_ms)).catch(
@@ -301,7 +330,13 @@ export class SpendJournal {
   private async finish(id: string, { answer, outcome, record }: WorkResult) {
     const { db } = this.database;
     try {
-      if (outcome === "nothing-done") await db.deleteFrom("spend_journal").where("id", "=", id).execute();
+      // The purchase's hold on the caps goes in the same commit: nothing done frees it, and a final
+      // or unknown outcome's ledger row counts instead (its charge, or its estimate).
+      if (outcome === "nothing-done")
+        await db.transaction().execute(async (trx) => {
+          await trx.deleteFrom("spend_journal").where("id", "=", id).execute();
+          await releaseHold(trx, id);
+        });
       else
         await db.transaction().execute(async (trx) => {
           await trx
@@ -320,6 +355,7 @@ export class SpendJournal {
             .where("id", "=", id)
             .execute();
           await record?.(trx);
+          await releaseHold(trx, id);
         });
     } catch (error) {
       // The entry stays pending: a retry after this process is gone hears "outcome unknown".
@@ -360,6 +396,11 @@ export class SpendJournal {
       .where(olderThan("seen_at", 24 * 3600_000))
       .execute();
   }
+}
+
+/** A purchase's hold on the caps (spending-policy.ts), deleted with the commit of its outcome. */
+function releaseHold(trx: Kysely<Tables>, id: string) {
+  return trx.deleteFrom("spend_holds").where("entry_id", "=", id).execute();
 }
 
 function idOf(scope: SpendScope): string {

@@ -21,6 +21,10 @@ export interface Tables {
   export_purchases: ExportPurchaseTable;
   suppression_lists: SuppressionListTable;
   suppression_entries: SuppressionEntryTable;
+  team_caps: TeamCapTable;
+  person_caps: PersonCapTable;
+  approvals: ApprovalTable;
+  spend_holds: SpendHoldTable;
 }
 
 /** Every running proxy process: a pending spend whose owner stopped beating was cut off by a crash. */
@@ -207,4 +211,54 @@ export interface SuppressionEntryTable {
   list_id: string;
   kind: "domain" | "companyId" | "personId" | "linkedin" | "email";
   value: string;
+}
+
+/** The team's monthly cap (one row, id 'team'); null: none. */
+export interface TeamCapTable {
+  id: "team";
+  monthly_cap: number | null;
+  updated_at: Timestamp;
+  updated_by: string;
+}
+
+/** A person's monthly cap and approval threshold, in credits (null: none). */
+export interface PersonCapTable {
+  name: string;
+  monthly_cap: number | null;
+  approval_threshold: number | null;
+  updated_at: Timestamp;
+  updated_by: string;
+}
+
+export type ApprovalState = "waiting" | "approved" | "denied" | "ran";
+
+/** A purchase above its buyer's threshold, stored whole so the proxy runs it once approved. */
+export interface ApprovalTable {
+  id: string;
+  /** The journal entry's id for the requester and key: the purchase's id once it runs. */
+  entry_id: string;
+  requested_by: string;
+  requested_at: Timestamp;
+  operation: string;
+  idempotency_key: string;
+  /** The request's hash as forward.ts computes it: the same key with other details is refused. */
+  fingerprint: string;
+  body: Json<Record<string, unknown>>;
+  /** Request headers that change what is bought (`x-owned-contacts`), lower-case names. */
+  headers: Json<Record<string, string>>;
+  credits_estimated: number;
+  summary: string;
+  audience_name: string | null;
+  state: ApprovalState;
+  decided_by: string | null;
+  decided_at: Timestamp | null;
+  outcome: string | null;
+}
+
+/** A purchase admitted and under way: its estimate counts against the caps until its outcome is committed. */
+export interface SpendHoldTable {
+  entry_id: string;
+  person: string;
+  credits: number;
+  at: Timestamp;
 }

@@ -36,7 +36,7 @@ export interface TeamDeps {
 }
 
 /** Paths whose routes take PUT and DELETE besides GET and POST (the service's operations do not). */
-export const TEAM_PATH = new RegExp(`^${API_PREFIX}/(team/|audiences(/|$)|suppression/)`);
+export const TEAM_PATH = new RegExp(`^${API_PREFIX}/(team/|audiences(/|$)|suppression/|spending/caps$)`);
 
 const auditQuery = z.strictObject({
   before: z.coerce.number().int().positive().optional(),

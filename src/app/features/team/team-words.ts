@@ -52,6 +52,10 @@ const DID: Record<AuditEntry["action"], (target: string) => string> = {
   "suppression.create": () => "made a do-not-contact list",
   "suppression.add": () => "added to a do-not-contact list",
   "suppression.delete": () => "deleted a do-not-contact list",
+  "spending.caps": (t) =>
+    t === "someone" ? "changed the team's monthly cap" : `changed the spending limits of ${t}`,
+  "approval.approve": (t) => `approved a purchase asked for by ${t}`,
+  "approval.deny": (t) => `denied a purchase asked for by ${t}`,
 };
 
 export interface AuditWords {

@@ -1,0 +1,636 @@
+import type { Hono } from "hono";
+import { type Kysely, sql } from "kysely";
+import { z } from "zod";
+import { SPEND_CODES, toValidationRecord, validationError } from "../contract/errors";
+import { type Plan, PREVIEW_LIMIT, type Reveal } from "../contract/inferred";
+import { LEDGER_MONTH } from "../contract/ledger";
+import { responses } from "../contract/operations";
+import { maxContactCost } from "../contract/pricing";
+import { operationById } from "../contract/routes";
+import {
+  type Approval,
+  type CapStanding,
+  type Caps,
+  capsUpdate,
+  SPENDING_CODES,
+  type SpendingSummary,
+} from "../contract/spending";
+import { mayManageTeam, TEAM_CODES } from "../contract/team";
+import type { Access } from "./access";
+import { API_PREFIX } from "./allowlist";
+import { fail, ProxyProblem, unprocessable } from "./answer";
+import {
+  type ApprovalRow,
+  approvalNotFound,
+  approvalOf,
+  createApproval,
+  credits,
+  findApproval,
+  type RunResult,
+  recordRun,
+} from "./approvals";
+import type { ProxyEnv } from "./context";
+import type { Tables } from "./db/schema";
+import { columnsKey, ownedRows, type PurchaseDeps } from "./purchases";
+import { readJsonBody } from "./request-input";
+import { SpendJournal, type SpendScope } from "./spend-journal";
+import { audit } from "./team/audit";
+import type { UpstreamClient } from "./upstream";
+
+/**
+ * Spending under the team's control (src/server/README.md, "Caps and approvals"): before the journal
+ * runs a purchase (Enrich, Preview, Export start), it is priced and admitted against the monthly
+ * caps (the person's and the team's) and the person's approval threshold. Admission is race-safe:
+ * under a transaction-level advisory lock, what is spent this month (the ledger's charges, the
+ * estimates of outcomes pending or not known, and the holds of purchases under way) is summed, and
+ * a purchase that fits leaves a hold for its estimate in that same transaction. The journal deletes
+ * the hold in the transaction that commits the purchase's outcome (spend-journal.ts).
+ */
+
+/** The spends priced and admitted here; verification batches and key rotation are not. */
+export const POLICED_OPERATIONS: ReadonlySet<string> = new Set(["enrich", "preview", "exportStart"]);
+
+/** One lock for every admission of the team's spending (any number: it only has to be the same). */
+const ADMISSION_LOCK = 1_804_180_418;
+/** A hold whose purchase never reached the journal (the process stopped in between) stops counting. */
+const STALE_HOLD_MINUTES = 15;
+
+const STORE_DOWN =
+  "Spending is paused: the proxy cannot check this purchase against the team's caps (its database is unavailable), so nothing was sent and nothing charged. Try again in a moment.";
+
+export interface PolicyDeps {
+  db: Kysely<Tables>;
+  journal: SpendJournal;
+  client: UpstreamClient;
+  /** The plan behind the key (PlanProbe): AYCE purchases cost nothing. */
+  plan: () => Promise<string | null>;
+  /** The team's store: Enrich is priced on the people it does not own yet. */
+  purchases?: PurchaseDeps;
+}
+
+/** What a purchase is, as the policy reads it (the body as it will be sent). */
+export interface SpendRequest {
+  scope: SpendScope;
+  fingerprint: string;
+  body: Record<string, unknown>;
+  /** Request headers that change what is bought (lower-case names). */
+  headers: Record<string, string>;
+}
+
+export type Admission =
+  /** Go on to the journal. `estimate` is the priced cost (null: no rule applied, not priced). */
+  | { kind: "go"; estimate: number | null; held: boolean; approvalId: string | null }
+  /** Above the threshold: a request for an admin (made now, or waiting since `again`). */
+  | { kind: "approval"; approval: Approval; again: boolean; threshold: number | null };
+
+interface Rules {
+  personCap: number | null;
+  threshold: number | null;
+  teamCap: number | null;
+}
+
+export class SpendingPolicy {
+  constructor(private readonly deps: PolicyDeps) {}
+
+  /**
+   * Decides a purchase before anything is sent. Throws 403 CAP_REACHED (a cap would be passed),
+   * 403 APPROVAL_DENIED, 409 IDEMPOTENCY_KEY_REUSED (an approval request under this key was for
+   * other details), 503 when the database cannot say, 502 when an export's estimate cannot be had.
+   */
+  async admit(request: SpendRequest): Promise<Admission> {
+    // A purchase the journal has (answered, under way, outcome unknown): replayed as it was, never
+    // refused by a cap spent since.
+    if (await store(() => this.deps.journal.known(request.scope)))
+      return { kind: "go", estimate: null, held: false, approvalId: null };
+    const { db } = this.deps;
+    const entryId = SpendJournal.entryId(request.scope);
+    const person = request.scope.caller;
+    const [approval, rules] = await store(() =>
+      Promise.all([findApproval(db, entryId), rulesFor(db, person)]),
+    );
+    let approved = false;
+    if (approval) {
+      if (approval.fingerprint !== request.fingerprint)
+        throw fail(
+          409,
+          "This Idempotency-Key was already used for a different request (other details, or another action). Use a new key for a new request.",
+          { code: SPEND_CODES.keyReused },
+        );
+      if (approval.state === "waiting")
+        return { kind: "approval", approval: approvalOf(approval), again: true, threshold: rules.threshold };
+      if (approval.state === "denied")
+        throw fail(
+          403,
+          `${approval.decided_by ?? "An admin"} denied this purchase${approval.outcome ? ` (${approval.outcome.replace(/\.$/, "")})` : ""}, so nothing was sent and nothing charged. Ask an admin before buying it with a new request.`,
+          { code: SPENDING_CODES.approvalDenied },
+        );
+      approved = true;
+    }
+    const needsThreshold = !approved && rules.threshold !== null;
+    if (rules.personCap === null && rules.teamCap === null && !needsThreshold)
+      return { kind: "go", estimate: null, held: false, approvalId: approval?.id ?? null };
+
+    const estimate = await this.price(request.scope.operation, request.body);
+    return store(() =>
+      db.transaction().execute(async (trx) => {
+        await lockAdmissions(trx);
+        await checkCaps(trx, person, estimate, rules, entryId, "your");
+        if (!approved && rules.threshold !== null && estimate > rules.threshold) {
+          const made = await createApproval(trx, {
+            entryId,
+            request,
+            estimate,
+            summary: summaryOf(request.scope.operation, request.body),
+            audienceName: audienceNameOf(request.scope.operation, request.body),
+          });
+          return {
+            kind: "approval" as const,
+            approval: approvalOf(made.row),
+            again: !made.created,
+            threshold: rules.threshold,
+          };
+        }
+        const held = await hold(trx, entryId, person, estimate);
+        return { kind: "go" as const, estimate, held, approvalId: approval?.id ?? null };
+      }),
+    );
+  }
+
+  /**
+   * An admin's approval: the caps are checked again for the requester (refused with CAP_REACHED,
+   * the request left waiting), then, in the same transaction, the request is marked approved by
+   * `by` and its hold is made. The caller then runs it through the journal.
+   */
+  async approve(id: string, by: string): Promise<{ row: ApprovalRow; estimate: number }> {
+    const { db } = this.deps;
+    return store(() =>
+      db.transaction().execute(async (trx) => {
+        await lockAdmissions(trx);
+        const row = await trx
+          .selectFrom("approvals")
+          .selectAll()
+          .where("id", "=", id)
+          .forUpdate()
+          .executeTakeFirst();
+        if (!row) throw approvalNotFound();
+        if (row.state !== "waiting") throw alreadyDecided(row);
+        const rules = await rulesFor(trx, row.requested_by);
+        await checkCaps(
+          trx,
+          row.requested_by,
+          row.credits_estimated,
+          rules,
+          row.entry_id,
+          `${row.requested_by}'s`,
+        );
+        const approved = await trx
+          .updateTable("approvals")
+          .set({ state: "approved", decided_by: by, decided_at: sql<Date>`now()` as never })
+          .where("id", "=", id)
+          .where("state", "=", "waiting")
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        await hold(trx, row.entry_id, row.requested_by, row.credits_estimated);
+        await audit(trx, {
+          actor: by,
+          action: "approval.approve",
+          target: row.requested_by,
+          summary: `approved ${row.summary} (up to ${credits(row.credits_estimated)} credits)`,
+        });
+        return { row: approved, estimate: row.credits_estimated };
+      }),
+    );
+  }
+
+  /** Records what running an approved request came to (its requester sent it again). */
+  async ran(approvalId: string, result: RunResult): Promise<void> {
+    await recordRun(this.deps.db, approvalId, result);
+  }
+
+  /** Drops a hold made for a purchase the journal did not run here (replayed, joined, refused). */
+  async release(entryId: string): Promise<void> {
+    await this.deps.db.deleteFrom("spend_holds").where("entry_id", "=", entryId).execute();
+  }
+
+  /**
+   * The most a purchase may cost, as it will be sent: Enrich, the price table on the people the
+   * team does not own yet (and every email); Preview, the price table on its limit; Export, the
+   * service's own estimate of the same filter, rows, reveal and columns (free to ask).
+   */
+  async price(operation: string, body: Record<string, unknown>): Promise<number> {
+    const reveal = body.reveal as Reveal;
+    if (operation === "exportStart") return this.exportEstimate(body);
+    const plan = await this.planOf();
+    if (operation === "preview") {
+      const limit = typeof body.limit === "number" ? body.limit : PREVIEW_LIMIT.default;
+      return maxContactCost(Math.min(PREVIEW_LIMIT.max, Math.max(PREVIEW_LIMIT.min, limit)), reveal, plan);
+    }
+    const ids = [...new Set(((body.personIds as string[] | null | undefined) ?? []).map(String))];
+    const emails = new Set(
+      ((body.emails as string[] | null | undefined) ?? []).map((e) => String(e).trim().toLowerCase()),
+    );
+    let owned = 0;
+    if (this.deps.purchases && ids.length > 0)
+      owned = (await store(() => ownedRows(this.deps.purchases!, ids, reveal, columnsKey(body.columns))))
+        .size;
+    return maxContactCost(ids.length - owned + emails.size, reveal, plan);
+  }
+
+  private async planOf(): Promise<Plan> {
+    const plan = await this.deps.plan().catch(() => null);
+    // Not known: priced as pay-as-you-go (the most it may cost).
+    return plan === "AYCE" ? "AYCE" : "PAYG";
+  }
+
+  private async exportEstimate(body: Record<string, unknown>): Promise<number> {
+    const op = operationById("estimate");
+    const asked = { filter: body.filter, maxRows: body.maxRows, reveal: body.reveal, columns: body.columns };
+    const outcome = await this.deps.client.send({
+      op,
+      target: op.path,
+      body: { kind: "json", text: JSON.stringify(asked) },
+      stream: false,
+    });
+    if (outcome.kind === "answer" && outcome.status === 200) {
+      try {
+        const parsed = responses.estimate.safeParse(JSON.parse(outcome.text));
+        if (parsed.success) return parsed.data.credits;
+      } catch {}
+    }
+    throw fail(
+      502,
+      "The data service's estimate for this export could not be had, so it could not be checked against the team's caps. Nothing was sent and nothing charged; try again in a moment.",
+    );
+  }
+}
+
+/** Runs a database step; a failure is the 503 of spending paused (nothing sent). */
+async function store<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof ProxyProblem) throw error;
+    throw fail(503, STORE_DOWN, { code: SPEND_CODES.journalUnavailable, headers: [["retry-after", "30"]] });
+  }
+}
+
+async function lockAdmissions(trx: Kysely<Tables>) {
+  await sql`select pg_advisory_xact_lock(${ADMISSION_LOCK})`.execute(trx);
+  // Holds whose purchase never reached the journal (its process stopped): no longer counted.
+  await trx
+    .deleteFrom("spend_holds")
+    .where(sql<boolean>`at < now() - make_interval(mins => ${STALE_HOLD_MINUTES})`)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom("spend_journal")
+            .select("id")
+            .whereRef("spend_journal.id", "=", "spend_holds.entry_id")
+            .where("spend_journal.state", "=", "pending"),
+        ),
+      ),
+    )
+    .execute();
+}
+
+async function hold(
+  trx: Kysely<Tables>,
+  entryId: string,
+  person: string,
+  estimate: number,
+): Promise<boolean> {
+  const inserted = await trx
+    .insertInto("spend_holds")
+    .values({ entry_id: entryId, person, credits: estimate, at: sql<Date>`now()` as never })
+    .onConflict((oc) => oc.column("entry_id").doNothing())
+    .returning("entry_id")
+    .executeTakeFirst();
+  return inserted !== undefined;
+}
+
+export async function rulesFor(db: Kysely<Tables>, person: string): Promise<Rules> {
+  const [mine, team] = await Promise.all([
+    db.selectFrom("person_caps").selectAll().where("name", "=", person).executeTakeFirst(),
+    db.selectFrom("team_caps").select("monthly_cap").where("id", "=", "team").executeTakeFirst(),
+  ]);
+  return {
+    personCap: mine?.monthly_cap ?? null,
+    threshold: mine?.approval_threshold ?? null,
+    teamCap: team?.monthly_cap ?? null,
+  };
+}
+
+/** The UTC month a date is in: [from, to). */
+export function monthBounds(month: string): { from: Date; to: Date } {
+  const [year, m] = month.split("-").map(Number) as [number, number];
+  return { from: new Date(Date.UTC(year, m - 1, 1)), to: new Date(Date.UTC(year, m, 1)) };
+}
+
+export const currentMonth = (now = new Date()) => now.toISOString().slice(0, 7);
+
+/** What a ledger row counts against the caps: its charge, or its estimate while not known or pending. */
+const counted = sql<number>`case when outcome in ('pending', 'unknown') then coalesce(credits_estimated, 0) else coalesce(credits_charged, 0) end`;
+
+/**
+ * Spent this month (UTC) by `person` (null: the whole team): charged, plus estimates of pending and
+ * unknown outcomes, plus holds of purchases under way (but `except`'s, the purchase being decided).
+ * One statement, so a purchase whose outcome commits meanwhile is counted once or, never less.
+ */
+async function spentNow(db: Kysely<Tables>, person: string | null, except: string | null): Promise<number> {
+  const { from, to } = monthBounds(currentMonth());
+  const byPerson = person === null ? sql`true` : sql`person = ${person}`;
+  const notExcept = except === null ? sql`true` : sql`entry_id <> ${except}`;
+  const { rows } = await sql<{ spent: number | string }>`select
+      (select coalesce(sum(credits), 0) from spend_holds where ${byPerson} and ${notExcept})
+      + (select coalesce(sum(${counted}), 0) from ledger where ${byPerson} and at >= ${from} and at < ${to})
+      as spent`.execute(db);
+  return Number(rows[0]?.spent ?? 0);
+}
+
+async function checkCaps(
+  trx: Kysely<Tables>,
+  person: string,
+  estimate: number,
+  rules: Rules,
+  entryId: string,
+  whose: string,
+): Promise<CapStanding[]> {
+  const standings: CapStanding[] = [];
+  for (const [scope, cap] of [
+    ["person", rules.personCap],
+    ["team", rules.teamCap],
+  ] as const) {
+    if (cap === null) continue;
+    const spent = await spentNow(trx, scope === "person" ? person : null, entryId);
+    const left = Math.max(0, cap - spent);
+    standings.push({ scope, cap, spent, left });
+    if (estimate > left)
+      throw fail(
+        403,
+        `This purchase may cost up to ${credits(estimate)} credits; ${scope === "team" ? "the team's" : whose} monthly cap is ${credits(cap)} and ${credits(spent)} ${spent === 1 ? "is" : "are"} already spent this month, so ${credits(left)} ${left === 1 ? "is" : "are"} left. Nothing was sent.`,
+        { code: SPENDING_CODES.capReached },
+      );
+  }
+  return standings;
+}
+
+const REVEAL_WORDS: Record<Reveal, string> = {
+  email: "emails revealed",
+  mobile: "mobiles revealed",
+  both: "emails and mobiles revealed",
+  none: "nothing revealed",
+};
+
+/** What a purchase buys, in a line ("Enrich 12 contacts, emails revealed"). */
+export function summaryOf(operation: string, body: Record<string, unknown>): string {
+  const reveal = REVEAL_WORDS[body.reveal as Reveal] ?? "";
+  const contacts = (n: number) => `${n.toLocaleString("en-US")} contact${n === 1 ? "" : "s"}`;
+  if (operation === "enrich") {
+    const n =
+      new Set((body.personIds as string[] | null | undefined) ?? []).size +
+      new Set(((body.emails as string[] | null | undefined) ?? []).map((e) => e.trim().toLowerCase())).size;
+    return `Enrich ${contacts(n)}, ${reveal}`;
+  }
+  if (operation === "preview")
+    return `Preview of ${contacts(typeof body.limit === "number" ? body.limit : PREVIEW_LIMIT.default)}, ${reveal}`;
+  const name = audienceNameOf(operation, body);
+  return `Export of up to ${contacts(Number(body.maxRows))}${name ? ` named ${name}` : ""}, ${reveal}`;
+}
+
+function audienceNameOf(operation: string, body: Record<string, unknown>): string | null {
+  return operation === "exportStart" && typeof body.name === "string" && body.name.trim() !== ""
+    ? body.name.trim()
+    : null;
+}
+
+function alreadyDecided(row: { state: string; decided_by: string | null }) {
+  const by = row.decided_by ?? "an admin";
+  return fail(
+    409,
+    row.state === "denied"
+      ? `This request was already denied by ${by}.`
+      : `This request was already approved by ${by}; it runs once, so it was not run again.`,
+  );
+}
+
+/** The caps as they are set (everyone reads them). People without caps of their own are listed with blanks. */
+export async function readCaps(db: Kysely<Tables>): Promise<Caps> {
+  const [team, set, people] = await Promise.all([
+    db.selectFrom("team_caps").select("monthly_cap").where("id", "=", "team").executeTakeFirst(),
+    db.selectFrom("person_caps").selectAll().execute(),
+    db.selectFrom("users").select("name").orderBy("name").execute(),
+  ]);
+  const byName = new Map(set.map((r) => [r.name, r]));
+  return {
+    teamMonthlyCap: team?.monthly_cap ?? null,
+    people: people.map(({ name }) => ({
+      name,
+      monthlyCap: byName.get(name)?.monthly_cap ?? null,
+      approvalThreshold: byName.get(name)?.approval_threshold ?? null,
+    })),
+  };
+}
+
+const blankOr = (n: number | null) => (n === null ? "none" : credits(n));
+
+/**
+ * An admin's change of the caps, with an audit entry per change, in one transaction. Names not on
+ * the team are returned (nothing is changed then).
+ */
+export async function changeCaps(
+  db: Kysely<Tables>,
+  actor: string,
+  update: z.output<typeof capsUpdate>,
+): Promise<{ unknown: number[] }> {
+  return db.transaction().execute(async (trx) => {
+    const names = (update.people ?? []).map((p) => p.name);
+    const known = new Set(
+      names.length === 0
+        ? []
+        : (await trx.selectFrom("users").select("name").where("name", "in", names).execute()).map(
+            (r) => r.name,
+          ),
+    );
+    const unknown = names.flatMap((name, i) => (known.has(name) ? [] : [i]));
+    if (unknown.length > 0) return { unknown };
+    const now = sql<Date>`now()` as never;
+    if (update.teamMonthlyCap !== undefined) {
+      const before = await trx
+        .selectFrom("team_caps")
+        .select("monthly_cap")
+        .where("id", "=", "team")
+        .executeTakeFirst();
+      const was = before?.monthly_cap ?? null;
+      if (was !== update.teamMonthlyCap) {
+        await trx
+          .insertInto("team_caps")
+          .values({ id: "team", monthly_cap: update.teamMonthlyCap, updated_at: now, updated_by: actor })
+          .onConflict((oc) =>
+            oc
+              .column("id")
+              .doUpdateSet({ monthly_cap: update.teamMonthlyCap, updated_at: now, updated_by: actor }),
+          )
+          .execute();
+        await audit(trx, {
+          actor,
+          action: "spending.caps",
+          target: null,
+          summary: `team's monthly cap ${blankOr(was)} → ${blankOr(update.teamMonthlyCap)}`,
+        });
+      }
+    }
+    for (const person of update.people ?? []) {
+      const before = await trx
+        .selectFrom("person_caps")
+        .selectAll()
+        .where("name", "=", person.name)
+        .executeTakeFirst();
+      const was = { cap: before?.monthly_cap ?? null, threshold: before?.approval_threshold ?? null };
+      const changes: string[] = [];
+      if (was.cap !== person.monthlyCap)
+        changes.push(`monthly cap ${blankOr(was.cap)} → ${blankOr(person.monthlyCap)}`);
+      if (was.threshold !== person.approvalThreshold)
+        changes.push(`approval threshold ${blankOr(was.threshold)} → ${blankOr(person.approvalThreshold)}`);
+      if (changes.length === 0) continue;
+      if (person.monthlyCap === null && person.approvalThreshold === null)
+        await trx.deleteFrom("person_caps").where("name", "=", person.name).execute();
+      else
+        await trx
+          .insertInto("person_caps")
+          .values({
+            name: person.name,
+            monthly_cap: person.monthlyCap,
+            approval_threshold: person.approvalThreshold,
+            updated_at: now,
+            updated_by: actor,
+          })
+          .onConflict((oc) =>
+            oc.column("name").doUpdateSet({
+              monthly_cap: person.monthlyCap,
+              approval_threshold: person.approvalThreshold,
+              updated_at: now,
+              updated_by: actor,
+            }),
+          )
+          .execute();
+      await audit(trx, { actor, action: "spending.caps", target: person.name, summary: changes.join("; ") });
+    }
+    return { unknown: [] };
+  });
+}
+
+/**
+ * A month's spend per person against the caps (`only`: just that person). Holds of purchases under
+ * way count in the current month only.
+ */
+export async function readSummary(
+  db: Kysely<Tables>,
+  month: string,
+  only: string | null,
+): Promise<SpendingSummary> {
+  if (!LEDGER_MONTH.test(month)) throw new Error(`not a month: ${month}`);
+  const { from, to } = monthBounds(month);
+  const current = month === currentMonth();
+  const [ledger, holds, caps, teamCap, users] = await Promise.all([
+    db
+      .selectFrom("ledger")
+      .select([
+        "person",
+        sql<number | string>`coalesce(sum(${counted}), 0)`.as("spent"),
+        sql<number | string>`count(*) filter (where outcome = 'unknown')`.as("unknown"),
+      ])
+      .where("at", ">=", from)
+      .where("at", "<", to)
+      .groupBy("person")
+      .execute(),
+    current
+      ? db
+          .selectFrom("spend_holds")
+          .select(["person", sql<number | string>`sum(credits)`.as("held")])
+          .groupBy("person")
+          .execute()
+      : Promise.resolve([]),
+    db.selectFrom("person_caps").selectAll().execute(),
+    db.selectFrom("team_caps").select("monthly_cap").where("id", "=", "team").executeTakeFirst(),
+    db.selectFrom("users").select("name").execute(),
+  ]);
+  const people = new Map<string, SpendingSummary["people"][number]>();
+  const entry = (name: string) => {
+    let found = people.get(name);
+    if (!found) {
+      found = { name, spent: 0, cap: null, approvalThreshold: null, unknown: 0 };
+      people.set(name, found);
+    }
+    return found;
+  };
+  for (const { name } of users) entry(name);
+  for (const row of ledger) {
+    const e = entry(row.person);
+    e.spent += Number(row.spent);
+    e.unknown += Number(row.unknown);
+  }
+  for (const row of holds) entry(row.person).spent += Number(row.held);
+  for (const row of caps) {
+    const e = entry(row.name);
+    e.cap = row.monthly_cap;
+    e.approvalThreshold = row.approval_threshold;
+  }
+  const all = [...people.values()].sort((a, b) => a.name.localeCompare(b.name));
+  return {
+    month,
+    team: { spent: all.reduce((n, p) => n + p.spent, 0), cap: teamCap?.monthly_cap ?? null },
+    people: only === null ? all : all.filter((p) => p.name === only),
+  };
+}
+
+const ROUTES_STORE_DOWN =
+  "The proxy cannot reach its database right now, so the caps and the month's spending could not be read or saved. Try again in a moment.";
+
+const summaryQuery = z.strictObject({
+  month: z.string().regex(LEDGER_MONTH, "Give the month as YYYY-MM.").optional(),
+});
+
+/**
+ * `GET /api/spending/caps` (everyone), `PUT /api/spending/caps` (admins; audited),
+ * `GET /api/spending/summary?month=YYYY-MM` (admins everyone's; others their own).
+ */
+export function spendingRoutes(
+  app: Hono<ProxyEnv>,
+  deps: { db: Kysely<Tables>; access: Access; maxBodyBytes: number },
+) {
+  const { db, access } = deps;
+  const store = <T>(work: () => Promise<T>) => access.store(work, ROUTES_STORE_DOWN);
+
+  app.get(`${API_PREFIX}/spending/caps`, async (c) => {
+    await access.confirm(c);
+    return c.json(await store(() => readCaps(db)));
+  });
+
+  app.put(`${API_PREFIX}/spending/caps`, async (c) => {
+    const person = await access.confirm(c);
+    if (!mayManageTeam(person.role).ok)
+      throw fail(403, "Only an admin can change the caps and approval thresholds.", {
+        code: TEAM_CODES.roleRequired,
+      });
+    const raw = await readJsonBody(c, deps.maxBodyBytes);
+    const parsed = capsUpdate.safeParse(raw);
+    if (!parsed.success) throw unprocessable(toValidationRecord(parsed.error.issues, "body", raw));
+    const { unknown } = await store(() => changeCaps(db, person.name, parsed.data));
+    const first = unknown[0];
+    if (first !== undefined) {
+      const name = parsed.data.people![first]!.name;
+      throw unprocessable(
+        validationError(["body", "people", first, "name"], `nobody called ${name} is on the team`, name),
+      );
+    }
+    return c.json(await store(() => readCaps(db)));
+  });
+
+  app.get(`${API_PREFIX}/spending/summary`, async (c) => {
+    const person = await access.confirm(c);
+    const parsed = summaryQuery.safeParse(c.req.query());
+    if (!parsed.success) throw unprocessable(toValidationRecord(parsed.error.issues, "query", c.req.query()));
+    const only = mayManageTeam(person.role).ok ? null : person.name;
+    return c.json(await store(() => readSummary(db, parsed.data.month ?? currentMonth(), only)));
+  });
+}
