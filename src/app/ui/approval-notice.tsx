@@ -17,6 +17,12 @@ const resumedApprovals = new Set<string>();
 
 const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
+/** The admin's reason (the proxy may write it "Denied: …"), or that none was given. */
+function deniedWhy(outcome: string | null): string {
+  const reason = (outcome ?? "").replace(/^Denied[.:]?\s*/i, "").trim();
+  return reason === "" ? "No reason was given." : `Why: ${reason}`;
+}
+
 /** Where the request stands, in a line. */
 function stateLine(approval: Approval | null): string {
   if (approval === null) return "Reading where the request stands…";
@@ -93,7 +99,7 @@ export function ApprovalNotice<T>({
         <h3 className="alert-title">
           Not bought: {approval.decidedBy ?? "an admin"} denied {what}
         </h3>
-        <p>{approval.outcome ? `Why: ${approval.outcome}` : "No reason was given."}</p>
+        <p>{deniedWhy(approval.outcome)}</p>
         <p>Nothing was bought and nothing was spent.</p>
         {started}
       </div>
