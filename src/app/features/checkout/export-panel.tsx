@@ -186,6 +186,7 @@ export function ExportPanel({ filter, valid, description, count, selection }: Ex
   const maxRowsHintId = useId();
   const nameId = useId();
   const [asked, setAsked] = useState<ExportReviewRequest | null>(null);
+  const [knownOwned, setKnownOwned] = useState<{ key: string | null; owned: number } | null>(null);
 
   const purchase = usePurchase<ExportStarted>({
     kind: "export",
@@ -306,7 +307,18 @@ export function ExportPanel({ filter, valid, description, count, selection }: Ex
     typeof values.maxRows === "number" && Number.isFinite(values.maxRows) ? values.maxRows : null;
   const audienceSize = scope === "selection" ? selection.length : count;
   const ready = estimate.data && asked && !outdated && !estimate.isPlaceholderData ? estimate.data : null;
-  const shownOwned = estimate.data && !outdated ? estimate.data.owned : null;
+  // How many of this audience the team owns does not depend on the owned choice: the last count for
+  // the same audience, reveal and columns stays in the choice's label (also when a choice is refused).
+  const sameAudience = (request: ExportReviewRequest | null) =>
+    request ? stableStringify({ ...request, owned: null }) : null;
+  if (
+    estimate.data &&
+    !estimate.isPlaceholderData &&
+    asked &&
+    (knownOwned?.key !== sameAudience(asked) || knownOwned.owned !== estimate.data.owned)
+  )
+    setKnownOwned({ key: sameAudience(asked), owned: estimate.data.owned });
+  const shownOwned = knownOwned && knownOwned.key === sameAudience(current) ? knownOwned.owned : null;
   const summary = ready
     ? `${formatNumber(ready.rows)} rows of ${scopeText(scope, description, selection.length)}, ${revealPhrase(asked!.reveal)}${ready.owned > 0 ? `, ${OWNED_PHRASES[ready.owned_choice]}` : ""}`
     : "";
@@ -459,7 +471,10 @@ export function ExportPanel({ filter, valid, description, count, selection }: Ex
               { label: "Rows", value: formatNumber(ready.rows) },
               {
                 label: "Already yours",
-                value: OWNED_PHRASES[ready.owned_choice].replace("contacts you already own ", ""),
+                value:
+                  ready.owned === 0
+                    ? "None in it"
+                    : `${formatNumber(ready.owned)}, ${OWNED_PHRASES[ready.owned_choice].replace("contacts you already own ", "")}`,
               },
               { label: "Reveal", value: REVEAL_LABELS[asked.reveal] },
               {

@@ -14,8 +14,11 @@ import { insufficientText } from "./pricing";
 export function refusalText(error: ApiError, plan: Plan | null | undefined): string {
   if (error.kind === "insufficient-credits" && error.required !== null && error.balance !== null)
     return `${insufficientText(error.required, error.balance, plan)} Nothing was charged.`;
-  if (isCapReached(error)) return `${error.message} Nothing was sent and nothing was spent.`;
-  if (isApprovalDenied(error)) return `${error.message} Nothing was spent.`;
+  // The proxy's sentence may already say that nothing was sent or charged: not said twice.
+  const saysNothing = /nothing (was )?(sent|charged|spent)/i.test(error.message);
+  if (isCapReached(error))
+    return saysNothing ? error.message : `${error.message} Nothing was sent and nothing was spent.`;
+  if (isApprovalDenied(error)) return saysNothing ? error.message : `${error.message} Nothing was spent.`;
   if (error.code === SPEND_CODES.keyReused)
     return "The server had already received a different request under this purchase's reference, so it did not carry this one out and nothing was charged for it. Check the balance on the Account page, then buy it again if you still need it.";
   return readableError(error);

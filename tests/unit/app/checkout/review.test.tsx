@@ -212,6 +212,7 @@ describe("Enrich: the review before the confirm click", () => {
       "3 credits are left this month. Nothing was sent and nothing was spent.",
     );
     expect(alert.textContent).not.toMatch(/CAP_REACHED|403/);
+    expect(alert.textContent?.match(/Nothing was sent/g)).toHaveLength(1);
     expect(window.localStorage.getItem(JOURNAL_KEY)).toBeNull();
   });
 });
