@@ -222,7 +222,7 @@ export function EnrichPanel({ selection }: { selection: readonly string[] }) {
       : null;
   const baseLabel = review
     ? answer
-      ? enrichConfirmLabel(answer, plan, emailsCost)
+      ? enrichConfirmLabel(answer, plan, emailsCost, review.emails)
       : `Confirm and enrich ${formatNumber(review.entries)}`
     : "";
   const confirmLabel = answer ? policyConfirmLabel(answer.policy, cost, plan, baseLabel) : baseLabel;

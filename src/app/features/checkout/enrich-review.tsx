@@ -35,9 +35,15 @@ export function enrichReviewSentence(review: EnrichReview, plan: Plan | null, no
  * Confirm's label for an enrichment: what it costs, or "Get the 5 (free)" when every one is already
  * the team's.
  */
-export function enrichConfirmLabel(review: EnrichReview, plan: Plan | null, extraCredits = 0): string {
+export function enrichConfirmLabel(
+  review: EnrichReview,
+  plan: Plan | null,
+  extraCredits = 0,
+  extraEntries = 0,
+): string {
   const free = review.alreadyYours.length;
-  const buy = review.toBuy.length;
+  // Emails in a pasted list are matched when bought: counted with the new ones, priced at most.
+  const buy = review.toBuy.length + extraEntries;
   if (buy === 0 && extraCredits === 0) return `Get the ${formatNumber(free)} (free)`;
   const cost = formatAmount(review.credits + extraCredits, plan);
   return `Confirm: buy ${formatNumber(buy)} new for up to ${cost}${free > 0 ? `, get ${formatNumber(free)} free` : ""}`;
