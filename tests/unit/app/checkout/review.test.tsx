@@ -377,3 +377,39 @@ describe("Export: the estimate with owned contacts", () => {
     expect(start.body).toMatchObject({ maxRows: 1000, reveal: "email" });
   });
 });
+
+describe("Export: an approval request", () => {
+  it("above the threshold: Ask an admin; 202 Sent for approval; once it ran, the same key starts following the export", async () => {
+    let state: Approval["state"] = "waiting";
+    let starts = 0;
+    const proxy = fakeProxy({
+      review: (body) =>
+        json({
+          ...exportReviewOf(body.owned as ExportReview["owned_choice"]),
+          policy: { verdict: "approval", reason: null, caps: [], approvalThreshold: 500 },
+        }),
+      exportStart: () => {
+        starts += 1;
+        return starts === 1
+          ? json({ approvalRequested: { ...approval("waiting"), operation: "exportStart" } }, { status: 202 })
+          : json({ exportId: "exp_9", status: "QUEUED", rows: 950, credits: 2050 }, { status: 202 });
+      },
+      approvals: () => json({ approvals: [{ ...approval(state), operation: "exportStart" }] }),
+    });
+    renderWithClient(
+      <ExportPanel filter={GERMANY} valid description="Country is Germany" count={1000} selection={[]} />,
+    );
+    fireEvent.click(await screen.findByRole("button", { name: "Estimate" }));
+    fireEvent.click(
+      await screen.findByRole("button", { name: "Ask an admin to approve (up to 2,050 credits)" }),
+    );
+    expect(await screen.findByRole("heading", { name: "Sent for approval" })).toBeTruthy();
+    expect(screen.queryByRole("button", { name: "Estimate again" })).toBeNull();
+    state = "ran";
+    await waitFor(() => expect(proxy.to("/api/v2/contact/export")).toHaveLength(2), { timeout: 8000 });
+    const [first, second] = proxy.to("/api/v2/contact/export");
+    expect(second?.headers.get("idempotency-key")).toBe(first?.headers.get("idempotency-key"));
+    expect(second?.headers.get("x-owned-contacts")).toBe("leave-out");
+    await waitFor(() => expect(activeExport.get()?.exportId).toBe("exp_9"));
+  }, 20_000);
+});
