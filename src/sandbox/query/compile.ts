@@ -76,15 +76,59 @@ function group(
   const children = node.children ?? [];
   if (children.length === 0) return node.negate ? "FALSE" : "TRUE";
   // OR-separated runs of ANDs: AND binds tighter.
-  const runs: string[][] = [[]];
+  const runs: FilterNode[][] = [[]];
   children.forEach((child, i) => {
     const connector: JoinOp = i === 0 ? "AND" : (child.joinWithPrevious ?? node.op ?? "AND");
     if (connector === "OR") runs.push([]);
-    runs.at(-1)!.push(compileNode(child, sql, ctx, scores, here));
+    runs.at(-1)!.push(child);
   });
-  const body = runs.map((run) => (run.length === 1 ? run[0]! : `(${run.join(" AND ")})`)).join(" OR ");
-  const wrapped = runs.length === 1 && runs[0]!.length === 1 ? body : `(${body})`;
+  const compileRun = (run: FilterNode[]) => {
+    // `col notIn A AND col notIn B` is `col notIn (A + B)`: one semi-join instead of one per list
+    // (an export leaving out 50,000 owned contacts sends five lists of 10,000).
+    const merged = mergeLists(run, "notIn", ctx);
+    const parts = merged.rest.map((child) => compileNode(child, sql, ctx, scores, here));
+    for (const [column, values] of merged.lists)
+      parts.push(notIn(`lower(${column})`, inValues(`lower(${column})`, values, sql)));
+    return parts.length === 1 ? parts[0]! : `(${parts.join(" AND ")})`;
+  };
+  // `col in A OR col in B` (each alone between ORs) is `col in (A + B)`.
+  const single = runs.filter((run) => run.length === 1).map((run) => run[0]!);
+  const orMerged = mergeLists(single, "in", ctx);
+  const compiled = [
+    ...runs.filter((run) => run.length !== 1 || orMerged.rest.includes(run[0]!)).map(compileRun),
+    ...[...orMerged.lists].map(([column, values]) => inValues(`lower(${column})`, values, sql)),
+  ];
+  const body = compiled.join(" OR ");
+  const wrapped = compiled.length === 1 ? body : `(${body})`;
   return node.negate ? `(${wrapped} IS NOT TRUE)` : wrapped;
+}
+
+/**
+ * Of these siblings, the `operator` conditions on the same free-text column whose lists together
+ * are long (above LITERAL_TEXT_MAX): their values as one list per column; the rest as they are.
+ */
+function mergeLists(
+  nodes: FilterNode[],
+  operator: "in" | "notIn",
+  ctx: CompileContext,
+): { lists: Map<string, string[]>; rest: FilterNode[] } {
+  const byColumn = new Map<string, ConditionNode[]>();
+  for (const n of nodes) {
+    if (n.type !== "condition" || n.operator !== operator) continue;
+    const column = getColumn(n.column);
+    if (!column || column.type === "integer" || ctx.dictionaries.has(column.name)) continue;
+    const col = `"${column.name}"`;
+    byColumn.set(col, [...(byColumn.get(col) ?? []), n]);
+  }
+  const lists = new Map<string, string[]>();
+  const taken = new Set<FilterNode>();
+  for (const [col, conditions] of byColumn) {
+    const total = conditions.reduce((sum, c) => sum + (c.valueList?.length ?? 0), 0);
+    if (conditions.length < 2 || total <= LITERAL_TEXT_MAX) continue;
+    lists.set(col, lowerUnique(conditions.flatMap((c) => c.valueList ?? [])));
+    for (const c of conditions) taken.add(c);
+  }
+  return { lists, rest: nodes.filter((n) => !taken.has(n)) };
 }
 
 function compileNode(

@@ -78,4 +78,50 @@ describe("text in/notIn lists", () => {
     const negated = { ...filterOf("LINKEDIN_URL_PER", "in", list), negate: true } as GroupNode;
     expect((await count(negated)).n).toBe(all - listed);
   });
+
+  it("sibling lists on one column (ANDed notIn, ORed in) are one semi-join and match as the lists apart", async () => {
+    const chunks = [0, 1, 2, 3, 4].map((k) => ids.filter((_, i) => i % 7 === k).slice(0, 2000));
+    const listed = new Set(chunks.flat());
+    const condition = (operator: "in" | "notIn", valueList: string[]) => ({
+      type: "condition",
+      column: "RBID_PAO",
+      operator,
+      valueList,
+    });
+    const andNotIn = {
+      type: "group",
+      op: "AND",
+      children: [
+        { type: "condition", column: "RBID_PAO", operator: "isNotNull" },
+        ...chunks.map((c) =>
+          condition(
+            "notIn",
+            c.map((id) => id.toUpperCase()),
+          ),
+        ),
+      ],
+    } as GroupNode;
+    const merged = await count(andNotIn);
+    expect(merged.n).toBe(ids.length - listed.size);
+    expect(merged.params).toBe(1);
+    const orIn = { type: "group", op: "OR", children: chunks.map((c) => condition("in", c)) } as GroupNode;
+    const anyOf = await count(orIn);
+    expect(anyOf.n).toBe(listed.size);
+    expect(anyOf.params).toBe(1);
+    // Within a larger tree: (listed AND not the first chunk) OR a url that is nobody's.
+    const nested = {
+      type: "group",
+      op: "OR",
+      children: [
+        { type: "group", op: "OR", children: chunks.map((c) => condition("in", c)) },
+        { type: "condition", column: "LINKEDIN_URL_PER", operator: "eq", value: "https://nobody.example" },
+      ],
+    } as GroupNode;
+    const wrapped = {
+      type: "group",
+      op: "AND",
+      children: [nested, condition("notIn", chunks[0]!)],
+    } as GroupNode;
+    expect((await count(wrapped)).n).toBe(listed.size - chunks[0]!.length);
+  });
 });
