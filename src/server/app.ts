@@ -319,6 +319,7 @@ export async function createProxy(
           input,
           call: spendCall(op, input),
           headers: order.headers,
+          fingerprint: order.fingerprint,
         },
         { ...spendDeps, confirmCaller: async () => order.caller },
         undefined,

@@ -101,6 +101,8 @@ export type RunApproved = (order: {
   operation: string;
   caller: string;
   key: string;
+  /** The request's hash as stored: the requester's same request then matches the journal's entry. */
+  fingerprint: string;
   body: Record<string, unknown>;
   headers: Record<string, string>;
   estimate: number;
@@ -217,15 +219,16 @@ export function approvalRoutes(app: Hono<ProxyEnv>, deps: ApprovalDeps) {
         409,
         `${row.requested_by} can no longer buy (removed from the team, or now an analyst), so this purchase was not run. Deny it instead.`,
       );
-    const { row: approved, estimate } = await deps.policy.approve(row.id, admin.name);
+    const { row: approved, estimate } = await store(() => deps.policy.approve(row.id, admin.name));
     let result: RunResult;
     try {
       result = await deps.run({
         operation: approved.operation,
         caller: approved.requested_by,
         key: approved.idempotency_key,
-        body: approved.body,
-        headers: approved.headers,
+        fingerprint: approved.fingerprint,
+        body: JSON.parse(approved.body) as Record<string, unknown>,
+        headers: JSON.parse(approved.headers) as Record<string, string>,
         estimate,
       });
     } catch (error) {

@@ -287,6 +287,8 @@ export interface SpendOrder {
   call: Call;
   /** SPEND_HEADERS as the request carried them (lower-case names). */
   headers: Record<string, string>;
+  /** The request's hash when stored with it (an approval): else computed from `input`. */
+  fingerprint?: string;
 }
 
 export interface SpendDone {
@@ -319,7 +321,8 @@ export async function runSpend(
 ): Promise<SpendDone> {
   const { op, input, call, key } = order;
   const choice = op.id === "exportStart" ? parseOwnedChoice(order.headers[OWNED_HEADER]) : "leave-out";
-  const fingerprint = fingerprintOf(input, choice);
+  // An approved request runs under the hash stored with it (computed when it was asked for).
+  const fingerprint = order.fingerprint ?? fingerprintOf(input, choice);
   const scope = { caller: order.caller, operation: op.id, key };
   const entryId = SpendJournal.entryId(scope);
   let send = call;
@@ -338,12 +341,11 @@ export async function runSpend(
   let held = admitted !== undefined;
   let approvalId: string | null = null;
   if (!admitted && deps.policy && POLICED_OPERATIONS.has(op.id)) {
-    const admission = await deps.policy.admit({
-      scope,
-      fingerprint,
-      body: input.json as Record<string, unknown>,
-      headers: order.headers,
-    });
+    const admission = await deps.policy
+      .admit({ scope, fingerprint, body: input.json as Record<string, unknown>, headers: order.headers })
+      .catch((error) => {
+        throw error instanceof JournalUnavailable ? journalUnavailable(error, deps) : error;
+      });
     if (admission.kind === "approval")
       return { answer: approvalAnswer(admission), replayed: false, outcome: "approval" };
     ({ estimate, held, approvalId } = admission);
@@ -410,12 +412,7 @@ export async function runSpend(
   } catch (error) {
     if (held) await deps.policy?.release(entryId).catch(() => {});
     if (!(error instanceof JournalUnavailable)) throw error;
-    deps.log.error({ err: { message: error.message } }, "spend journal unavailable: spending refused");
-    throw fail(
-      503,
-      "Spending is paused: the proxy cannot record this purchase before sending it (its database is unavailable or read-only), so nothing was sent and nothing charged. Try again later; if it lasts, tell whoever runs the proxy.",
-      { code: SPEND_CODES.journalUnavailable, headers: [["retry-after", "30"]] },
-    );
+    throw journalUnavailable(error, deps);
   }
   // Not run here (replayed, joined, refused): the hold made for it goes (a run's commit took its own).
   if (result.kind !== "fresh" && held) await deps.policy?.release(entryId).catch(() => {});
@@ -439,6 +436,15 @@ export async function runSpend(
   // An approved request its requester sent again (not run by the approval): it ran now.
   if (approvalId) await deps.policy?.ran(approvalId, { answer: result.answer, outcome }).catch(() => {});
   return { answer: result.answer, replayed: false, outcome };
+}
+
+function journalUnavailable(error: JournalUnavailable, deps: ForwardDeps) {
+  deps.log.error({ err: { message: error.message } }, "spend journal unavailable: spending refused");
+  return fail(
+    503,
+    "Spending is paused: the proxy cannot record this purchase before sending it (its database is unavailable or read-only), so nothing was sent and nothing charged. Try again later; if it lasts, tell whoever runs the proxy.",
+    { code: SPEND_CODES.journalUnavailable, headers: [["retry-after", "30"]] },
+  );
 }
 
 function approvalAnswer(admission: Extract<Admission, { kind: "approval" }>): BufferedAnswer {

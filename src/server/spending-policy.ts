@@ -12,6 +12,7 @@ import {
   type CapStanding,
   type Caps,
   capsUpdate,
+  type PolicyVerdict,
   SPENDING_CODES,
   type SpendingSummary,
 } from "../contract/spending";
@@ -33,7 +34,7 @@ import type { ProxyEnv } from "./context";
 import type { Tables } from "./db/schema";
 import { columnsKey, ownedRows, type PurchaseDeps } from "./purchases";
 import { readJsonBody } from "./request-input";
-import { SpendJournal, type SpendScope } from "./spend-journal";
+import { JournalUnavailable, SpendJournal, type SpendScope } from "./spend-journal";
 import { audit } from "./team/audit";
 import type { UpstreamClient } from "./upstream";
 
@@ -54,9 +55,6 @@ export const POLICED_OPERATIONS: ReadonlySet<string> = new Set(["enrich", "previ
 const ADMISSION_LOCK = 1_804_180_418;
 /** A hold whose purchase never reached the journal (the process stopped in between) stops counting. */
 const STALE_HOLD_MINUTES = 15;
-
-const STORE_DOWN =
-  "Spending is paused: the proxy cannot check this purchase against the team's caps (its database is unavailable), so nothing was sent and nothing charged. Try again in a moment.";
 
 export interface PolicyDeps {
   db: Kysely<Tables>;
@@ -118,17 +116,24 @@ export class SpendingPolicy {
         );
       if (approval.state === "waiting")
         return { kind: "approval", approval: approvalOf(approval), again: true, threshold: rules.threshold };
-      if (approval.state === "denied")
+      if (approval.state === "denied") {
+        const why = (approval.outcome ?? "").replace(/^Denied[:.]?\s*/, "").replace(/\.$/, "");
         throw fail(
           403,
-          `${approval.decided_by ?? "An admin"} denied this purchase${approval.outcome ? ` (${approval.outcome.replace(/\.$/, "")})` : ""}, so nothing was sent and nothing charged. Ask an admin before buying it with a new request.`,
+          `${approval.decided_by ?? "An admin"} denied this purchase${why ? ` ("${why}")` : ""}, so nothing was sent and nothing charged. Ask an admin before buying it with a new request.`,
           { code: SPENDING_CODES.approvalDenied },
         );
+      }
       approved = true;
     }
     const needsThreshold = !approved && rules.threshold !== null;
     if (rules.personCap === null && rules.teamCap === null && !needsThreshold)
-      return { kind: "go", estimate: null, held: false, approvalId: approval?.id ?? null };
+      return {
+        kind: "go",
+        estimate: approval ? Number(approval.credits_estimated) : null,
+        held: false,
+        approvalId: approval?.id ?? null,
+      };
 
     const estimate = await this.price(request.scope.operation, request.body);
     return store(() =>
@@ -207,9 +212,26 @@ export class SpendingPolicy {
     await recordRun(this.deps.db, approvalId, result);
   }
 
-  /** Drops a hold made for a purchase the journal did not run here (replayed, joined, refused). */
+  /**
+   * Drops a hold made for a purchase the journal did not run here (replayed, joined, refused, or
+   * never sent): unless the same purchase is under way elsewhere (its entry pending), whose commit
+   * deletes it.
+   */
   async release(entryId: string): Promise<void> {
-    await this.deps.db.deleteFrom("spend_holds").where("entry_id", "=", entryId).execute();
+    await this.deps.db
+      .deleteFrom("spend_holds")
+      .where("entry_id", "=", entryId)
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom("spend_journal")
+              .select("id")
+              .where("spend_journal.id", "=", entryId)
+              .where("spend_journal.state", "=", "pending"),
+          ),
+        ),
+      )
+      .execute();
   }
 
   /**
@@ -264,13 +286,16 @@ export class SpendingPolicy {
   }
 }
 
-/** Runs a database step; a failure is the 503 of spending paused (nothing sent). */
+/**
+ * Runs a database step; a failure is JournalUnavailable, which the spend path answers as it does
+ * the journal's own (503, spending paused, nothing sent).
+ */
 async function store<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    if (error instanceof ProxyProblem) throw error;
-    throw fail(503, STORE_DOWN, { code: SPEND_CODES.journalUnavailable, headers: [["retry-after", "30"]] });
+    if (error instanceof ProxyProblem || error instanceof JournalUnavailable) throw error;
+    throw new JournalUnavailable(`caps: ${String((error as Error)?.message ?? error)}`);
   }
 }
 
@@ -352,8 +377,21 @@ async function checkCaps(
   person: string,
   estimate: number,
   rules: Rules,
-  entryId: string,
+  entryId: string | null,
   whose: string,
+): Promise<CapStanding[]> {
+  const standings = await standingsOf(trx, person, rules, entryId);
+  const refusal = capRefusal(standings, estimate, whose);
+  if (refusal) throw fail(403, `${refusal} Nothing was sent.`, { code: SPENDING_CODES.capReached });
+  return standings;
+}
+
+/** The caps that apply to `person` as they stand now (the person's first, then the team's). */
+async function standingsOf(
+  db: Kysely<Tables>,
+  person: string,
+  rules: Rules,
+  except: string | null,
 ): Promise<CapStanding[]> {
   const standings: CapStanding[] = [];
   for (const [scope, cap] of [
@@ -361,17 +399,42 @@ async function checkCaps(
     ["team", rules.teamCap],
   ] as const) {
     if (cap === null) continue;
-    const spent = await spentNow(trx, scope === "person" ? person : null, entryId);
-    const left = Math.max(0, cap - spent);
-    standings.push({ scope, cap, spent, left });
-    if (estimate > left)
-      throw fail(
-        403,
-        `This purchase may cost up to ${credits(estimate)} credits; ${scope === "team" ? "the team's" : whose} monthly cap is ${credits(cap)} and ${credits(spent)} ${spent === 1 ? "is" : "are"} already spent this month, so ${credits(left)} ${left === 1 ? "is" : "are"} left. Nothing was sent.`,
-        { code: SPENDING_CODES.capReached },
-      );
+    const spent = await spentNow(db, scope === "person" ? person : null, except);
+    standings.push({ scope, cap, spent, left: Math.max(0, cap - spent) });
   }
   return standings;
+}
+
+/** Why a purchase of `estimate` passes a cap, in a sentence; null when it fits them all. */
+function capRefusal(standings: CapStanding[], estimate: number, whose: string): string | null {
+  const passed = standings.find((s) => estimate > s.left);
+  if (!passed) return null;
+  const { spent, left } = passed;
+  return `This purchase may cost up to ${credits(estimate)} credits; ${passed.scope === "team" ? "the team's" : whose} monthly cap is ${credits(passed.cap)} and ${credits(spent)} ${spent === 1 ? "is" : "are"} already spent this month, so ${credits(left)} ${left === 1 ? "is" : "are"} left.`;
+}
+
+/**
+ * What the team's rules would say of a purchase of `estimate` by `person`, now, without holding
+ * anything (the review before a purchase, `POST /api/purchases/review`): refused by a cap, needs
+ * an approval, or ok. The purchase itself is admitted again when sent.
+ */
+export async function admitPreview(
+  db: Kysely<Tables>,
+  person: string,
+  estimate: number,
+): Promise<PolicyVerdict> {
+  const rules = await rulesFor(db, person);
+  const caps = await standingsOf(db, person, rules, null);
+  const refusal = capRefusal(caps, estimate, "your");
+  if (refusal) return { verdict: "refused", reason: refusal, caps, approvalThreshold: rules.threshold };
+  if (rules.threshold !== null && estimate > rules.threshold)
+    return {
+      verdict: "approval",
+      reason: `This purchase may cost up to ${credits(estimate)} credits, above your approval threshold of ${credits(rules.threshold)}: it will be sent to an admin for approval.`,
+      caps,
+      approvalThreshold: rules.threshold,
+    };
+  return { verdict: "ok", reason: null, caps, approvalThreshold: rules.threshold };
 }
 
 const REVEAL_WORDS: Record<Reveal, string> = {

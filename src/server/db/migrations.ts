@@ -256,8 +256,9 @@ const MIGRATIONS: Record<string, Migration> = {
         .addColumn("operation", "text", (c) => c.notNull())
         .addColumn("idempotency_key", "text", (c) => c.notNull())
         .addColumn("fingerprint", "text", (c) => c.notNull())
-        .addColumn("body", "jsonb", (c) => c.notNull())
-        .addColumn("headers", "jsonb", (c) => c.notNull())
+        // JSON text, not jsonb: kept exactly as validated (jsonb refuses a \u0000 in a string).
+        .addColumn("body", "text", (c) => c.notNull())
+        .addColumn("headers", "text", (c) => c.notNull())
         .addColumn("credits_estimated", "double precision", (c) => c.notNull())
         .addColumn("summary", "text", (c) => c.notNull())
         .addColumn("audience_name", "text")

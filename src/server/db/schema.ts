@@ -243,9 +243,10 @@ export interface ApprovalTable {
   idempotency_key: string;
   /** The request's hash as forward.ts computes it: the same key with other details is refused. */
   fingerprint: string;
-  body: Json<Record<string, unknown>>;
-  /** Request headers that change what is bought (`x-owned-contacts`), lower-case names. */
-  headers: Json<Record<string, string>>;
+  /** The request's body as validated, JSON text. */
+  body: string;
+  /** Request headers that change what is bought (`x-owned-contacts`), lower-case names: JSON text. */
+  headers: string;
   credits_estimated: number;
   summary: string;
   audience_name: string | null;

@@ -12,6 +12,7 @@ import { ledgerAnswer } from "../../../src/contract/ledger";
 import { approvalSchema, approvalsAnswer, capsSchema, spendingSummary } from "../../../src/contract/spending";
 import type { Sandbox } from "../../../src/sandbox/app";
 import { csvCell, LEDGER_CSV_HEADER } from "../../../src/server/ledger";
+import { admitPreview } from "../../../src/server/spending-policy";
 import { type Browser, recording, startSandbox } from "../../support/proxy-server";
 import { PASSWORD, signIn, startTeam, type Team } from "../../support/team";
 
@@ -28,7 +29,16 @@ const withEmail = {
 };
 
 let sandbox: Sandbox;
-const upstream = recording(async (request) => sandbox.fetch(request));
+/** Set: the next enrich is carried out (and charged) by the sandbox, and its answer lost on the way. */
+let loseNextEnrich = false;
+const upstream = recording(async (request) => {
+  const response = await sandbox.fetch(request);
+  if (loseNextEnrich && new URL(request.url).pathname === "/v2/contact/enrich") {
+    loseNextEnrich = false;
+    throw new Error("connection reset by the test");
+  }
+  return response;
+});
 const ENRICH = "/v2/contact/enrich";
 const EXPORT = "/v2/contact/export";
 const sent = (pathname: string) => upstream.seen.filter((s) => s.path === pathname);
@@ -153,7 +163,8 @@ describe("monthly caps", () => {
     expect(await balance()).toBe(before - 40);
 
     // What is left can still be bought: 5 people cost at most 10.
-    const rest = await enrich(t.buyer, fresh(5));
+    const five = fresh(5);
+    const rest = await enrich(t.buyer, five);
     expect(rest.status).toBe(200);
     expect(await balance()).toBe(before - 50);
 
@@ -165,7 +176,24 @@ describe("monthly caps", () => {
       [40, 40],
     ]);
     // No hold outlives its purchase.
-    expect(await t.server.proxy.database.db.selectFrom("spend_holds").selectAll().execute()).toEqual([]);
+    const db = t.server.proxy.database.db;
+    expect(await db.selectFrom("spend_holds").selectAll().execute()).toEqual([]);
+
+    // What the review before a purchase is told (nothing held).
+    expect(await admitPreview(db, "bo", 2)).toEqual({
+      verdict: "refused",
+      reason:
+        "This purchase may cost up to 2 credits; your monthly cap is 50 and 50 are already spent this month, so 0 are left.",
+      caps: [{ scope: "person", cap: 50, spent: 50, left: 0 }],
+      approvalThreshold: null,
+    });
+    expect((await admitPreview(db, "bo", 0)).verdict).toBe("ok");
+
+    // People the team owns are priced at nothing: at the cap, they are still served (free).
+    const owned = await enrich(t.buyer, five);
+    expect(owned.status).toBe(200);
+    expect(owned.body.creditsCharged).toBe(0);
+    expect(await balance()).toBe(before - 50);
   });
 
   it("a replay of a purchase made before the cap was reached is not refused by it", async () => {
@@ -217,6 +245,46 @@ describe("monthly caps", () => {
       expect(sent(ENRICH).length).toBe(enrichCalls + 1);
       expect(await balance()).toBe(before - 20);
     } finally {
+      await other.server.close();
+    }
+  });
+});
+
+describe("an outcome not known", () => {
+  it("counts its estimate against the cap (the ledger's row carries it) until the balance says otherwise", async () => {
+    const other = await team();
+    try {
+      await putCaps(other.admin, { people: [person("bo", 50)] });
+      const before = await balance();
+      loseNextEnrich = true;
+      const lost = await enrich(other.buyer, fresh(10));
+      expect(lost.status).toBe(502);
+      expect(lost.body).toMatchObject({ code: "OUTCOME_UNKNOWN" });
+      expect(await balance()).toBe(before - 20);
+      const ledger = ledgerAnswer.parse((await other.buyer.get("/api/ledger")).body);
+      expect(ledger.entries).toEqual([
+        expect.objectContaining({ outcome: "unknown", creditsEstimated: 20, creditsCharged: null }),
+      ]);
+      const summary = spendingSummary.parse((await other.buyer.get("/api/spending/summary")).body);
+      expect(summary.people).toEqual([
+        { name: "bo", spent: 20, cap: 50, approvalThreshold: null, unknown: 1 },
+      ]);
+      expect(await other.server.proxy.database.db.selectFrom("spend_holds").selectAll().execute()).toEqual(
+        [],
+      );
+
+      const enrichCalls = sent(ENRICH).length;
+      const refused = await enrich(other.buyer, fresh(20));
+      expect(refused.status).toBe(403);
+      expect(refused.body).toMatchObject({
+        code: "CAP_REACHED",
+        detail: expect.stringContaining(
+          "your monthly cap is 50 and 20 are already spent this month, so 30 are left",
+        ),
+      });
+      expect(sent(ENRICH).length).toBe(enrichCalls);
+    } finally {
+      loseNextEnrich = false;
       await other.server.close();
     }
   });
@@ -333,7 +401,11 @@ describe("approvals", () => {
     });
     const refused = await enrich(t.buyer, ids, key);
     expect(refused.status).toBe(403);
-    expect(refused.body).toMatchObject({ code: "APPROVAL_DENIED" });
+    expect(refused.body).toEqual({
+      code: "APPROVAL_DENIED",
+      detail:
+        'ada denied this purchase ("Not this month"), so nothing was sent and nothing charged. Ask an admin before buying it with a new request.',
+    });
     expect((await di.post(`/api/approvals/${id}/approve`)).status).toBe(409);
     expect(sent(ENRICH).length).toBe(enrichCalls);
     expect(await balance()).toBe(before);
@@ -426,6 +498,19 @@ describe("approvals", () => {
     expect((await t.buyer.get("/api/ledger.csv?person=ada")).status).toBe(403);
     const own = await t.analyst.get("/api/ledger.csv");
     expect(own.text).toBe(`${LEDGER_CSV_HEADER.join(",")}\r\n`);
+  });
+
+  it("a request whose requester can no longer buy is not run when approved", async () => {
+    const asked = await enrich(t.buyer, fresh(10));
+    expect(asked.status).toBe(202);
+    const { id } = approvalSchema.parse(asked.body.approvalRequested);
+    expect((await t.admin.call("PUT", "/api/team/people/bo", { role: "analyst" })).status).toBe(200);
+    const enrichCalls = sent(ENRICH).length;
+    const refused = await t.admin.post(`/api/approvals/${id}/approve`);
+    expect(refused.status).toBe(409);
+    expect(sent(ENRICH).length).toBe(enrichCalls);
+    const [still] = approvalsAnswer.parse((await t.admin.get("/api/approvals?state=waiting")).body).approvals;
+    expect(still?.id).toBe(id);
   });
 
   it("a cell a spreadsheet would run as a formula is defused; quotes and commas are quoted", () => {

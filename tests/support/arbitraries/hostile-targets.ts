@@ -60,6 +60,13 @@ const OWN_ROUTES: Route[] = [
   { name: "team jobs", method: "GET", target: "/api/team/jobs" },
   { name: "team audit", method: "GET", target: "/api/team/audit" },
   { name: "ledger", method: "GET", target: "/api/ledger" },
+  { name: "ledger csv", method: "GET", target: "/api/ledger.csv" },
+  // Caps and approvals (changing the caps is left out: a cap set mid-run prices exports upstream).
+  { name: "spending caps", method: "GET", target: "/api/spending/caps" },
+  { name: "spending summary", method: "GET", target: "/api/spending/summary" },
+  { name: "approvals", method: "GET", target: "/api/approvals" },
+  { name: "approve", method: "POST", target: "/api/approvals/no-such-request/approve" },
+  { name: "deny", method: "POST", target: "/api/approvals/no-such-request/deny" },
   { name: "index", method: "GET", target: "/" },
   { name: "index.html", method: "GET", target: "/index.html" },
   { name: "asset", method: "GET", target: "/assets/app-1a2b3c.js" },
