@@ -22,6 +22,7 @@ import { ownedIds, prepareExport } from "./export-purchases";
 import { columnsKey } from "./purchases";
 import { readJsonBody } from "./request-input";
 import type { PlanProbe } from "./session-info";
+import { admitPreview } from "./spending-policy";
 import {
   andAll,
   inLists,
@@ -48,7 +49,7 @@ export interface ReviewDeps {
   maxBodyBytes: number;
 }
 
-/** Until the team's spending rules are in (caps, approvals): nothing stands in the way. */
+/** Replaced by the team's rules (admitPreview) before the answer leaves. */
 const NO_POLICY: PolicyVerdict = { verdict: "ok", reason: null, caps: [], approvalThreshold: null };
 
 const UNREADABLE =
@@ -56,7 +57,7 @@ const UNREADABLE =
 
 export function reviewRoutes(app: Hono<ProxyEnv>, deps: ReviewDeps) {
   app.post(`${API_PREFIX}/purchases/review`, async (c: Context<ProxyEnv>) => {
-    await deps.access.confirm(c);
+    const person = await deps.access.confirm(c);
     const raw = await readJsonBody(c, deps.maxBodyBytes);
     const parsed = reviewRequest.safeParse(raw);
     if (!parsed.success) throw unprocessable(toValidationRecord(parsed.error.issues, "body", raw));
@@ -68,6 +69,9 @@ export function reviewRoutes(app: Hono<ProxyEnv>, deps: ReviewDeps) {
       );
     const answer: ReviewAnswer =
       request.kind === "enrich" ? await reviewEnrich(deps, request) : await reviewExport(deps, request);
+    // The team's rules on what this would cost (caps, approval threshold), nothing held: the purchase
+    // is admitted again when it is sent.
+    answer.policy = await deps.access.store(() => admitPreview(deps.db, person.name, answer.credits));
     return c.json(answer);
   });
 }

@@ -285,7 +285,14 @@ describe("Checkout reviews: already yours, suppressed, new; owned contacts in an
     await poll(() => confirm.getByTestId("enrich-review-sentence").textContent()).toMatch(
       /^2 selected: 2 to buy/,
     );
-    await confirm.getByRole("button", { name: /^(Confirm: buy 2 new|Ask an admin to approve)/ }).click();
+    // The review knows bo's threshold: Confirm says an admin is asked first.
+    const ask = confirm.getByRole("button", { name: "Ask an admin to approve (up to 4 credits)" });
+    await poll(() => ask.isEnabled()).toBe(true);
+    expect(await confirm.getByTestId("policy-approval").textContent()).toContain(
+      "above your approval threshold of 1",
+    );
+    await shot(page, "review-06a-ask-an-admin");
+    await ask.click();
     const notice = enrichTab(page).locator('[data-spend="approval"]');
     await poll(() => notice.isVisible()).toBe(true);
     expect(await notice.getByRole("heading").textContent()).toBe("Sent for approval");
@@ -350,7 +357,7 @@ describe("Checkout reviews: already yours, suppressed, new; owned contacts in an
     await tickRows(page, 1, true);
     const before = await balance();
     let confirm = await reviewSelected(page, 1);
-    await confirm.getByRole("button", { name: /^(Confirm: buy 1 new|Ask an admin to approve)/ }).click();
+    await confirm.getByRole("button", { name: /^Ask an admin to approve \(up to 2 credits\)/ }).click();
     await poll(() => enrichTab(page).locator('[data-spend="approval"]').isVisible()).toBe(true);
     const request = await waitingApproval();
     const denied = await admin.post(`/api/approvals/${request.id}/deny`, {
@@ -364,27 +371,35 @@ describe("Checkout reviews: already yours, suppressed, new; owned contacts in an
     expect(await balance()).toBe(before);
     await shot(page, "review-08-denied");
 
-    // A cap at what bo has spent this month: the next purchase is refused before anything is sent.
-    await setCaps({ monthlyCap: 1, approvalThreshold: null });
+    // A cap set after the review said it could be bought: the proxy refuses the purchase itself.
+    await setCaps({ monthlyCap: null, approvalThreshold: null });
     await enrichTab(page).getByRole("button", { name: "Change the purchase" }).click();
     await enrichTab(page).getByRole("button", { name: "Review the purchase" }).click();
     confirm = confirmStep(page);
-    await poll(() => confirm.getByTestId("enrich-review-sentence").isVisible()).toBe(true);
     const buy = confirm.getByRole("button", { name: /^Confirm: buy 1 new/ });
-    if (await buy.isEnabled()) {
-      // The review does not know the caps yet: the proxy refuses the purchase itself.
-      await buy.click();
-      const refusal = enrichTab(page)
-        .getByRole("alert")
-        .filter({ hasText: "Not bought: it would pass a monthly spending cap" });
-      await poll(() => refusal.isVisible()).toBe(true);
-      expect((await refusal.textContent())?.match(/Nothing was sent/g)).toHaveLength(1);
-      expect(await refusal.textContent()).not.toMatch(/CAP_REACHED|403/);
-    } else {
-      expect(await confirm.textContent()).toContain("of your 1 credit this month");
-    }
+    await poll(() => buy.isEnabled()).toBe(true);
+    await setCaps({ monthlyCap: 1, approvalThreshold: null });
+    await buy.click();
+    const refusal = enrichTab(page)
+      .getByRole("alert")
+      .filter({ hasText: "Not bought: it would pass a monthly spending cap" });
+    await poll(() => refusal.isVisible()).toBe(true);
+    expect((await refusal.textContent())?.match(/Nothing was sent/g)).toHaveLength(1);
+    expect(await refusal.textContent()).not.toMatch(/CAP_REACHED|403/);
     expect(await balance()).toBe(before);
-    await shot(page, "review-09-cap-reached");
+    await shot(page, "review-09-cap-reached-on-purchase");
+
+    // Reviewed again under that cap: Confirm is off, with the reason and the cap as it stands.
+    await enrichTab(page).getByRole("button", { name: "Change the purchase" }).click();
+    await enrichTab(page).getByRole("button", { name: "Review the purchase" }).click();
+    await poll(() => confirm.getByTestId("enrich-review-sentence").isVisible()).toBe(true);
+    await poll(() => confirm.getByRole("alert").textContent()).toMatch(/monthly cap is 1\b/);
+    expect(await confirm.getByRole("alert").textContent()).toMatch(
+      /Your monthly cap of 1 credit is passed: \d+ spent this month\./,
+    );
+    expect(await buy.isDisabled()).toBe(true);
+    expect(await balance()).toBe(before);
+    await shot(page, "review-10-cap-refused-in-review");
     await bo.log.settle();
     expectClean(bo.log, [/status of (401|403|422)/]);
     await bo.context.close();

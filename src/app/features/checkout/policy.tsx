@@ -7,9 +7,14 @@ import { formatCredits, formatNumber } from "../../lib/format";
  * the proxy decides; the screen explains before the click.
  */
 
-/** "40 of your 50 credits this month are spent (10 left)". */
+/**
+ * "40 of your 50 credits this month are spent (10 left)"; past the cap: "your monthly cap of 1
+ * credit is passed: 11 spent this month".
+ */
 export function capLine(cap: CapStanding): string {
   const whose = cap.scope === "person" ? "your" : "the team's";
+  if (cap.spent > cap.cap)
+    return `${whose} monthly cap of ${formatCredits(cap.cap)} is passed: ${formatNumber(cap.spent)} spent this month`;
   const left = Math.max(0, cap.left);
   return `${formatNumber(cap.spent)} of ${whose} ${formatCredits(cap.cap)} this month ${cap.spent === 1 ? "is" : "are"} spent (${formatNumber(left)} left)`;
 }
@@ -17,7 +22,8 @@ export function capLine(cap: CapStanding): string {
 /** The caps as one sentence: "40 of your 50 credits this month are spent (10 left); …". */
 export function capsSentence(caps: readonly CapStanding[]): string | null {
   if (caps.length === 0) return null;
-  return `${caps.map(capLine).join("; ")}.`;
+  const sentence = caps.map(capLine).join("; ");
+  return `${sentence.charAt(0).toUpperCase()}${sentence.slice(1)}.`;
 }
 
 /** Why Confirm is off when a cap refuses it (null when the rules let it through or ask an admin). */

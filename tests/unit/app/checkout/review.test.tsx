@@ -391,10 +391,13 @@ describe("Export: an approval request", () => {
       exportStart: () => {
         starts += 1;
         return starts === 1
-          ? json({ approvalRequested: { ...approval("waiting"), operation: "exportStart" } }, { status: 202 })
+          ? json(
+              { approvalRequested: { ...approval("waiting"), id: "apr_2", operation: "exportStart" } },
+              { status: 202 },
+            )
           : json({ exportId: "exp_9", status: "QUEUED", rows: 950, credits: 2050 }, { status: 202 });
       },
-      approvals: () => json({ approvals: [{ ...approval(state), operation: "exportStart" }] }),
+      approvals: () => json({ approvals: [{ ...approval(state), id: "apr_2", operation: "exportStart" }] }),
     });
     renderWithClient(
       <ExportPanel filter={GERMANY} valid description="Country is Germany" count={1000} selection={[]} />,
