@@ -263,7 +263,8 @@ export function EnrichPanel({ selection }: { selection: readonly string[] }) {
               ? `At most ${formatAmount(cost, plan)}, and your balance is ${formatAmount(balance, plan)}: if most entries are found with what you reveal, the purchase is refused and nothing is charged. Enrich fewer people, or reveal less.`
               : null)
           }
-          pending={reviewRequest !== null && !answer && !reviewProblem}
+          // An answer kept from before (asked again now) is not what Confirm is pressed on.
+          pending={reviewRequest !== null && (!answer || reviewed.isFetching) && !reviewProblem}
           confirmLabel={confirmLabel}
           busy={busy}
           onConfirm={() => purchase.confirm(review.bodies, review.summary)}

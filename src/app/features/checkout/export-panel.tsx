@@ -498,6 +498,7 @@ export function ExportPanel({ filter, valid, description, count, selection }: Ex
             }
             confirmLabel={policyConfirmLabel(ready.policy, ready.credits, plan, exportLabel)}
             busy={purchase.busy}
+            pending={estimate.isFetching}
             onConfirm={() => {
               const name = form.getValues("name").trim();
               const { kind: _, owned: ownedContacts, ...rest } = asked;
