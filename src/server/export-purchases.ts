@@ -37,7 +37,12 @@ export interface ExportDeps {
  * time, one index lookup): an estimate asked again as a filter is edited does not read 50,000 ids
  * again. A contact whose retention ended within that minute may be left out a minute longer.
  */
-export async function ownedIds(db: Db, retentionDays: number, reveal: Reveal, key: string): Promise<string[]> {
+export async function ownedIds(
+  db: Db,
+  retentionDays: number,
+  reveal: Reveal,
+  key: string,
+): Promise<string[]> {
   if (retentionDays <= 0) return [];
   const newest = await db
     .selectFrom("owned_contacts")
@@ -348,12 +353,16 @@ export async function downloadRows(
     throw new Error(`the export's file could not be read (${outcome.kind})`);
   const rows: Record<string, string>[] = [];
   const parser = Papa.parse(Papa.NODE_STREAM_INPUT, { header: true, skipEmptyLines: true });
+  // A file cut on the way errors the source: that must reject here (pipe() does not pass it on, and
+  // an unhandled stream error would take the proxy down).
+  const source = Readable.fromWeb(outcome.body as never);
   const done = new Promise<void>((resolve, reject) => {
     parser.on("data", (row: Record<string, string>) => rows.push(row));
     parser.on("end", resolve);
     parser.on("error", reject);
+    source.on("error", reject);
   });
-  Readable.fromWeb(outcome.body as never).pipe(parser);
+  source.pipe(parser);
   await done;
   return rows;
 }
