@@ -258,6 +258,9 @@ export function EnrichPanel({ selection }: { selection: readonly string[] }) {
           balance={balance}
           problem={
             reviewProblem ??
+            (answer && answer.toBuy.length + answer.alreadyYours.length + review.emails === 0
+              ? "Nothing to get: every one of them is on one of your team's do-not-contact lists."
+              : null) ??
             (answer ? policyProblem(answer.policy) : null) ??
             (plan === "PAYG" && balance !== null && cost > balance
               ? `At most ${formatAmount(cost, plan)}, and your balance is ${formatAmount(balance, plan)}: if most entries are found with what you reveal, the purchase is refused and nothing is charged. Enrich fewer people, or reveal less.`

@@ -44,6 +44,7 @@ export function enrichConfirmLabel(
   const free = review.alreadyYours.length;
   // Emails in a pasted list are matched when bought: counted with the new ones, priced at most.
   const buy = review.toBuy.length + extraEntries;
+  if (buy === 0 && free === 0) return "Nothing to get";
   if (buy === 0 && extraCredits === 0) return `Get the ${formatNumber(free)} (free)`;
   const cost = formatAmount(review.credits + extraCredits, plan);
   return `Confirm: buy ${formatNumber(buy)} new for up to ${cost}${free > 0 ? `, get ${formatNumber(free)} free` : ""}`;

@@ -135,6 +135,19 @@ describe("Enrich: the review before the confirm click", () => {
     expect(await screen.findByRole("button", { name: "Get the 5 (free)" })).toBeTruthy();
   });
 
+  it("everyone suppressed: nothing to get, Confirm off with why", async () => {
+    fakeProxy({
+      review: () => json({ ...enrichReviewOf(OK, []), suppressed: IDS, toBuy: [], credits: 0 }),
+    });
+    renderWithClient(<EnrichPanel selection={IDS} />);
+    await openReview();
+    const button = await screen.findByRole("button", { name: "Nothing to get" });
+    expect((button as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByRole("alert").textContent).toContain(
+      "every one of them is on one of your team's do-not-contact lists",
+    );
+  });
+
   it("asks again when the reveal changes (the review is keyed on it)", async () => {
     const proxy = fakeProxy({ review: () => json(enrichReviewOf()) });
     renderWithClient(<EnrichPanel selection={IDS} />);
