@@ -1,11 +1,12 @@
 import type { Locator, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_PICKED_COLUMNS, requestColumns } from "../../src/app/features/checkout/export-settings";
+import type { GroupNode } from "../../src/contract/filter";
 import type { Approval, EnrichReview, ExportReview } from "../../src/contract/spending";
 import { browserAndAppForFile, type OpenedPage, openPage, until } from "../support/browser";
 import { browser as apiClient } from "../support/proxy-server";
 import { PASSWORD, signIn } from "../support/team";
-import { expectClean, GERMANY, poll, shot, urlWithAudience } from "./checkout-support";
+import { expectClean, GERMANY, poll, readCsvDownload, shot, urlWithAudience } from "./checkout-support";
 
 /**
  * The Checkout's review screens in Chromium, on the PAYG demo key, for a team (ada admin, bo
@@ -20,6 +21,12 @@ import { expectClean, GERMANY, poll, shot, urlWithAudience } from "./checkout-su
 
 const env = browserAndAppForFile({ env: { SANDBOX_KEY: "sbx_payg_demo" } });
 const WIDE = { width: 1440, height: 1000 };
+const FRANCE: GroupNode = {
+  type: "group",
+  op: "AND",
+  negate: false,
+  children: [{ type: "condition", column: "COUNTRY_NAME_PER", operator: "eq", value: "France" }],
+};
 /** The columns the app asks for by default: what the team owns is kept per set of columns. */
 const COLUMNS = requestColumns(DEFAULT_PICKED_COLUMNS);
 
@@ -68,14 +75,14 @@ const selectedIds = (page: Page) =>
  * random draw on every load), after clearing the selection when `fresh`; returns the selected ids,
  * oldest first.
  */
-async function tickRows(page: Page, n: number, fresh = false): Promise<string[]> {
+async function tickRows(page: Page, n: number, fresh = false, tree: GroupNode = GERMANY): Promise<string[]> {
   if (fresh)
     await page.evaluate(() => {
       localStorage.removeItem("audience-builder:selection");
       localStorage.removeItem("audience-builder:selection-names");
     });
   const before = fresh ? [] : await selectedIds(page);
-  await page.goto(urlWithAudience(env.app, GERMANY));
+  await page.goto(urlWithAudience(env.app, tree));
   const free = page
     .getByRole("region", { name: /^Sample of \d+ people, masked$/ })
     .getByRole("checkbox", { name: /^Select (?!every row)/, checked: false });
@@ -271,14 +278,47 @@ describe("Checkout reviews: already yours, suppressed, new; owned contacts in an
     await poll(() => number("estimate-rows")).toBe(Math.min(maxRows, figures.audience - 1));
     await poll(() => tab.getByRole("button", { name: /^Confirm and export/ }).isVisible()).toBe(true);
     await shot(page, "review-05-export-estimate-buy-again");
+
+    // Exactly the 5 selected: all already the team's or suppressed, nothing new to buy.
+    await tab.getByRole("radio", { name: /^Leave out the 4 contacts/ }).check();
+    await tab.getByRole("radio", { name: /^Only the 5 selected/ }).check();
+    await tab.getByRole("button", { name: /^Estimate/ }).click();
+    await poll(() => number("estimate-rows")).toBe(0);
+    const none = tab.getByRole("region", { name: "Confirm the export" });
+    await poll(() => none.textContent()).toContain("Nothing new to buy");
+    expect(await none.getByRole("button", { name: /^Confirm and export/ }).isDisabled()).toBe(true);
+    await shot(page, "review-05b-export-selection-nothing-new");
+
+    // The whole audience, owned contacts left out: the file holds none of them (nor the suppressed
+    // one), and exactly the estimate is charged.
+    await tab.getByRole("radio", { name: /^The whole audience/ }).check();
+    await tab.getByRole("button", { name: /^Estimate/ }).click();
+    await poll(() => number("estimate-rows")).toBe(figures.rows);
+    const before = await balance();
+    const seen = bo.log.exchanges.length;
+    const download = page.waitForEvent("download", { timeout: 60_000 });
+    await tab
+      .getByRole("button", { name: `Confirm and export ${figures.rows.toLocaleString("en-US")} rows` })
+      .click();
+    const csv = await readCsvDownload(await download);
+    expect(csv.rows).toHaveLength(figures.rows);
+    const delivered = new Set(csv.rows.map((row) => row.RBID_PAO));
+    for (const id of ids) expect(delivered.has(id)).toBe(false);
+    await poll(() => balance(), 30_000).toBe(before - figures.credits);
     await bo.log.settle();
+    const start = bo.log.exchanges
+      .slice(seen)
+      .find((e) => e.method === "POST" && e.url.endsWith("/api/v2/contact/export"));
+    expect(start?.requestHeaders["x-owned-contacts"]).toBe("leave-out");
+    await shot(page, "review-05c-export-done-owned-left-out");
     expectClean(bo.log, [/status of (401|422)/]);
   });
 
   it("above bo's threshold: Sent for approval, kept across a reload; ada approves in another context; the rows come, charged once", async () => {
     const { page } = bo;
     await setCaps({ monthlyCap: null, approvalThreshold: 1 });
-    const chosen = await tickRows(page, 2, true);
+    // Germany is the team's now (the whole audience was exported): people from France.
+    const chosen = await tickRows(page, 2, true, FRANCE);
     const before = await balance();
     const seen = bo.log.exchanges.length;
     const confirm = await reviewSelected(page, 2);
@@ -354,7 +394,7 @@ describe("Checkout reviews: already yours, suppressed, new; owned contacts in an
 
   it("a denied request says who and why; a monthly cap refuses in words; nothing spent", async () => {
     const { page } = bo;
-    await tickRows(page, 1, true);
+    await tickRows(page, 1, true, FRANCE);
     const before = await balance();
     let confirm = await reviewSelected(page, 1);
     await confirm.getByRole("button", { name: /^Ask an admin to approve \(up to 2 credits\)/ }).click();
@@ -395,7 +435,7 @@ describe("Checkout reviews: already yours, suppressed, new; owned contacts in an
     await poll(() => confirm.getByTestId("enrich-review-sentence").isVisible()).toBe(true);
     await poll(() => confirm.getByRole("alert").textContent()).toMatch(/monthly cap is 1\b/);
     expect(await confirm.getByRole("alert").textContent()).toMatch(
-      /Your monthly cap of 1 credit is passed: \d+ spent this month\./,
+      /Your monthly cap of 1 credit is passed: [\d,]+ spent this month\./,
     );
     expect(await buy.isDisabled()).toBe(true);
     expect(await balance()).toBe(before);
