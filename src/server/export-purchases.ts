@@ -51,7 +51,10 @@ export async function ownedIds(
   const version = String(newest?.id ?? "");
   const cacheKey = `${retentionDays}\n${revealsEmail(reveal)}\n${revealsMobile(reveal)}\n${key}`;
   let cache = ownedCache.get(db);
-  if (!cache) ownedCache.set(db, (cache = new Map()));
+  if (!cache) {
+    cache = new Map();
+    ownedCache.set(db, cache);
+  }
   const hit = cache.get(cacheKey);
   if (hit && hit.version === version && Date.now() - hit.at < OWNED_CACHE_MS) return hit.ids;
   let query = db
