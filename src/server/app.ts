@@ -27,7 +27,7 @@ import { ResponseCache } from "./response-cache";
 import { reviewRoutes } from "./review";
 import { PlanProbe } from "./session-info";
 import { SpendJournal } from "./spend-journal";
-import { SpendingPolicy, spendingRoutes } from "./spending-policy";
+import { admitPreview, SpendingPolicy, spendingRoutes } from "./spending-policy";
 import { staticSite } from "./static";
 import { ProxyStats } from "./stats";
 import { suppressionRoutes, viewRows } from "./suppression";
@@ -55,6 +55,8 @@ export interface BffProxy {
   database: Database;
   /** Tell the proxy the port it listens on (needed for the Host check when started on port 0). */
   listening(port: number): void;
+  /** The minute's look at the exports this proxy started and has not settled, now. */
+  checkExports(): Promise<void>;
   close(): Promise<void>;
   logger: Logger;
 }
@@ -275,6 +277,8 @@ export async function createProxy(
     plan,
     retentionDays: config.ownedRetentionDays,
     maxBodyBytes: config.maxBodyBytes,
+    // The team's verdict on the review's estimate (caps, approval threshold), nothing held.
+    admit: (person, estimate) => admitPreview(database.db, person, estimate),
   });
 
   app.get(`${API_PREFIX}/session`, async (c) => {
@@ -422,6 +426,7 @@ export async function createProxy(
     database,
     logger,
     listening: (port) => hosts.listening(port),
+    checkExports: () => checkPending(exportDeps),
     async close() {
       clearInterval(contactSweeper);
       clearInterval(exportChecker);

@@ -105,12 +105,89 @@ export async function prepareExport(
   return { body: out, suppressed, owned };
 }
 
+/** At most this many free Count and View calls to find which owned contacts are in an audience. */
+export const FREE_CALLS_MAX = 200;
+
+/**
+ * Which of the owned ids are in the audience, with free calls only: a Count of
+ * `filter AND RBID_PAO in [chunk]` settles a chunk wholly in (count = its size) or wholly out (0)
+ * with one call; a partial chunk is split in halves, and one under 100 ids is listed by a View
+ * (columns [RBID_PAO]). At most `maxCalls` calls: `complete` says whether every id was settled.
+ */
+export async function ownedInAudience(
+  client: UpstreamClient,
+  filter: GroupNode | null | undefined,
+  ids: readonly string[],
+  maxCalls = FREE_CALLS_MAX,
+): Promise<{ found: string[]; complete: boolean }> {
+  const found: string[] = [];
+  let calls = 0;
+  const within = (chunk: readonly string[]) =>
+    andAll(filter, [
+      { type: "condition", column: "RBID_PAO", operator: "in", valueList: [...chunk] } as never,
+    ]);
+  const queue: string[][] = [];
+  for (let i = 0; i < ids.length; i += 10_000) queue.push(ids.slice(i, i + 10_000));
+  while (queue.length > 0) {
+    if (calls >= maxCalls) return { found, complete: false };
+    const chunk = queue.shift()!;
+    calls++;
+    if (chunk.length < 100) {
+      const rows = await freeCall(client, "view", {
+        filter: within(chunk),
+        columns: ["RBID_PAO"],
+        limit: 100,
+      });
+      const byLower = new Map(chunk.map((id) => [id.toLowerCase(), id]));
+      for (const row of (rows as { rows: { RBID_PAO?: unknown }[] }).rows) {
+        const id = byLower.get(String(row.RBID_PAO).toLowerCase());
+        if (id) found.push(id);
+      }
+      continue;
+    }
+    const n = (await freeCall(client, "count", { filter: within(chunk), mode: "exact" })) as {
+      count: number;
+    };
+    if (n.count === 0) continue;
+    if (n.count >= chunk.length) {
+      found.push(...chunk);
+      continue;
+    }
+    const half = Math.ceil(chunk.length / 2);
+    queue.unshift(chunk.slice(0, half), chunk.slice(half));
+  }
+  return { found, complete: true };
+}
+
+async function freeCall(client: UpstreamClient, id: "count" | "view", body: unknown): Promise<unknown> {
+  const op = operationById(id);
+  const outcome = await client.send({
+    op,
+    target: op.path,
+    body: { kind: "json", text: JSON.stringify(body) },
+    stream: false,
+  });
+  if (outcome.kind !== "answer" || outcome.status !== 200)
+    throw new Error(`a free ${id} call to find owned contacts in the audience failed`);
+  const parsed = (id === "count" ? responses.count : responses.view).safeParse(JSON.parse(outcome.text));
+  if (!parsed.success) throw new Error(`the answer of a free ${id} call could not be read`);
+  return parsed.data;
+}
+
+/** The sentence for an add-free whose owned rows could not all be listed within the calls allowed. */
+export function freeRowsNote(found: number, owned: number): string {
+  const n = (x: number) => x.toLocaleString("en");
+  return `Of the ${n(owned)} contacts in this audience the team already owns, only ${n(found)} could be listed with the free counts allowed (${FREE_CALLS_MAX}), so only those ${n(found)} are added to the file for nothing; the others are still left out, not bought again.`;
+}
+
 export interface ExportPurchase {
   person: string;
   keyHash: string;
   keyLast4: string;
   /** The request as the buyer sent it (its filter is the ledger's). */
   original: Record<string, unknown>;
+  /** `add-free`: the owned ids of the audience added to the file (null otherwise). */
+  free?: string[] | null;
 }
 
 /** The journal's work for an export start: the pending ledger row and the export to settle. */
@@ -144,6 +221,7 @@ export async function startExport(p: ExportPurchase, send: () => Promise<WorkRes
             reveal: String(p.original.reveal),
             columns_key: columnsKey(p.original.columns),
             credits_estimated: started.credits,
+            free_ids: p.free ? JSON.stringify(p.free) : null,
             state: "pending",
             started_at: sql<Date>`now()` as never,
           })
@@ -311,12 +389,14 @@ export async function settle(deps: ExportDeps, seen: StatusSeen): Promise<void> 
             .onConflict((oc) => oc.columns(["purchase_id", "rbid_pao"]).doNothing())
             .execute();
       }
+      const free = completed ? (claimed.free_ids?.length ?? 0) : 0;
       await trx
         .updateTable("ledger")
         .set({
           outcome: completed ? (seen.credits > 0 ? "charged" : "free") : "free",
           credits_charged: completed ? seen.credits : 0,
-          rows: completed ? seen.rowsWritten : 0,
+          rows: completed ? seen.rowsWritten + free : 0,
+          rows_free: free,
         })
         .where("key_hash", "=", claimed.purchase_id)
         .where("operation", "=", "exportStart")
@@ -368,4 +448,80 @@ export async function downloadRows(
   source.pipe(parser);
   await done;
   return rows;
+}
+
+/** `add-free`: the owned ids an export adds to its file, or null (none, or not an export of ours). */
+export async function freeIdsOf(
+  db: Db,
+  exportId: string,
+): Promise<{ ids: string[]; key: string; reveal: Reveal } | null> {
+  const found = await db
+    .selectFrom("export_purchases")
+    .select(["free_ids", "columns_key", "reveal"])
+    .where("export_id", "=", exportId)
+    .executeTakeFirst();
+  if (!found?.free_ids || found.free_ids.length === 0) return null;
+  return { ids: found.free_ids, key: found.columns_key, reveal: found.reveal as Reveal };
+}
+
+/**
+ * The export's file with the owned rows added at its end, for nothing: the upstream bytes pass as
+ * they come; the header line gives the columns; then each owned row (the newest bought with the
+ * export's columns) as a CSV record of those columns.
+ */
+export function withFreeRows(
+  db: Db,
+  body: ReadableStream<Uint8Array>,
+  free: { ids: string[]; key: string },
+): ReadableStream<Uint8Array> {
+  let head = "";
+  let columns: string[] | null = null;
+  let endsWithNewline = true;
+  const decoder = new TextDecoder();
+  const encoder = new TextEncoder();
+  return body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        if (columns === null) {
+          head += decoder.decode(chunk, { stream: true });
+          const end = head.indexOf("\n");
+          if (end >= 0) columns = Papa.parse<string[]>(head.slice(0, end).replace(/\r$/, "")).data[0] ?? [];
+        }
+        if (chunk.length > 0) endsWithNewline = chunk[chunk.length - 1] === 10;
+        controller.enqueue(chunk);
+      },
+      async flush(controller) {
+        if (columns === null) return;
+        if (!endsWithNewline) controller.enqueue(encoder.encode("\r\n"));
+        for (let i = 0; i < free.ids.length; i += 5000) {
+          const rows = await db
+            .selectFrom("owned_contacts")
+            .select(["rbid_pao", "row"])
+            .where("rbid_pao", "in", free.ids.slice(i, i + 5000))
+            .where("columns_key", "=", free.key)
+            .orderBy("bought_at", "desc")
+            .execute();
+          const seen = new Set<string>();
+          let text = "";
+          for (const { rbid_pao, row } of rows) {
+            if (seen.has(rbid_pao)) continue;
+            seen.add(rbid_pao);
+            text += csvLine(columns.map((c) => (row as Record<string, unknown>)[c] ?? null));
+          }
+          controller.enqueue(encoder.encode(text));
+        }
+      },
+    }),
+  );
+}
+
+/** One RFC 4180 record: a field quoted when it holds a comma, quote, CR or LF; null is empty. */
+function csvLine(values: readonly unknown[]): string {
+  const field = (value: unknown) => {
+    if (value === null || value === undefined) return "";
+    const text =
+      typeof value === "string" ? value : typeof value === "object" ? JSON.stringify(value) : String(value);
+    return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  };
+  return `${values.map(field).join(",")}\r\n`;
 }

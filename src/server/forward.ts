@@ -13,7 +13,14 @@ import { type BufferedAnswer, fail, problem, toResponse } from "./answer";
 import { credits } from "./approvals";
 import type { ProxyConfig } from "./config";
 import type { ProxyEnv } from "./context";
-import { prepareExport, startExport, unknownExportRecorder } from "./export-purchases";
+import {
+  freeIdsOf,
+  ownedInAudience,
+  prepareExport,
+  startExport,
+  unknownExportRecorder,
+  withFreeRows,
+} from "./export-purchases";
 import { answerOf, type Outcome } from "./faults";
 import type { KeyStore } from "./key-store";
 import { LEDGER_OPERATIONS, type Purchase, type PurchaseDeps, purchase, unknownRecorder } from "./purchases";
@@ -30,6 +37,7 @@ import {
 } from "./spend-journal";
 import { type Admission, POLICED_OPERATIONS, type SpendingPolicy } from "./spending-policy";
 import type { ProxyStats } from "./stats";
+import { withoutSuppressed } from "./suppression";
 import type { Call, UpstreamClient } from "./upstream";
 
 /**
@@ -108,12 +116,26 @@ export function forwardHandler(op: OperationSpec, deps: ForwardDeps): Handler<Pr
     }
 
     if (call.stream) {
+      // add-free: the owned rows of the export's audience go at the end of its file.
+      const free =
+        op.id === "exportDownload" && deps.purchases
+          ? await freeIdsOf(deps.purchases.db, input.params.exportId ?? "").catch(() => {
+              throw fail(
+                503,
+                "The proxy cannot reach its database right now, so the rows the team already owns could not be added to this file. Try again in a moment.",
+              );
+            })
+          : null;
       const outcome = await deps.client.send(call, onUpstreamMs);
-      if (outcome.kind === "stream")
-        return new Response(outcome.body, {
-          status: 200,
-          headers: withoutTag(passedHeaders(outcome.headers, "file")),
-        });
+      if (outcome.kind === "stream") {
+        const headers = withoutTag(passedHeaders(outcome.headers, "file"));
+        if (free && outcome.body && deps.purchases)
+          return new Response(withFreeRows(deps.purchases.db, outcome.body, free), {
+            status: 200,
+            headers: headers.filter(([name]) => name !== "content-length"),
+          });
+        return new Response(outcome.body, { status: 200, headers });
+      }
       return toResponse(answerOf(outcome, deps.scrub).answer);
     }
     return toResponse((await exchange(call, deps, onUpstreamMs)).answer);
@@ -377,8 +399,27 @@ export async function runSpend(
           outcome: "nothing-done",
         };
       }
+      let free: string[] | null = null;
+      if (choice === "add-free" && prepared.owned.length > 0) {
+        // Which owned contacts are in the audience (free calls): added to the file for nothing.
+        try {
+          const filter = withoutSuppressed(
+            bought.original.filter as GroupNode | null | undefined,
+            prepared.suppressed,
+          );
+          free = (await ownedInAudience(deps.client, filter, prepared.owned)).found;
+        } catch {
+          return {
+            answer: problem(
+              502,
+              "The data service did not answer the free counts that find the contacts the team already owns in this audience, so nothing was sent and nothing charged. Try again in a moment.",
+            ),
+            outcome: "nothing-done",
+          };
+        }
+      }
       const sent = { ...call, body: { kind: "json" as const, text: JSON.stringify(prepared.body) } };
-      return startExport(bought, () => exchange(sent, deps, onUpstreamMs));
+      return startExport({ ...bought, free }, () => exchange(sent, deps, onUpstreamMs));
     };
     recordUnknown = unknownExportRecorder(bought);
   }
@@ -493,11 +534,6 @@ export function parseOwnedChoice(value: string | undefined): OwnedChoice {
   if (raw === undefined || raw === "") return "leave-out";
   if (!(OWNED_CHOICES as readonly string[]).includes(raw))
     throw fail(422, `The ${OWNED_HEADER} header must be one of ${OWNED_CHOICES.join(", ")}.`);
-  if (raw === "add-free")
-    throw fail(
-      422,
-      "Adding the contacts the team already owns to the export's file is not available yet: choose to leave them out (they are not bought again) or to buy them again.",
-    );
   return raw as OwnedChoice;
 }
 

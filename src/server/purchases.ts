@@ -243,7 +243,7 @@ async function enrich(
  * reveal, within the retention. Ids match exactly (as the service delivered RBID_PAO).
  */
 export async function ownedRows(
-  deps: PurchaseDeps,
+  deps: Pick<PurchaseDeps, "db" | "retentionDays">,
   ids: string[],
   reveal: Reveal,
   key: string,
@@ -261,6 +261,16 @@ export async function ownedRows(
   const rows = await query.orderBy("bought_at", "desc").execute();
   for (const row of rows) if (!found.has(row.rbid_pao)) found.set(row.rbid_pao, row.row);
   return found;
+}
+
+/** Of these ids, those Enrich would serve from the team's store (see ownedRows). */
+export async function ownedAmong(
+  deps: Pick<PurchaseDeps, "db" | "retentionDays">,
+  ids: string[],
+  reveal: Reveal,
+  key: string,
+): Promise<Set<string>> {
+  return new Set((await ownedRows(deps, ids, reveal, key)).keys());
 }
 
 /** A row owned with a wider reveal, as this request's reveal delivers it (what it did not reveal left out). */

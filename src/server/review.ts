@@ -1,10 +1,10 @@
 import type { Context, Hono } from "hono";
-import { type Kysely, sql } from "kysely";
+import type { Kysely } from "kysely";
 import { toValidationRecord } from "../contract/errors";
 import type { FilterNode, GroupNode } from "../contract/filter";
 import { PLANS, type Plan, type Reveal } from "../contract/inferred";
 import { responses } from "../contract/operations";
-import { maxContactCost, revealsEmail, revealsMobile } from "../contract/pricing";
+import { maxContactCost } from "../contract/pricing";
 import { operationById } from "../contract/routes";
 import {
   type EnrichReview,
@@ -18,11 +18,10 @@ import { API_PREFIX } from "./allowlist";
 import { fail, unprocessable } from "./answer";
 import type { ProxyEnv } from "./context";
 import type { Tables } from "./db/schema";
-import { ownedIds, prepareExport } from "./export-purchases";
-import { columnsKey } from "./purchases";
+import { freeRowsNote, ownedIds, ownedInAudience, prepareExport } from "./export-purchases";
+import { columnsKey, ownedAmong } from "./purchases";
 import { readJsonBody } from "./request-input";
 import type { PlanProbe } from "./session-info";
-import { admitPreview } from "./spending-policy";
 import {
   andAll,
   inLists,
@@ -47,9 +46,14 @@ export interface ReviewDeps {
   plan: PlanProbe;
   retentionDays: number;
   maxBodyBytes: number;
+  /**
+   * The team's spending rules on a purchase of this estimate (spending-policy's `admitPreview`,
+   * once merged: `(person, estimate) => admitPreview(db, person, estimate)`); none: NO_POLICY.
+   */
+  admit?: (person: string, estimate: number) => Promise<PolicyVerdict>;
 }
 
-/** Replaced by the team's rules (admitPreview) before the answer leaves. */
+/** Without the team's spending rules (no `admit`): nothing stands in the way. */
 const NO_POLICY: PolicyVerdict = { verdict: "ok", reason: null, caps: [], approvalThreshold: null };
 
 const UNREADABLE =
@@ -62,16 +66,9 @@ export function reviewRoutes(app: Hono<ProxyEnv>, deps: ReviewDeps) {
     const parsed = reviewRequest.safeParse(raw);
     if (!parsed.success) throw unprocessable(toValidationRecord(parsed.error.issues, "body", raw));
     const request = parsed.data;
-    if (request.kind === "export" && request.owned === "add-free")
-      throw fail(
-        422,
-        "Adding the contacts the team already owns to the export's file is not available yet: choose to leave them out (they are not bought again) or to buy them again.",
-      );
     const answer: ReviewAnswer =
       request.kind === "enrich" ? await reviewEnrich(deps, request) : await reviewExport(deps, request);
-    // The team's rules on what this would cost (caps, approval threshold), nothing held: the purchase
-    // is admitted again when it is sent.
-    answer.policy = await deps.access.store(() => admitPreview(deps.db, person.name, answer.credits));
+    if (deps.admit) answer.policy = await deps.access.store(() => deps.admit!(person.name, answer.credits));
     return c.json(answer);
   });
 }
@@ -130,6 +127,15 @@ async function reviewExport(
     ),
   );
   const e = await estimate(deps.client, prepared.body);
+  const notes = suppressionNotes(suppressed);
+  let freeRows = 0;
+  if (request.owned === "add-free" && owned > 0) {
+    const free = await ownedInAudience(deps.client, kept, ids).catch(() => {
+      throw fail(502, UNREADABLE);
+    });
+    freeRows = free.found.length;
+    if (!free.complete) notes.push(freeRowsNote(freeRows, owned));
+  }
   return {
     kind: "export",
     audience,
@@ -140,10 +146,10 @@ async function reviewExport(
     withEmail: e.withEmail,
     withMobile: e.withMobile,
     credits: e.credits,
-    freeRows: 0,
+    freeRows,
     balance: e.balance,
     sufficient: e.sufficient,
-    notes: suppressionNotes(suppressed),
+    notes,
     policy: NO_POLICY,
   };
 }
@@ -162,7 +168,7 @@ async function reviewEnrich(
   }
   const rest = ids.filter((id) => !dropped.has(id));
   const owned = await deps.access.store(() =>
-    ownedOf(deps, rest, request.reveal, columnsKey(request.columns)),
+    ownedAmong(deps, rest, request.reveal, columnsKey(request.columns)),
   );
   const toBuy = rest.filter((id) => !owned.has(id));
   const plan = await planOf(deps, toBuy[0] ?? ids[0]!, request.reveal);
@@ -175,20 +181,6 @@ async function reviewEnrich(
     credits: maxContactCost(toBuy.length, request.reveal, plan),
     policy: NO_POLICY,
   };
-}
-
-/** The ids the team owns as Enrich would serve them (exact ids, same columns, same or wider reveal). */
-async function ownedOf(deps: ReviewDeps, ids: string[], reveal: Reveal, key: string): Promise<Set<string>> {
-  if (ids.length === 0 || deps.retentionDays <= 0) return new Set();
-  let query = deps.db
-    .selectFrom("owned_contacts")
-    .select("rbid_pao")
-    .where("rbid_pao", "in", ids)
-    .where("columns_key", "=", key)
-    .where(sql<boolean>`bought_at > now() - make_interval(days => ${deps.retentionDays})`);
-  if (revealsEmail(reveal)) query = query.where("revealed_email", "=", true);
-  if (revealsMobile(reveal)) query = query.where("revealed_mobile", "=", true);
-  return new Set((await query.execute()).map((r) => r.rbid_pao));
 }
 
 /** The account's plan: the session's probe, else the service's estimate (free) says it. */

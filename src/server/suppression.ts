@@ -105,7 +105,7 @@ export interface ParsedEntries {
  * is read by its shape.
  */
 export function parseEntries(text: string): ParsedEntries {
-  const rows = Papa.parse<string[]>(text.replace(/^\uFEFF/, ""), { skipEmptyLines: "greedy" }).data;
+  const rows = Papa.parse<string[]>(text.replace(/^\uFEFF/, ""), { skipEmptyLines: false }).data;
   const out: ParsedEntries = { entries: [], rejected: [] };
   const header = rows[0]?.map(headerKind) ?? [];
   const hasHeader = header.some((k) => k !== null);

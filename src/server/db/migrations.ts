@@ -194,6 +194,8 @@ const MIGRATIONS: Record<string, Migration> = {
         .addColumn("reveal", "text", (c) => c.notNull())
         .addColumn("columns_key", "text", (c) => c.notNull())
         .addColumn("credits_estimated", "double precision", (c) => c.notNull())
+        // add-free: the owned contacts of the audience added to the file for nothing.
+        .addColumn("free_ids", "jsonb")
         .addColumn("state", "text", (c) =>
           c.notNull().check(sql`state in ('pending', 'settling', 'settled')`),
         )

@@ -193,6 +193,8 @@ export interface ExportPurchaseTable {
   /** The columns sent (RBID_PAO among them), canonical: the owned rows' columns_key. */
   columns_key: string;
   credits_estimated: number;
+  /** `add-free`: the owned ids of the audience added to the file for nothing (null otherwise). */
+  free_ids: ColumnType<string[] | null, string | null | undefined, string | null>;
   state: "pending" | "settling" | "settled";
   started_at: Timestamp;
   claimed_at: Timestamp | null;

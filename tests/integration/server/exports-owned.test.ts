@@ -181,4 +181,112 @@ describe("exports leave out the contacts the team owns", () => {
       await server.close();
     }
   }, 300_000);
+
+  it("add-free: the owned rows of the audience are added to the file for nothing, and only the new rows are charged", async () => {
+    const server = await startProxy(upstream, {
+      env: { SANDBOX_KEY: "sbx_payg_demo", DATA_DIR: dataDir, ...FAST },
+    });
+    try {
+      const api = browser(server.url);
+      const mine = OWNED + BOUGHT;
+      const request = { filter: everyone, maxRows: 100, reveal: "none" as const };
+      const review = exportReview.parse(
+        (await api.post("/api/purchases/review", { kind: "export", ...request, owned: "add-free" })).body,
+      );
+      expect(review).toMatchObject({ owned: mine, rows: 100, credits: 100, freeRows: mine, notes: [] });
+
+      const before = await balance();
+      const started = await api.post<{ exportId: string }>(
+        "/api/v2/contact/export",
+        { ...request, name: "new and owned" },
+        { idempotencyKey: `owned-free-${Date.now()}`, headers: { "x-owned-contacts": "add-free" } },
+      );
+      expect(started.status, started.text).toBe(202);
+      expect(await untilEnded(api, started.body.exportId)).toMatchObject({
+        status: "COMPLETED",
+        credits: 100,
+      });
+      const delivered = await fileIds(api, started.body.exportId);
+      expect(delivered).toHaveLength(100 + mine);
+      expect(new Set(delivered).size).toBe(delivered.length);
+      const fresh = delivered.slice(0, 100);
+      expect(fresh.filter((id) => owned.includes(id))).toEqual([]);
+      const ownedNow = await server.proxy.database.db
+        .selectFrom("owned_contacts")
+        .select("rbid_pao")
+        .distinct()
+        .execute();
+      expect(new Set(delivered.slice(100))).toEqual(
+        new Set(ownedNow.map((r) => r.rbid_pao).filter((id) => !fresh.includes(id))),
+      );
+      expect(before - (await balance())).toBe(100);
+      const entry = ledgerAnswer.parse((await api.get("/api/ledger")).body).entries[0]!;
+      expect(entry).toMatchObject({
+        outcome: "charged",
+        creditsCharged: 100,
+        rows: 100 + mine,
+        rowsFree: mine,
+      });
+
+      // An audience holding only some of them: found with the free calls allowed, and said when not all.
+      const germany = {
+        type: "group",
+        children: [{ type: "condition", column: "COUNTRY_NAME_PER", operator: "eq", value: "Germany" }],
+      };
+      const partial = exportReview.parse(
+        (
+          await api.post("/api/purchases/review", {
+            kind: "export",
+            filter: germany,
+            maxRows: 10,
+            reveal: "none",
+            owned: "add-free",
+          })
+        ).body,
+      );
+      expect(partial.owned).toBeGreaterThan(0);
+      expect(partial.freeRows).toBeGreaterThan(0);
+      expect(partial.freeRows).toBeLessThan(partial.owned);
+      expect(partial.notes.join(" ")).toMatch(/could be listed with the free counts allowed/);
+    } finally {
+      await server.close();
+    }
+  }, 300_000);
+
+  it("an export nobody polls is settled by the proxy's own check of its pending exports", async () => {
+    const server = await startProxy(upstream, {
+      env: { SANDBOX_KEY: "sbx_payg_demo", DATA_DIR: dataDir, ...FAST },
+    });
+    try {
+      const api = browser(server.url);
+      const started = await api.post<{ exportId: string }>(
+        "/api/v2/contact/export",
+        { filter: everyone, maxRows: 10, reveal: "none", name: "unwatched" },
+        { idempotencyKey: `owned-unwatched-${Date.now()}` },
+      );
+      expect(started.status, started.text).toBe(202);
+      for (let i = 0; ; i++) {
+        const status = await sandboxCall<{ status: string }>(
+          "sbx_payg_demo",
+          "GET",
+          `/v2/contact/export/${started.body.exportId}`,
+        );
+        if (status.status === "COMPLETED") break;
+        expect(i).toBeLessThan(300);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      const read = async () => ledgerAnswer.parse((await api.get("/api/ledger")).body).entries[0]!;
+      expect(await read()).toMatchObject({ outcome: "pending", creditsEstimated: 10 });
+      await server.proxy.checkExports();
+      expect(await read()).toMatchObject({ outcome: "charged", creditsCharged: 10, rows: 10 });
+      const recorded = await server.proxy.database.db
+        .selectFrom("export_purchases")
+        .select("state")
+        .where("export_id", "=", started.body.exportId)
+        .executeTakeFirstOrThrow();
+      expect(recorded.state).toBe("settled");
+    } finally {
+      await server.close();
+    }
+  }, 120_000);
 });
