@@ -266,13 +266,15 @@ describe("Checkout reviews: already yours, suppressed, new; owned contacts in an
     expect(await tab.getByTestId("estimate-sentence").textContent()).toContain("4 already yours (left out)");
     await shot(page, "review-04-export-estimate-owned-left-out");
 
-    // Adding owned rows to the file is not offered by the proxy yet: it says so, in words.
+    // The 4 the team owns added to the file for nothing: the same rows bought, 4 more in the file.
     await tab.getByRole("radio", { name: /^Add them to the file for free/ }).check();
-    const refused = tab.getByRole("alert").filter({ hasText: "The estimate could not be made" });
-    await poll(() => refused.isVisible()).toBe(true);
-    expect(await refused.textContent()).toContain("not available yet");
-    expect(await tab.getByRole("button", { name: /^Confirm and export/ }).count()).toBe(0);
-    await shot(page, "review-05a-export-add-free-not-offered");
+    await poll(() => number("estimate-free")).toBe(4);
+    expect(await number("estimate-rows")).toBe(figures.rows);
+    const addFree = tab.getByRole("button", {
+      name: `Confirm and export ${figures.rows.toLocaleString("en-US")} rows (+ 4 free)`,
+    });
+    await poll(() => addFree.isEnabled()).toBe(true);
+    await shot(page, "review-05a-export-add-free");
 
     await tab.getByRole("radio", { name: /^Buy them again \(fresh data\)/ }).check();
     await poll(() => number("estimate-rows")).toBe(Math.min(maxRows, figures.audience - 1));
