@@ -124,6 +124,13 @@ export class SpendingPolicy {
           { code: SPENDING_CODES.approvalDenied },
         );
       }
+      // Ran, and the journal no longer keeps its answer (past the TTL): it is not bought again.
+      if (approval.state === "ran")
+        throw fail(
+          409,
+          `This purchase was approved by ${approval.decided_by ?? "an admin"} and ran${approval.decided_at ? ` on ${new Date(approval.decided_at).toISOString().slice(0, 10)}` : ""}; its answer is no longer kept, so it is not run again. To buy it again, send it with a new key.`,
+          { code: SPEND_CODES.keyReused },
+        );
       approved = true;
     }
     const needsThreshold = !approved && rules.threshold !== null;

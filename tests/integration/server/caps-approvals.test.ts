@@ -448,14 +448,12 @@ describe("approvals", () => {
     expect(await balance()).toBe(before);
   });
 
-  it("an export above the threshold is priced with the service's estimate and waits; nothing is started", async () => {
+  it("an export above the threshold is priced with the service's estimate and waits; approved, it starts once as the requester's", async () => {
     await putCaps(t.admin, { people: [person("bo", 100, 10)] });
     const exports = sent(EXPORT).length;
-    const asked = await t.buyer.post(
-      "/api/v2/contact/export",
-      { filter: withEmail, maxRows: 30, reveal: "none", name: "Germans" },
-      { idempotencyKey: newKey() },
-    );
+    const key = newKey();
+    const body = { filter: withEmail, maxRows: 30, reveal: "none", name: "Germans" };
+    const asked = await t.buyer.post("/api/v2/contact/export", body, { idempotencyKey: key });
     expect(asked.status).toBe(202);
     const approval = approvalSchema.parse((asked.body as { approvalRequested: unknown }).approvalRequested);
     expect(approval).toMatchObject({
@@ -465,6 +463,54 @@ describe("approvals", () => {
     });
     expect(sent(EXPORT).length).toBe(exports);
     expect(sent("/v2/contact/export/estimate").length).toBeGreaterThan(0);
+
+    const before = await balance();
+    const approved = await t.admin.post(`/api/approvals/${approval.id}/approve`);
+    expect(approved.status).toBe(200);
+    expect(approvalSchema.parse(approved.body)).toMatchObject({
+      state: "ran",
+      decidedBy: "ada",
+      outcome: "Export started: up to 30 credits, charged when it completes.",
+    });
+    expect(sent(EXPORT).length).toBe(exports + 1);
+    // Sent as the requester's export would have been: its name tagged by the journal.
+    expect(JSON.parse(sent(EXPORT).at(-1)!.body).name).toMatch(/^Germans \[ab-[0-9a-f]{16}\]$/);
+    const again = await t.buyer.post<{ exportId: string }>("/api/v2/contact/export", body, {
+      idempotencyKey: key,
+    });
+    expect(again.status).toBe(202);
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(sent(EXPORT).length).toBe(exports + 1);
+    const jobs = (await t.admin.get("/api/team/jobs?kind=export")).body as {
+      jobs: { jobId: string; person: string }[];
+    };
+    expect(jobs.jobs).toContainEqual(expect.objectContaining({ jobId: again.body.exportId, person: "bo" }));
+    // Charged once, on completion.
+    let status = "QUEUED";
+    for (let i = 0; i < 100 && status !== "COMPLETED"; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      ({ status } = await sandboxCall<{ status: string }>(
+        "GET",
+        `/v2/contact/export/${again.body.exportId}`,
+      ));
+    }
+    expect(status).toBe("COMPLETED");
+    expect(await balance()).toBe(before - 30);
+  });
+
+  it("a preview is priced with the price table on its limit", async () => {
+    await putCaps(t.admin, { people: [person("di", 5, null)] });
+    const previews = sent("/v2/contact/preview").length;
+    const refused = await di.post(
+      "/api/v2/contact/preview",
+      { filter: withEmail, limit: 3, reveal: "email" },
+      { idempotencyKey: newKey() },
+    );
+    expect(refused.status).toBe(403);
+    expect(refused.body).toMatchObject({
+      detail: expect.stringMatching(/^This purchase may cost up to 6 credits; your monthly cap is 5 /),
+    });
+    expect(sent("/v2/contact/preview").length).toBe(previews);
   });
 
   it("the month's summary: admins read everyone's, others only their own", async () => {
@@ -511,6 +557,34 @@ describe("approvals", () => {
     expect(sent(ENRICH).length).toBe(enrichCalls);
     const [still] = approvalsAnswer.parse((await t.admin.get("/api/approvals?state=waiting")).body).approvals;
     expect(still?.id).toBe(id);
+  });
+
+  it("an approved purchase that ran is not run again once the journal has let its answer go", async () => {
+    const other = await startTeam({
+      upstream,
+      env: { SANDBOX_KEY: PAYG, ...FAST, IDEMPOTENCY_TTL_MS: "1000" },
+    });
+    try {
+      await putCaps(other.admin, { people: [person("bo", null, 10)] });
+      const ids = fresh(10);
+      const key = newKey();
+      const asked = await enrich(other.buyer, ids, key);
+      expect(asked.status).toBe(202);
+      const { id } = approvalSchema.parse(asked.body.approvalRequested);
+      expect(approvalSchema.parse((await other.admin.post(`/api/approvals/${id}/approve`)).body).state).toBe(
+        "ran",
+      );
+      await new Promise((r) => setTimeout(r, 1500));
+      const before = await balance();
+      const enrichCalls = sent(ENRICH).length;
+      const late = await enrich(other.buyer, ids, key);
+      expect(late.status).toBe(409);
+      expect(late.body).toMatchObject({ detail: expect.stringContaining("it is not run again") });
+      expect(sent(ENRICH).length).toBe(enrichCalls);
+      expect(await balance()).toBe(before);
+    } finally {
+      await other.server.close();
+    }
   });
 
   it("a cell a spreadsheet would run as a formula is defused; quotes and commas are quoted", () => {
