@@ -88,7 +88,7 @@ function group(
     const merged = mergeLists(run, "notIn", ctx);
     const parts = merged.rest.map((child) => compileNode(child, sql, ctx, scores, here));
     for (const [column, values] of merged.lists)
-      parts.push(notIn(`lower(${column})`, inValues(`lower(${column})`, values, sql)));
+      parts.push(notIn(caseless(column), inValues(caseless(column), values, sql)));
     return parts.length === 1 ? parts[0]! : `(${parts.join(" AND ")})`;
   };
   // `col in A OR col in B` (each alone between ORs) is `col in (A + B)`.
@@ -96,7 +96,7 @@ function group(
   const orMerged = mergeLists(single, "in", ctx);
   const compiled = [
     ...runs.filter((run) => run.length !== 1 || orMerged.rest.includes(run[0]!)).map(compileRun),
-    ...[...orMerged.lists].map(([column, values]) => inValues(`lower(${column})`, values, sql)),
+    ...[...orMerged.lists].map(([column, values]) => inValues(caseless(column), values, sql)),
   ];
   const body = compiled.join(" OR ");
   const wrapped = compiled.length === 1 ? body : `(${body})`;
@@ -287,9 +287,9 @@ function condition(node: ConditionNode, sql: SqlBuilder, ctx: CompileContext): s
     case "endsWith":
       return like(`%${escapeLike(value)}`);
     case "in":
-      return inValues(`lower(${col})`, lowerUnique(node.valueList), sql);
+      return inValues(caseless(col), lowerUnique(node.valueList), sql);
     case "notIn":
-      return notIn(`lower(${col})`, inValues(`lower(${col})`, lowerUnique(node.valueList), sql));
+      return notIn(caseless(col), inValues(caseless(col), lowerUnique(node.valueList), sql));
     default:
       throw new Error(`operator ${op} on a text column reached the compiler`);
   }
@@ -357,6 +357,14 @@ function enumCondition(node: ConditionNode, col: string, dict: Dictionary, sql: 
       throw new Error(`operator ${node.operator} on a text column reached the compiler`);
   }
 }
+
+/**
+ * Columns whose stored values are lower-case by construction (the ids: `'pao_' || lower(hex(…))`,
+ * src/sandbox/dataset/tables.ts): a case-insensitive list compares them as they are, without a
+ * lower() of every row (an exclusion list probes all million).
+ */
+const LOWER_CASE_COLUMNS: ReadonlySet<string> = new Set(['"RBID_PAO"', '"RBID_PER"', '"RBID_ORG"']);
+const caseless = (col: string) => (LOWER_CASE_COLUMNS.has(col) ? col : `lower(${col})`);
 
 function lowerUnique(list: readonly string[] | null | undefined): string[] {
   return [...new Set((list ?? []).map((v) => v.toLowerCase()))];
