@@ -159,6 +159,18 @@ describe("Enrich: the review before the confirm click", () => {
     expect(proxy.to("/api/purchases/review")[1]?.body).toMatchObject({ reveal: "both" });
   });
 
+  it("follows the selection while the confirm step is open (asked again for the new people)", async () => {
+    const proxy = fakeProxy({ review: () => json(enrichReviewOf()) });
+    const view = renderWithClient(<EnrichPanel selection={IDS} />);
+    await openReview();
+    view.rerender(<EnrichPanel selection={IDS.slice(0, 4)} />);
+    await waitFor(() => expect(proxy.to("/api/purchases/review")).toHaveLength(2));
+    expect(proxy.to("/api/purchases/review")[1]?.body).toMatchObject({ personIds: IDS.slice(0, 4) });
+    expect(screen.getByRole("region", { name: "Confirm the enrichment" }).textContent).toContain(
+      "the 4 people selected in the sample",
+    );
+  });
+
   it("a cap refuses it: Confirm is off, with the reason and the caps", async () => {
     fakeProxy({
       review: () =>
