@@ -346,7 +346,7 @@ export function EnrichPanel({ selection }: { selection: readonly string[] }) {
                 <span className="checkout-choice-text">
                   <span className="checkout-choice-label">A list of ids or emails</span>
                   <span className="hint-text checkout-choice-hint">
-                    Paste contact ids (RBID_PAO) or email addresses.
+                    Paste contact ids (they start with pao_) or email addresses.
                   </span>
                 </span>
               </label>
