@@ -214,6 +214,9 @@ describe("Checkout reviews: already yours, suppressed, new; owned contacts in an
     const afterFive = await balance();
     expect(afterThree - afterFive).toBeGreaterThan(0);
     expect(afterThree - afterFive).toBeLessThanOrEqual(2);
+    expect(await rows.textContent()).toContain(
+      "with email addresses; 3 already yours, free; 1 suppressed, left out)",
+    );
     const delivered = await rows.locator("tbody tr").allTextContents();
     expect(delivered.join(" ")).not.toContain(ids[3]!);
     await shot(page, "review-02-enrich-rows-new-one-paid");

@@ -4,6 +4,7 @@ import { useForm, useWatch } from "react-hook-form";
 import { z } from "zod";
 import { ENRICH_MAX_ENTRIES, type Plan, REVEALS, type Reveal } from "../../../contract/inferred";
 import { maxContactCost } from "../../../contract/pricing";
+import type { EnrichReview } from "../../../contract/spending";
 import { useCredits } from "../../api/credits";
 import { formatNumber } from "../../lib/format";
 import { useSelectionNames } from "../../lib/selection";
@@ -51,6 +52,17 @@ interface Review {
 function reviewRequestOf(review: Review | null): EnrichReviewRequest | null {
   if (!review || review.ids.length === 0 || review.ids.length > ENRICH_MAX_ENTRIES) return null;
   return { kind: "enrich", personIds: [...review.ids], reveal: review.reveal, columns: review.columns };
+}
+
+/** The purchase's sentence with what the review said ("…; 3 already yours, free; 1 suppressed, left out"). */
+function withReview(summary: string, answer: EnrichReview | null): string {
+  if (!answer) return summary;
+  const parts: string[] = [];
+  if (answer.alreadyYours.length > 0)
+    parts.push(`${formatNumber(answer.alreadyYours.length)} already yours, free`);
+  if (answer.suppressed.length > 0)
+    parts.push(`${formatNumber(answer.suppressed.length)} suppressed, left out`);
+  return parts.length > 0 ? `${summary}; ${parts.join("; ")}` : summary;
 }
 
 /** `12 ids and 3 emails` */
@@ -270,7 +282,7 @@ export function EnrichPanel({ selection }: { selection: readonly string[] }) {
           pending={reviewRequest !== null && (!answer || reviewed.isFetching) && !reviewProblem}
           confirmLabel={confirmLabel}
           busy={busy}
-          onConfirm={() => purchase.confirm(review.bodies, review.summary)}
+          onConfirm={() => purchase.confirm(review.bodies, withReview(review.summary, answer))}
           onBack={() => setReview(null)}
         >
           {reviewRequest && !answer && !reviewProblem ? (
