@@ -371,4 +371,10 @@ export async function sweepOwned(db: Kysely<Tables>, retentionDays: number): Pro
     .deleteFrom("owned_contacts")
     .where(sql<boolean>`bought_at < now() - make_interval(days => ${retentionDays})`)
     .execute();
+  // Settled exports past the retention: their free ids (add-free) are paid data too.
+  await db
+    .deleteFrom("export_purchases")
+    .where("state", "=", "settled")
+    .where(sql<boolean>`settled_at < now() - make_interval(days => ${retentionDays})`)
+    .execute();
 }

@@ -169,6 +169,8 @@ function compileNode(
  */
 export const LITERAL_TEXT_MAX = 256;
 
+const SEPARATOR = "\u001f";
+
 /** `column IN (values)` for values the caller gave; FALSE for none. */
 function inValues(column: string, values: readonly (string | number)[], sql: SqlBuilder): string {
   if (values.length === 0) return "FALSE";
@@ -184,7 +186,12 @@ function inValues(column: string, values: readonly (string | number)[], sql: Sql
   // Long text lists (exclusion lists of thousands of ids): one bound VARCHAR[] and a semi-join,
   // hashed once per query instead of compared per row. The list holds no NULL, so membership is
   // TRUE or FALSE for a present column and NULL for a NULL one, exactly as the literal list.
-  const list = sql.param(listValue(values as string[]), LIST(VARCHAR));
+  // Bound as one string split in SQL where no value holds the separator (U+001F): binding a
+  // VARCHAR[] of 50,000 converts each value on its own (~100 ms), one string ~14 ms.
+  const texts = values as string[];
+  if (!texts.some((v) => v.includes(SEPARATOR)))
+    return `(${column} IN (SELECT unnest(string_split(${sql.param(texts.join(SEPARATOR))}, chr(31)))))`;
+  const list = sql.param(listValue(texts), LIST(VARCHAR));
   return `(${column} IN (SELECT unnest(${list})))`;
 }
 

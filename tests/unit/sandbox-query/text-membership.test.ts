@@ -124,4 +124,15 @@ describe("text in/notIn lists", () => {
     } as GroupNode;
     expect((await count(wrapped)).n).toBe(listed.size - chunks[0]!.length);
   });
+
+  it("a long list holding the separator character is bound as a list and still matches exactly", async () => {
+    const picked = ids.slice(0, LITERAL_TEXT_MAX + 10);
+    const list = [...picked, "odd\u001fvalue"];
+    const isIn = await count(filterOf("RBID_PAO", "in", list));
+    expect(isIn.n).toBe(picked.length);
+    expect(isIn.text).not.toContain("string_split");
+    const plain = await count(filterOf("RBID_PAO", "in", picked));
+    expect(plain.text).toContain("string_split");
+    expect(plain.n).toBe(picked.length);
+  });
 });
