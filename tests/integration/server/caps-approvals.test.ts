@@ -516,8 +516,9 @@ describe("approvals", () => {
   it("the month's summary: admins read everyone's, others only their own", async () => {
     const all = spendingSummary.parse((await t.admin.get("/api/spending/summary")).body);
     expect(all.people.map((p) => p.name)).toEqual(["ada", "bo", "cy", "di"]);
+    // The enrichment of 10 (20 credits) and, with exports in the ledger, the approved export of 30.
     expect(all.people.find((p) => p.name === "bo")).toMatchObject({
-      spent: 20,
+      spent: 50,
       cap: 100,
       approvalThreshold: 10,
     });
@@ -537,8 +538,9 @@ describe("approvals", () => {
     const lines = csv.text.split("\r\n");
     expect(lines.at(-1)).toBe("");
     expect(lines[0]).toBe(LEDGER_CSV_HEADER.join(","));
-    expect(lines).toHaveLength(3);
-    const cells = lines[1]!.split(",");
+    // The enrichment and the approved export (exports are in the ledger too).
+    expect(lines).toHaveLength(4);
+    const cells = lines.find((line) => line.includes(",Enrich,"))!.split(",");
     expect(cells.slice(1, 4)).toEqual(["bo", "Enrich", ""]);
     expect(cells.slice(5)).toEqual(["10", "0", "20", "20", "Charged", cells[10]!]);
     expect((await t.buyer.get("/api/ledger.csv?person=ada")).status).toBe(403);
