@@ -53,7 +53,7 @@ export interface ReviewDeps {
   admit?: (person: string, estimate: number) => Promise<PolicyVerdict>;
 }
 
-/** Until the team's spending rules are in (caps, approvals): nothing stands in the way. */
+/** Without the team's spending rules (no `admit`): nothing stands in the way. */
 const NO_POLICY: PolicyVerdict = { verdict: "ok", reason: null, caps: [], approvalThreshold: null };
 
 const UNREADABLE =

@@ -25,7 +25,7 @@ let app: RunningApp;
 
 beforeAll(async () => {
   // The tests buy the sample's first rows again and again, each charged: with the team's store on,
-  // the later ones would be served free (the review screen does not say so yet: issue 18's UI slice).
+  // the later ones would be served free (the review says so: tests/e2e/checkout-review.test.ts).
   [browser, app] = await Promise.all([
     launchBrowser(),
     startApp({ env: { SANDBOX_KEY: "sbx_payg_demo", OWNED_RETENTION_DAYS: "0" } }),
@@ -103,7 +103,7 @@ describe("Enrich: the rows selected in the sample", () => {
       // Nothing was spent by reviewing.
       expect(await balanceOf(app)).toBe(before);
 
-      await confirm.getByRole("button", { name: "Confirm and enrich 5" }).click();
+      await confirm.getByRole("button", { name: /^Confirm: buy 5 new for up to 10 credits/ }).click();
       const result = panel.getByRole("region", { name: "Enriched rows", exact: true });
       await poll(() => result.locator("tbody tr").count()).toBe(5);
       await poll(() => headerCredits(page)).toBe(`${(before - cost).toLocaleString("en-US")} credits`);
@@ -147,7 +147,7 @@ describe("Enrich: the rows selected in the sample", () => {
       const before = await balanceOf(app);
       const cost = await expectedCost(ids);
       const confirm = panel.getByRole("region", { name: "Confirm the enrichment" });
-      await confirm.getByRole("button", { name: "Confirm and enrich 3" }).dblclick();
+      await confirm.getByRole("button", { name: /^Confirm: buy 3 new for up to 6 credits/ }).dblclick();
       const result = panel.getByRole("region", { name: "Enriched rows", exact: true });
       await poll(() => result.locator("tbody tr").count()).toBe(3);
       await log.settle();
@@ -197,7 +197,7 @@ describe("Enrich: the rows selected in the sample", () => {
         await route.fetch();
         await route.abort("connectionreset");
       });
-      await confirm.getByRole("button", { name: "Confirm and enrich 5" }).click();
+      await confirm.getByRole("button", { name: /^Confirm: buy 5 new for up to 10 credits/ }).click();
       const alert = panel
         .getByRole("alert")
         .filter({ hasText: "No answer: the enrichment may or may not have gone through" });

@@ -35,6 +35,31 @@ const storedIds = z
     ),
   );
 const idsStore = storedValue(SELECTION_STORAGE_KEY, storedIds);
+
+/**
+ * The names of selected people as the sample showed them (id -> full name), so that Checkout can
+ * say who is who without asking the service again. Only ids still selected are kept.
+ */
+export const SELECTION_NAMES_STORAGE_KEY = "audience-builder:selection-names";
+const namesStore = storedValue(
+  SELECTION_NAMES_STORAGE_KEY,
+  z.record(z.string(), z.string().max(300)).catch({}),
+);
+const NO_NAMES: Readonly<Record<string, string>> = {};
+
+/** Keeps the names of `ids` only (and adds `more`). */
+function writeNames(ids: readonly string[], more: ReadonlyMap<string, string> | null = null): void {
+  const before = namesStore.get() ?? NO_NAMES;
+  const next: Record<string, string> = {};
+  for (const id of ids) {
+    const name = more?.get(id) ?? before[id];
+    if (name) next[id] = name.slice(0, 300);
+  }
+  const changed =
+    Object.keys(next).length !== Object.keys(before).length ||
+    Object.entries(next).some(([id, name]) => before[id] !== name);
+  if (changed) namesStore.set(Object.keys(next).length === 0 ? null : next);
+}
 const NONE: readonly string[] = [];
 
 /** Ids the last add could not take; this page's note, not kept. */
@@ -60,8 +85,14 @@ export function getSelection(): SelectionSnapshot {
   return read();
 }
 
-/** Adds ids (duplicates ignored) up to the cap; returns how many were refused. */
-export function addToSelection(ids: Iterable<string>): number {
+/**
+ * Adds ids (duplicates ignored) up to the cap; returns how many were refused. `names`: the people's
+ * names as shown, kept for Checkout's review.
+ */
+export function addToSelection(
+  ids: Iterable<string>,
+  names: ReadonlyMap<string, string> | null = null,
+): number {
   const before = read();
   const next = [...before.ids];
   const has = new Set(before.ids);
@@ -75,6 +106,7 @@ export function addToSelection(ids: Iterable<string>): number {
     next.push(id);
     has.add(id);
   }
+  if (names) writeNames(next, names);
   if (next.length === before.ids.length && refused === before.refused) return refused;
   write(next, refused);
   return refused;
@@ -87,6 +119,7 @@ export function removeFromSelection(ids: Iterable<string>): void {
   const next = before.ids.filter((id) => !drop.has(id));
   if (next.length === before.ids.length && before.refused === 0) return;
   write(next);
+  writeNames(next);
 }
 
 /** Empties the selection. */
@@ -94,6 +127,7 @@ export function clearSelection(): void {
   const before = read();
   if (before.ids.length === 0 && before.refused === 0) return;
   write([]);
+  writeNames([]);
 }
 
 /** Forgets this page's note of refused ids (tests: the stored ids are re-read on every call). */
@@ -104,4 +138,13 @@ export function reloadSelection(): void {
 /** The selection, kept current. */
 export function useSelection(): SelectionSnapshot {
   return useSyncExternalStore(subscribeSelection, getSelection, getSelection);
+}
+
+/** The names the sample showed for selected people (id -> name; an id without one is not known here). */
+export function useSelectionNames(): Readonly<Record<string, string>> {
+  return useSyncExternalStore(namesStore.subscribe, readNames, readNames);
+}
+
+function readNames(): Readonly<Record<string, string>> {
+  return namesStore.get() ?? NO_NAMES;
 }

@@ -41,6 +41,11 @@ const purchaseSchema = z.object({
   summary: z.string(),
   /** When the proxy said its outcome cannot be known: it is never sent again under these keys. */
   unknownAt: z.string().optional(),
+  /**
+   * The team's approval request this purchase became (a 202 from the proxy): it waits for an admin,
+   * and once run the same keys get its answer. Kept so that a reload keeps waiting, never resends.
+   */
+  approvalId: z.string().optional(),
 });
 export type PendingPurchase = z.infer<typeof purchaseSchema>;
 export type PurchaseCall = z.infer<typeof callSchema>;
@@ -244,4 +249,13 @@ export function markUnknown(
 /** The bodies of the calls that got no answer: what a new purchase after an unknown outcome buys. */
 export function unansweredBodies(purchase: PendingPurchase): unknown[] {
   return purchase.calls.filter((call) => call.answeredAt === undefined).map((call) => call.body);
+}
+
+/** Marks a purchase that became an approval request: kept, waiting for an admin, never resent by itself. */
+export function markApproval(
+  storage: Storage | null,
+  purchaseId: string,
+  approvalId: string,
+): PendingPurchase | null {
+  return update(storage, purchaseId, (p) => ({ ...p, approvalId })).purchase;
 }

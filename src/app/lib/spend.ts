@@ -1,6 +1,8 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
+import { z } from "zod";
 import { OUTCOME_CODES, SPEND_CODES } from "../../contract/errors";
+import { type Approval, approvalSchema, SPENDING_CODES } from "../../contract/spending";
 import { ApiError, isAbortError, toApiError } from "../api/api-error";
 import { CREDITS_QUERY_KEY } from "../api/credits";
 import {
@@ -8,6 +10,7 @@ import {
   finishPurchase,
   hasBeenSent,
   markAnswered,
+  markApproval,
   markSending,
   markUnknown,
   type PendingPurchase,
@@ -45,7 +48,35 @@ export type FailureMeaning = "not-sent" | "no-answer" | "unknown" | "refused";
 export type SendOutcome<T> =
   | { ok: true; results: T[] }
   /** `results`: the calls answered before the failure. */
-  | { ok: false; results: T[]; error: ApiError; meaning: FailureMeaning };
+  | { ok: false; results: T[]; error: ApiError; meaning: FailureMeaning }
+  /**
+   * The proxy made it an approval request (202): nothing was bought yet; an admin decides. The same
+   * keys, sent again once it ran, get its answer.
+   */
+  | { ok: false; results: T[]; error: ApiError; approval: Approval; meaning: "approval" };
+
+const approvalAnswer = z.object({ approvalRequested: approvalSchema });
+
+/**
+ * The approval request in a 202 the proxy sent instead of the purchase's answer (the purchase is
+ * above the person's approval threshold), or null when the error is anything else.
+ */
+export function approvalRequestedIn(error: ApiError): Approval | null {
+  if (error.status !== 202) return null;
+  const parsed = approvalAnswer.safeParse(error.body);
+  if (parsed.success) return parsed.data.approvalRequested;
+  return null;
+}
+
+/** 403 CAP_REACHED: a monthly cap refused it before anything was sent. */
+export function isCapReached(error: ApiError): boolean {
+  return error.status === 403 && error.code === SPENDING_CODES.capReached;
+}
+
+/** 403 APPROVAL_DENIED: an admin denied the request made of this purchase. */
+export function isApprovalDenied(error: ApiError): boolean {
+  return error.status === 403 && error.code === SPENDING_CODES.approvalDenied;
+}
 
 /** The proxy's word that the service may have acted, and the same key would only repeat that. */
 export function isOutcomeUnknown(error: ApiError): boolean {
@@ -127,6 +158,8 @@ export function sendPurchase<T>(
                   message: "The request was interrupted before its answer arrived.",
                 })
               : await toApiError(caught);
+        const approval = approvalRequestedIn(error);
+        if (approval) return { ok: false, results, error, approval, meaning: "approval" };
         let meaning = failureMeaning(error);
         if (meaning === "not-sent") {
           if (sentBefore) meaning = "no-answer";
@@ -160,6 +193,11 @@ export function isSending(purchaseId: string): boolean {
  *   again; `buyAgain` makes it a NEW purchase (new keys), which may charge a second time.
  * - `failed`: a definite refusal (402, 403, 422...): the purchase is over; nothing more to send.
  * - `done`: answered.
+ * - `approval`: the proxy made it an approval request (above the person's threshold): nothing
+ *   bought yet. Kept (a reload keeps waiting); once an admin approved and it ran, the same keys are
+ *   sent again to get its answer (`resume`), which the proxy replays without charging again.
+ *   `approval` is null after a reload until the request is read again.
+ * - `denied`: an admin denied that request: over, nothing spent.
  * `results` holds the answers received (for a purchase of several calls, those before a failure).
  */
 export type PurchaseState<T> =
@@ -169,17 +207,28 @@ export type PurchaseState<T> =
   | { phase: "interrupted"; purchase: PendingPurchase; error: ApiError | null; results: T[] }
   | { phase: "unknown"; purchase: PendingPurchase; error: ApiError | null; results: T[] }
   | { phase: "failed"; purchase: PendingPurchase; error: ApiError; results: T[] }
-  | { phase: "done"; purchase: PendingPurchase; results: T[] };
+  | { phase: "done"; purchase: PendingPurchase; results: T[] }
+  | { phase: "approval"; purchase: PendingPurchase; approval: Approval | null; results: T[] }
+  | { phase: "denied"; purchase: PendingPurchase; approval: Approval; results: T[] };
 
 /** The phases in which a spend is kept and waits for a click. */
 export type WaitingState<T> = Extract<PurchaseState<T>, { phase: "not-sent" | "interrupted" | "unknown" }>;
+
+export type ApprovalState<T> = Extract<PurchaseState<T>, { phase: "approval" }>;
+
+/** True while an admin's decision is awaited (or the approved purchase's answer is being fetched). */
+export function isAwaitingApproval<T>(state: PurchaseState<T>): state is ApprovalState<T> {
+  return state.phase === "approval";
+}
 
 export function isWaiting<T>(state: PurchaseState<T>): state is WaitingState<T> {
   return state.phase === "not-sent" || state.phase === "interrupted" || state.phase === "unknown";
 }
 
 /** How an unfinished purchase found in the journal (a reload, another tab) is shown: never sent. */
-function waitingStateOf<T>(purchase: PendingPurchase): WaitingState<T> {
+function waitingStateOf<T>(purchase: PendingPurchase): WaitingState<T> | ApprovalState<T> {
+  if (purchase.approvalId && !purchase.unknownAt)
+    return { phase: "approval", purchase, approval: null, results: [] };
   if (purchase.unknownAt) return { phase: "unknown", purchase, error: null, results: [] };
   if (!hasBeenSent(purchase)) return { phase: "not-sent", purchase, error: null, results: [] };
   return { phase: "interrupted", purchase, error: null, results: [] };
@@ -215,6 +264,13 @@ export interface Purchase<T> {
   forget: () => void;
   /** Back to idle once a result has been seen. */
   reset: () => void;
+  /**
+   * An approval request ran (an admin approved it): sends the same keys again to get the purchase's
+   * answer, which the proxy replays (charged once, when it ran). Only in the `approval` phase.
+   */
+  resume: () => void;
+  /** What the approval request now says (read again while waiting); `denied` ends the purchase. */
+  approvalSeen: (approval: Approval) => void;
 }
 
 export function usePurchase<T>({
@@ -244,6 +300,16 @@ export function usePurchase<T>({
           finishPurchase(storage, purchase.purchaseId);
           latest.current.onSettled?.(outcome.results, purchase);
           setState({ phase: "done", purchase, results: outcome.results });
+          return;
+        }
+        if (outcome.meaning === "approval") {
+          const marked = markApproval(storage, purchase.purchaseId, outcome.approval.id) ?? purchase;
+          setState({
+            phase: "approval",
+            purchase: marked,
+            approval: outcome.approval,
+            results: outcome.results,
+          });
           return;
         }
         const { error, results, meaning } = outcome;
@@ -281,9 +347,9 @@ export function usePurchase<T>({
       if (busy.current) return;
       const begun = beginPurchase(storage, { kind, bodies, summary });
       if (begun.outcome === "new") setNotPersisted(!begun.persisted);
-      if (begun.outcome === "conflict" || begun.purchase.unknownAt) {
+      if (begun.outcome === "conflict" || begun.purchase.unknownAt || begun.purchase.approvalId) {
         // Another purchase of this kind is unfinished (another tab's, say), or this very one has an
-        // unknown outcome: show it instead of sending anything.
+        // unknown outcome or waits for an admin: show it instead of sending anything.
         setState(waitingStateOf<T>(begun.purchase));
         return;
       }
@@ -318,16 +384,48 @@ export function usePurchase<T>({
 
   const forget = useCallback(() => {
     if (busy.current) return;
-    if (!isWaiting(state)) return;
+    if (!isWaiting(state) && state.phase !== "approval") return;
     finishPurchase(storage, state.purchase.purchaseId);
     setState({ phase: "idle" });
   }, [state, storage]);
 
   const reset = useCallback(() => {
     if (busy.current) return;
-    if (isWaiting(state)) return;
+    if (isWaiting(state) || state.phase === "approval") return;
     setState({ phase: "idle" });
   }, [state]);
 
-  return { state, busy: state.phase === "sending", notPersisted, confirm, retry, buyAgain, forget, reset };
+  const resume = useCallback(() => {
+    if (busy.current) return;
+    if (state.phase !== "approval") return;
+    void run(state.purchase, false);
+  }, [state, run]);
+
+  const approvalSeen = useCallback(
+    (approval: Approval) => {
+      if (busy.current) return;
+      if (state.phase !== "approval" || state.purchase.approvalId !== approval.id) return;
+      if (approval.state === "denied") {
+        // Denied: the same keys are refused from now on; nothing was spent.
+        finishPurchase(storage, state.purchase.purchaseId);
+        setState({ phase: "denied", purchase: state.purchase, approval, results: state.results });
+        return;
+      }
+      setState({ ...state, approval });
+    },
+    [state, storage],
+  );
+
+  return {
+    state,
+    busy: state.phase === "sending",
+    notPersisted,
+    confirm,
+    retry,
+    buyAgain,
+    forget,
+    reset,
+    resume,
+    approvalSeen,
+  };
 }

@@ -164,7 +164,15 @@ export function SampleTable({
       else if (!on && selection.has.has(id)) remove.push(id);
     });
     if (remove.length > 0) removeFromSelection(remove);
-    if (add.length > 0) addToSelection(add);
+    if (add.length > 0) {
+      // The names as shown, so that Checkout's review can say who is who.
+      const names = new Map<string, string>();
+      rows.forEach((row, index) => {
+        const name = row.FULL_NAME_PER;
+        if (typeof name === "string" && name !== "") names.set(rowIdOf(row, index), name);
+      });
+      addToSelection(add, names);
+    }
   };
 
   const table = useReactTable({

@@ -23,6 +23,8 @@ export interface ConfirmStepProps {
   problem?: string | null;
   confirmLabel: string;
   busy: boolean;
+  /** Something still being checked (the review): Confirm waits for it. */
+  pending?: boolean;
   onConfirm: () => void;
   onBack: () => void;
   children?: ReactNode;
@@ -43,6 +45,7 @@ export function ConfirmStep({
   problem,
   confirmLabel,
   busy,
+  pending = false,
   onConfirm,
   onBack,
   children,
@@ -105,7 +108,7 @@ export function ConfirmStep({
           type="button"
           className="button button-primary"
           onClick={onConfirm}
-          disabled={busy || Boolean(blocked) || balance === null}
+          disabled={busy || pending || Boolean(blocked) || balance === null}
           aria-busy={busy}
         >
           {busy ? <Spinner inherit /> : null}

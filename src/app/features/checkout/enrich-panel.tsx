@@ -1,17 +1,23 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useId, useMemo } from "react";
+import { useCallback, useEffect, useId, useMemo } from "react";
 import { useForm, useWatch } from "react-hook-form";
 import { z } from "zod";
 import { ENRICH_MAX_ENTRIES, type Plan, REVEALS, type Reveal } from "../../../contract/inferred";
 import { maxContactCost } from "../../../contract/pricing";
+import type { EnrichReview } from "../../../contract/spending";
 import { useCredits } from "../../api/credits";
 import { formatNumber } from "../../lib/format";
+import { useSelectionNames } from "../../lib/selection";
 import { isWaiting } from "../../lib/spend";
 import type { PendingPurchase } from "../../lib/spend-journal";
+import { readableError } from "../../ui/status";
 import { type EnrichBody, type EnrichResult, mergeEnrichResults, postEnrich } from "./api/enrich";
+import { type EnrichReviewRequest, useEnrichReview } from "./api/review";
 import { ConfirmStep } from "./confirm-step";
+import { EnrichReviewView, enrichConfirmLabel } from "./enrich-review";
 import { callsFor, chunkEntries, type ParsedEntries, parseEntries } from "./entries";
 import { DEFAULT_PICKED_COLUMNS, deliveredColumns, requestColumns } from "./export-settings";
+import { PolicyNote, policyConfirmLabel, policyProblem } from "./policy";
 import { formatAmount, REVEAL_LABELS, revealPhrase } from "./pricing";
 import { PurchaseFormEnd, PurchaseStatus } from "./purchase-form-parts";
 import { RowsResultView } from "./rows-result";
@@ -35,6 +41,28 @@ interface Review {
   entries: number;
   reveal: Reveal;
   source: "selection" | "list";
+  /** The contact ids asked for (reviewed before the click: already yours, suppressed, new). */
+  ids: readonly string[];
+  /** Emails asked for: matched only when bought, so they are priced at most. */
+  emails: number;
+  columns: string[];
+}
+
+/** What the review is asked about: the people by id (at most 1,000), the reveal, the columns. */
+function reviewRequestOf(review: Review | null): EnrichReviewRequest | null {
+  if (!review || review.ids.length === 0 || review.ids.length > ENRICH_MAX_ENTRIES) return null;
+  return { kind: "enrich", personIds: [...review.ids], reveal: review.reveal, columns: review.columns };
+}
+
+/** The purchase's sentence with what the review said ("…; 3 already yours, free; 1 suppressed, left out"). */
+function withReview(summary: string, answer: EnrichReview | null): string {
+  if (!answer) return summary;
+  const parts: string[] = [];
+  if (answer.alreadyYours.length > 0)
+    parts.push(`${formatNumber(answer.alreadyYours.length)} already yours, free`);
+  if (answer.suppressed.length > 0)
+    parts.push(`${formatNumber(answer.suppressed.length)} suppressed, left out`);
+  return parts.length > 0 ? `${summary}; ${parts.join("; ")}` : summary;
 }
 
 /** `12 ids and 3 emails` */
@@ -132,21 +160,43 @@ export function EnrichPanel({ selection }: { selection: readonly string[] }) {
   const list = useWatch({ control: form.control, name: "list" });
   const parsed = useMemo(() => parseEntries(list), [list]);
 
+  const names = useSelectionNames();
+
+  const reviewOf = useCallback(
+    (values: EnrichForm): Review | null => {
+      let ids: readonly string[];
+      let emails: readonly string[] = [];
+      let who: string;
+      if (values.source === "selection") {
+        ids = selection;
+        who = `the ${formatNumber(ids.length)} ${ids.length === 1 ? "person" : "people"} selected in the sample`;
+      } else {
+        const entries = parseEntries(values.list);
+        ids = entries.ids;
+        emails = entries.emails;
+        who = `${entriesPhrase(ids.length, emails.length)} from your list`;
+      }
+      const entries = ids.length + emails.length;
+      if (entries === 0) return null;
+      const columns = requestColumns(values.columns);
+      const bodies = chunkEntries(ids, emails).map((lists) => ({ ...lists, reveal: values.reveal, columns }));
+      return {
+        bodies,
+        summary: `${who}, ${revealPhrase(values.reveal)}`,
+        entries,
+        reveal: values.reveal,
+        source: values.source,
+        ids,
+        emails: emails.length,
+        columns,
+      };
+    },
+    [selection],
+  );
+
   const submit = form.handleSubmit((values) => {
-    let ids: readonly string[];
-    let emails: readonly string[] = [];
-    let who: string;
-    if (values.source === "selection") {
-      ids = selection;
-      who = `the ${formatNumber(ids.length)} ${ids.length === 1 ? "person" : "people"} selected in the sample`;
-    } else {
-      const entries = parseEntries(values.list);
-      ids = entries.ids;
-      emails = entries.emails;
-      who = `${entriesPhrase(ids.length, emails.length)} from your list`;
-    }
-    const entries = ids.length + emails.length;
-    if (entries === 0) {
+    const next = reviewOf(values);
+    if (!next) {
       form.setError(values.source === "list" ? "list" : "source", {
         message:
           values.source === "list"
@@ -155,21 +205,39 @@ export function EnrichPanel({ selection }: { selection: readonly string[] }) {
       });
       return;
     }
-    const columns = requestColumns(values.columns);
-    const bodies = chunkEntries(ids, emails).map((lists) => ({ ...lists, reveal: values.reveal, columns }));
-    setReview({
-      bodies,
-      summary: `${who}, ${revealPhrase(values.reveal)}`,
-      entries,
-      reveal: values.reveal,
-      source: values.source,
-    });
+    setReview(next);
   });
 
+  // The selection changed (ticked in another tab, or cleared) while the confirm step is open: what
+  // is confirmed follows it, and so does the review.
+  const selectionKey = selection.join("\n");
+  useEffect(() => {
+    if (review?.source !== "selection") return;
+    if (review.ids.join("\n") === selectionKey) return;
+    setReview(reviewOf(form.getValues()));
+  }, [selectionKey, review, form, reviewOf, setReview]);
+
+  const reviewRequest = useMemo(() => reviewRequestOf(review), [review]);
+  const reviewed = useEnrichReview(reviewRequest);
+
   const busy = purchase.busy;
-  const blocking = state.phase === "sending" || isWaiting(state);
+  const blocking = state.phase === "sending" || isWaiting(state) || state.phase === "approval";
   const maxCost = review && plan ? maxContactCost(review.entries, review.reveal, plan) : 0;
   const balance = credits.data?.credits ?? null;
+  // The review of these very people (a placeholder of other ones is never priced from).
+  const answer = reviewRequest && reviewed.data && !reviewed.isPlaceholderData ? reviewed.data : null;
+  const emailsCost = review && plan ? maxContactCost(review.emails, review.reveal, plan) : 0;
+  const cost = answer ? answer.credits + emailsCost : maxCost;
+  const reviewProblem =
+    reviewRequest && reviewed.error && !answer
+      ? `What this enrichment would do could not be checked, so it cannot be confirmed yet: ${readableError(reviewed.error)}`
+      : null;
+  const baseLabel = review
+    ? answer
+      ? enrichConfirmLabel(answer, plan, emailsCost, review.emails)
+      : `Confirm and enrich ${formatNumber(review.entries)}`
+    : "";
+  const confirmLabel = answer ? policyConfirmLabel(answer.policy, cost, plan, baseLabel) : baseLabel;
 
   return (
     <div className="checkout-panel-body">
@@ -185,7 +253,7 @@ export function EnrichPanel({ selection }: { selection: readonly string[] }) {
         onChange={() => setReview(null)}
       />
 
-      {review && !blocking && state.phase !== "failed" ? (
+      {review && !blocking && state.phase !== "failed" && state.phase !== "denied" ? (
         <ConfirmStep
           title="Confirm the enrichment"
           facts={[
@@ -197,19 +265,69 @@ export function EnrichPanel({ selection }: { selection: readonly string[] }) {
             { label: "Reveal", value: REVEAL_LABELS[review.reveal] },
           ]}
           exact={false}
-          credits={maxCost}
+          credits={cost}
           plan={plan}
           balance={balance}
           problem={
-            plan === "PAYG" && balance !== null && maxCost > balance
-              ? `At most ${formatAmount(maxCost, plan)}, and your balance is ${formatAmount(balance, plan)}: if most entries are found with what you reveal, the purchase is refused and nothing is charged. Enrich fewer people, or reveal less.`
-              : null
+            reviewProblem ??
+            (answer && answer.toBuy.length + answer.alreadyYours.length + review.emails === 0
+              ? "Nothing to get: every one of them is on one of your team's do-not-contact lists."
+              : null) ??
+            (answer ? policyProblem(answer.policy) : null) ??
+            (plan === "PAYG" && balance !== null && cost > balance
+              ? `At most ${formatAmount(cost, plan)}, and your balance is ${formatAmount(balance, plan)}: if most entries are found with what you reveal, the purchase is refused and nothing is charged. Enrich fewer people, or reveal less.`
+              : null)
           }
-          confirmLabel={`Confirm and enrich ${formatNumber(review.entries)}`}
+          // An answer kept from before (asked again now) is not what Confirm is pressed on.
+          pending={reviewRequest !== null && (!answer || reviewed.isFetching) && !reviewProblem}
+          confirmLabel={confirmLabel}
           busy={busy}
-          onConfirm={() => purchase.confirm(review.bodies, review.summary)}
+          onConfirm={() => purchase.confirm(review.bodies, withReview(review.summary, answer))}
           onBack={() => setReview(null)}
-        />
+        >
+          {reviewRequest && !answer && !reviewProblem ? (
+            <p className="hint-text checkout-hint" role="status">
+              Checking who is already yours and who is on a do-not-contact list…
+            </p>
+          ) : null}
+          {reviewProblem ? (
+            <div className="checkout-actions">
+              <button
+                type="button"
+                className="button button-secondary"
+                onClick={() => void reviewed.refetch()}
+              >
+                Check again
+              </button>
+            </div>
+          ) : null}
+          {answer && reviewRequest ? (
+            <>
+              <EnrichReviewView
+                review={answer}
+                plan={plan}
+                ids={reviewRequest.personIds}
+                names={names}
+                noun={review.source === "selection" ? "selected" : "ids in your list"}
+                updating={reviewed.isFetching}
+              />
+              {review.emails > 0 ? (
+                <p className="hint-text checkout-hint">
+                  {formatNumber(review.emails)} {review.emails === 1 ? "email is" : "emails are"} matched only
+                  when bought: priced here at most ({formatAmount(emailsCost, plan)}); one that is already
+                  yours is not charged again.
+                </p>
+              ) : null}
+              <PolicyNote policy={answer.policy} />
+            </>
+          ) : null}
+          {review.ids.length > ENRICH_MAX_ENTRIES ? (
+            <p className="hint-text checkout-hint">
+              More than {formatNumber(ENRICH_MAX_ENTRIES)} ids cannot be checked one by one before the
+              purchase; people already yours are still served free and suppressed ones left out when bought.
+            </p>
+          ) : null}
+        </ConfirmStep>
       ) : null}
 
       {!review && !blocking ? (
@@ -240,7 +358,7 @@ export function EnrichPanel({ selection }: { selection: readonly string[] }) {
                 <span className="checkout-choice-text">
                   <span className="checkout-choice-label">A list of ids or emails</span>
                   <span className="hint-text checkout-choice-hint">
-                    Paste contact ids (RBID_PAO) or email addresses.
+                    Paste contact ids (they start with pao_) or email addresses.
                   </span>
                 </span>
               </label>

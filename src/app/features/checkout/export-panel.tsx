@@ -5,16 +5,17 @@ import { useForm, useWatch } from "react-hook-form";
 import { z } from "zod";
 import { canonicalFilter, stableStringify } from "../../../contract/canonical";
 import type { GroupNode } from "../../../contract/filter";
-import { REVEALS, type Reveal } from "../../../contract/inferred";
+import { type Plan, REVEALS, type Reveal } from "../../../contract/inferred";
+import { type ExportReview, OWNED_CHOICES, type OwnedChoice } from "../../../contract/spending";
 import { useCredits } from "../../api/credits";
 import { formatNumber } from "../../lib/format";
 import { isWaiting, usePurchase } from "../../lib/spend";
 import type { PendingPurchase } from "../../lib/spend-journal";
 import { useStoredValue } from "../../lib/store";
 import { readableError } from "../../ui/status";
-import { type Estimate, type EstimateBody, useEstimate } from "./api/estimate";
-import { type ExportStartBody, type ExportStarted, startExport } from "./api/export-start";
+import { type ExportStartCall, type ExportStarted, startExport } from "./api/export-start";
 import { EXPORTS_QUERY_KEY } from "./api/exports";
+import { type ExportReviewRequest, useExportReview } from "./api/review";
 import { ConfirmStep } from "./confirm-step";
 import { ExportProgress } from "./export-progress";
 import {
@@ -24,6 +25,7 @@ import {
   MAX_ROWS_DEFAULT_CAP,
   requestColumns,
 } from "./export-settings";
+import { PolicyNote, policyConfirmLabel, policyProblem } from "./policy";
 import { formatAmount, insufficientText, REVEAL_LABELS, revealPhrase } from "./pricing";
 import { PurchaseFormEnd, PurchaseStatus } from "./purchase-form-parts";
 import { activeExport } from "./saved-results";
@@ -38,6 +40,7 @@ const formSchema = z.object({
   reveal: z.enum(REVEALS),
   columns: z.array(z.string()),
   name: z.string().trim().max(200, { error: "At most 200 characters." }),
+  owned: z.enum(OWNED_CHOICES),
 });
 type ExportForm = z.infer<typeof formSchema>;
 
@@ -58,13 +61,60 @@ function scopeText(scope: ExportForm["scope"], description: string, selected: nu
     : `the audience: ${description}`;
 }
 
-function EstimateFacts({ estimate, maxRows }: { estimate: Estimate; maxRows: number }) {
-  const plan = estimate.plan;
+/** The owned choice's label, with the number of such contacts once a review said it. */
+export function ownedChoiceLabel(choice: OwnedChoice, owned: number | null): string {
+  const them =
+    owned === null ? "the contacts" : `the ${formatNumber(owned)} ${owned === 1 ? "contact" : "contacts"}`;
+  switch (choice) {
+    case "leave-out":
+      return `Leave out ${them} you already own (default)`;
+    case "add-free":
+      return "Add them to the file for free";
+    case "buy-again":
+      return "Buy them again (fresh data)";
+  }
+}
+
+const OWNED_HINTS: Record<OwnedChoice, string> = {
+  "leave-out": "They are not bought and not in the file: you pay only for people new to your team.",
+  "add-free": "Only new people are bought; the rows your team already has are added to the file at no cost.",
+  "buy-again": "Bought and charged again, with the service's current data.",
+};
+
+/** What the purchase does with owned contacts, in a few words (for the confirm step and the notices). */
+const OWNED_PHRASES: Record<OwnedChoice, string> = {
+  "leave-out": "contacts you already own left out",
+  "add-free": "contacts you already own added free",
+  "buy-again": "contacts you already own bought again",
+};
+
+function EstimateFacts({
+  estimate,
+  maxRows,
+  plan,
+}: {
+  estimate: ExportReview;
+  maxRows: number;
+  plan: Plan | null;
+}) {
+  const kept = estimate.audience - estimate.suppressed;
   return (
     <div className="checkout-estimate" data-testid="estimate">
       <dl className="facts checkout-facts">
         <div className="checkout-fact">
-          <dt>Rows in the file</dt>
+          <dt>In the audience</dt>
+          <dd data-testid="estimate-audience">{formatNumber(estimate.audience)}</dd>
+        </div>
+        <div className="checkout-fact">
+          <dt>Suppressed (left out)</dt>
+          <dd data-testid="estimate-suppressed">{formatNumber(estimate.suppressed)}</dd>
+        </div>
+        <div className="checkout-fact">
+          <dt>Already yours</dt>
+          <dd data-testid="estimate-owned">{formatNumber(estimate.owned)}</dd>
+        </div>
+        <div className="checkout-fact">
+          <dt>{estimate.owned_choice === "buy-again" ? "Rows to buy" : "New rows to buy"}</dt>
           <dd data-testid="estimate-rows">{formatNumber(estimate.rows)}</dd>
         </div>
         <div className="checkout-fact">
@@ -79,6 +129,12 @@ function EstimateFacts({ estimate, maxRows }: { estimate: Estimate; maxRows: num
           <dt>Credits</dt>
           <dd data-testid="estimate-credits">{formatAmount(estimate.credits, plan)}</dd>
         </div>
+        {estimate.owned_choice === "add-free" ? (
+          <div className="checkout-fact">
+            <dt>Added free</dt>
+            <dd data-testid="estimate-free">{formatNumber(estimate.freeRows)}</dd>
+          </div>
+        ) : null}
         <div className="checkout-fact">
           <dt>Your balance</dt>
           <dd>{formatAmount(estimate.balance, plan)}</dd>
@@ -88,11 +144,29 @@ function EstimateFacts({ estimate, maxRows }: { estimate: Estimate; maxRows: num
           <dd>{estimate.sufficient ? "Yes" : "No"}</dd>
         </div>
       </dl>
-      {maxRows < estimate.audienceCount ? (
-        <p className="hint-text checkout-hint">
-          The audience has {formatNumber(estimate.audienceCount)} people; the file holds the first{" "}
-          {formatNumber(estimate.rows)} by contact id, exactly the rows estimated here.
-        </p>
+      <p className="hint-text checkout-hint" data-testid="estimate-sentence">
+        {formatNumber(estimate.audience)} in the audience
+        {estimate.suppressed > 0
+          ? `, ${formatNumber(estimate.suppressed)} on your do-not-contact lists (never bought, never in the file)`
+          : ""}
+        {estimate.owned > 0
+          ? `, ${formatNumber(estimate.owned)} already yours (${OWNED_PHRASES[estimate.owned_choice].replace("contacts you already own ", "")})`
+          : ""}
+        : {formatNumber(estimate.rows)} {estimate.rows === 1 ? "row" : "rows"} to buy for{" "}
+        {formatAmount(estimate.credits, plan)}
+        {estimate.freeRows > 0 ? `, and ${formatNumber(estimate.freeRows)} of yours added free` : ""}.
+        {maxRows < kept - (estimate.owned_choice === "buy-again" ? 0 : estimate.owned)
+          ? ` The file holds at most ${formatNumber(maxRows)} bought rows: the first by contact id, exactly the rows estimated here.`
+          : ""}
+      </p>
+      {estimate.notes.length > 0 ? (
+        <ul className="checkout-notes" data-testid="estimate-notes">
+          {estimate.notes.map((note) => (
+            <li key={note} className="hint-text checkout-hint">
+              {note}
+            </li>
+          ))}
+        </ul>
       ) : null}
     </div>
   );
@@ -111,14 +185,15 @@ export function ExportPanel({ filter, valid, description, count, selection }: Ex
   const maxRowsId = useId();
   const maxRowsHintId = useId();
   const nameId = useId();
-  const [asked, setAsked] = useState<EstimateBody | null>(null);
+  const [asked, setAsked] = useState<ExportReviewRequest | null>(null);
+  const [knownOwned, setKnownOwned] = useState<{ key: string | null; owned: number } | null>(null);
 
   const purchase = usePurchase<ExportStarted>({
     kind: "export",
-    send: (body, key) => startExport(body as ExportStartBody, key),
+    send: (body, key) => startExport(body as ExportStartCall, key),
     onSettled: ([started], bought: PendingPurchase) => {
       if (!started) return;
-      const body = bought.calls[0]?.body as ExportStartBody;
+      const body = bought.calls[0]?.body as ExportStartCall;
       activeExport.set({
         v: 1,
         exportId: started.exportId,
@@ -151,6 +226,7 @@ export function ExportPanel({ filter, valid, description, count, selection }: Ex
       reveal: "email",
       columns: [...DEFAULT_PICKED_COLUMNS],
       name: "",
+      owned: "leave-out",
     },
   });
   const values = useWatch({ control: form.control });
@@ -171,25 +247,33 @@ export function ExportPanel({ filter, valid, description, count, selection }: Ex
     () => (scope === "selection" ? selectionFilter(filter, selection) : canonicalFilter(filter)),
     [scope, filter, selection],
   );
-  const current: EstimateBody | null = useMemo(() => {
+  const owned: OwnedChoice = values.owned ?? "leave-out";
+  const current: ExportReviewRequest | null = useMemo(() => {
     const maxRows = values.maxRows;
     if (typeof maxRows !== "number" || !Number.isInteger(maxRows) || maxRows < 1) return null;
     return {
+      kind: "export",
       filter: scopeFilter,
       maxRows,
       reveal: (values.reveal ?? "email") as Reveal,
       columns: requestColumns((values.columns ?? []).filter((c): c is string => typeof c === "string")),
+      owned,
     };
-  }, [scopeFilter, values.maxRows, values.reveal, values.columns]);
+  }, [scopeFilter, values.maxRows, values.reveal, values.columns, owned]);
+  // A new owned choice after an estimate is asked at once (a click, not a keystroke).
+  useEffect(() => {
+    if (!asked || !current || asked.owned === current.owned) return;
+    if (stableStringify({ ...current, owned: asked.owned }) === stableStringify(asked)) setAsked(current);
+  }, [asked, current]);
   const outdated =
     asked !== null && (current === null || stableStringify(current) !== stableStringify(asked));
-  const estimate = useEstimate(asked);
+  const estimate = useExportReview(asked);
 
   const submit = form.handleSubmit(() => {
     if (current) setAsked(current);
   });
 
-  const blocking = state.phase === "sending" || isWaiting(state);
+  const blocking = state.phase === "sending" || isWaiting(state) || state.phase === "approval";
   const notice = (
     <PurchaseStatus
       purchase={purchase}
@@ -222,9 +306,24 @@ export function ExportPanel({ filter, valid, description, count, selection }: Ex
   const typedRows =
     typeof values.maxRows === "number" && Number.isFinite(values.maxRows) ? values.maxRows : null;
   const audienceSize = scope === "selection" ? selection.length : count;
-  const ready = estimate.data && asked && !outdated ? estimate.data : null;
+  const ready = estimate.data && asked && !outdated && !estimate.isPlaceholderData ? estimate.data : null;
+  // How many of this audience the team owns does not depend on the owned choice: the last count for
+  // the same audience, reveal and columns stays in the choice's label (also when a choice is refused).
+  const sameAudience = (request: ExportReviewRequest | null) =>
+    request ? stableStringify({ ...request, owned: null }) : null;
+  if (
+    estimate.data &&
+    !estimate.isPlaceholderData &&
+    asked &&
+    (knownOwned?.key !== sameAudience(asked) || knownOwned.owned !== estimate.data.owned)
+  )
+    setKnownOwned({ key: sameAudience(asked), owned: estimate.data.owned });
+  const shownOwned = knownOwned && knownOwned.key === sameAudience(current) ? knownOwned.owned : null;
   const summary = ready
-    ? `${formatNumber(ready.rows)} rows of ${scopeText(scope, description, selection.length)}, ${revealPhrase(asked!.reveal)}`
+    ? `${formatNumber(ready.rows)} rows of ${scopeText(scope, description, selection.length)}, ${revealPhrase(asked!.reveal)}${ready.owned > 0 ? `, ${OWNED_PHRASES[ready.owned_choice]}` : ""}`
+    : "";
+  const exportLabel = ready
+    ? `Confirm and export ${formatNumber(ready.rows)} rows${ready.freeRows > 0 ? ` (+ ${formatNumber(ready.freeRows)} free)` : ""}`
     : "";
 
   return (
@@ -315,6 +414,21 @@ export function ExportPanel({ filter, valid, description, count, selection }: Ex
             </p>
           ) : null}
 
+          <fieldset className="checkout-fieldset checkout-owned-choices">
+            <legend className="field-label">Contacts your team already owns</legend>
+            <div className="checkout-choices">
+              {OWNED_CHOICES.map((choice) => (
+                <label key={choice} className="checkout-choice">
+                  <input type="radio" value={choice} {...form.register("owned")} />
+                  <span className="checkout-choice-text">
+                    <span className="checkout-choice-label">{ownedChoiceLabel(choice, shownOwned)}</span>
+                    <span className="hint-text checkout-choice-hint">{OWNED_HINTS[choice]}</span>
+                  </span>
+                </label>
+              ))}
+            </div>
+          </fieldset>
+
           <PurchaseFormEnd
             form={form}
             plan={plan}
@@ -343,9 +457,9 @@ export function ExportPanel({ filter, valid, description, count, selection }: Ex
           </div>
         </div>
       ) : null}
-      {ready && asked && !blocking && state.phase !== "failed" ? (
+      {ready && asked && !blocking && state.phase !== "failed" && state.phase !== "denied" ? (
         <>
-          <EstimateFacts estimate={ready} maxRows={asked.maxRows} />
+          <EstimateFacts estimate={ready} maxRows={asked.maxRows} plan={plan} />
           <ConfirmStep
             key={stableStringify(asked)}
             title="Confirm the export"
@@ -355,6 +469,13 @@ export function ExportPanel({ filter, valid, description, count, selection }: Ex
                 value: scope === "selection" ? scopeText(scope, description, selection.length) : description,
               },
               { label: "Rows", value: formatNumber(ready.rows) },
+              {
+                label: "Already yours",
+                value:
+                  ready.owned === 0
+                    ? "None in it"
+                    : `${formatNumber(ready.owned)}, ${OWNED_PHRASES[ready.owned_choice].replace("contacts you already own ", "")}`,
+              },
               { label: "Reveal", value: REVEAL_LABELS[asked.reveal] },
               {
                 label: "Columns",
@@ -363,20 +484,29 @@ export function ExportPanel({ filter, valid, description, count, selection }: Ex
             ]}
             exact
             credits={ready.credits}
-            plan={ready.plan}
+            plan={plan}
             balance={ready.balance}
             problem={
-              ready.rows === 0
-                ? "No one to export: the audience (or your selection within it) is empty."
+              policyProblem(ready.policy) ??
+              (ready.rows === 0
+                ? ready.audience === 0
+                  ? "No one to export: the audience (or your selection within it) is empty."
+                  : "Nothing new to buy: everyone in it is already yours or on a do-not-contact list. Choose “Buy them again” for fresh data."
                 : ready.sufficient
                   ? null
-                  : `${insufficientText(ready.credits, ready.balance, ready.plan)} Export fewer rows, or reveal less.`
+                  : `${insufficientText(ready.credits, ready.balance, plan)} Export fewer rows, or reveal less.`)
             }
-            confirmLabel={`Confirm and export ${formatNumber(ready.rows)} rows`}
+            confirmLabel={policyConfirmLabel(ready.policy, ready.credits, plan, exportLabel)}
             busy={purchase.busy}
+            pending={estimate.isFetching}
             onConfirm={() => {
               const name = form.getValues("name").trim();
-              const body: ExportStartBody = { ...asked, ...(name ? { name } : {}) };
+              const { kind: _, owned: ownedContacts, ...rest } = asked;
+              const body: ExportStartCall = {
+                ...rest,
+                ...(name ? { name } : {}),
+                ownedContacts: ownedContacts ?? "leave-out",
+              };
               purchase.confirm([body], summary);
             }}
             onBack={() => setAsked(null)}
@@ -385,6 +515,7 @@ export function ExportPanel({ filter, valid, description, count, selection }: Ex
               Charged once, when the file is complete: exactly this amount. A failed or cancelled export costs
               nothing.
             </p>
+            <PolicyNote policy={ready.policy} />
           </ConfirmStep>
         </>
       ) : null}

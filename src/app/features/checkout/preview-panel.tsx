@@ -102,7 +102,7 @@ export function PreviewPanel({ filter, valid, description, count }: PreviewPanel
     });
   });
 
-  const blocking = state.phase === "sending" || isWaiting(state);
+  const blocking = state.phase === "sending" || isWaiting(state) || state.phase === "approval";
   const balance = credits.data?.credits ?? null;
   const maxCost = review && plan ? maxContactCost(review.rows, review.reveal, plan) : 0;
   const limitError = form.formState.errors.limit?.message;
@@ -121,7 +121,7 @@ export function PreviewPanel({ filter, valid, description, count }: PreviewPanel
         onChange={() => setReview(null)}
       />
 
-      {review && !blocking && state.phase !== "failed" ? (
+      {review && !blocking && state.phase !== "failed" && state.phase !== "denied" ? (
         <ConfirmStep
           title="Confirm the preview"
           facts={[

@@ -36,9 +36,11 @@ export function PurchaseStatus<T>({
           onRetry={purchase.retry}
           onBuyAgain={purchase.buyAgain}
           onForget={purchase.forget}
+          onResume={purchase.resume}
+          onApprovalSeen={purchase.approvalSeen}
         />
       ) : null}
-      {state.phase === "failed" ? (
+      {state.phase === "failed" || state.phase === "denied" ? (
         <div className="checkout-actions">
           <button
             type="button"

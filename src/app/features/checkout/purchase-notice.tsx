@@ -1,8 +1,10 @@
 import { OUTCOME_CODES, SPEND_CODES } from "../../../contract/errors";
 import type { Plan } from "../../../contract/inferred";
+import type { Approval } from "../../../contract/spending";
 import type { ApiError } from "../../api/api-error";
 import { formatTime } from "../../lib/format";
-import { isWaiting, type PurchaseState } from "../../lib/spend";
+import { isApprovalDenied, isCapReached, isWaiting, type PurchaseState } from "../../lib/spend";
+import { ApprovalNotice } from "../../ui/approval-notice";
 import { SpendNotice, type SpendWords } from "../../ui/spend-notice";
 import { Spinner } from "../../ui/spinner";
 import { readableError } from "../../ui/status";
@@ -12,6 +14,11 @@ import { insufficientText } from "./pricing";
 export function refusalText(error: ApiError, plan: Plan | null | undefined): string {
   if (error.kind === "insufficient-credits" && error.required !== null && error.balance !== null)
     return `${insufficientText(error.required, error.balance, plan)} Nothing was charged.`;
+  // The proxy's sentence may already say that nothing was sent or charged: not said twice.
+  const saysNothing = /nothing (was )?(sent|charged|spent)/i.test(error.message);
+  if (isCapReached(error))
+    return saysNothing ? error.message : `${error.message} Nothing was sent and nothing was spent.`;
+  if (isApprovalDenied(error)) return saysNothing ? error.message : `${error.message} Nothing was spent.`;
   if (error.code === SPEND_CODES.keyReused)
     return "The server had already received a different request under this purchase's reference, so it did not carry this one out and nothing was charged for it. Check the balance on the Account page, then buy it again if you still need it.";
   return readableError(error);
@@ -21,6 +28,8 @@ export function refusalText(error: ApiError, plan: Plan | null | undefined): str
 function failedTitle<T>(state: Extract<PurchaseState<T>, { phase: "failed" }>): string {
   if (state.error.code === OUTCOME_CODES.answerCutOff) return "Bought, but the answer was lost on the way";
   if (state.error.code === SPEND_CODES.keyReused) return "Not bought: this request was refused";
+  if (isCapReached(state.error)) return "Not bought: it would pass a monthly spending cap";
+  if (isApprovalDenied(state.error)) return "Not bought: an admin denied it";
   return state.results.length > 0 ? "Part of the purchase was refused" : "Nothing was bought";
 }
 
@@ -36,6 +45,8 @@ export function PurchaseNotice<T>({
   onRetry,
   onBuyAgain,
   onForget,
+  onResume,
+  onApprovalSeen,
 }: {
   state: PurchaseState<T>;
   plan: Plan | null | undefined;
@@ -43,6 +54,8 @@ export function PurchaseNotice<T>({
   onRetry: () => void;
   onBuyAgain: () => void;
   onForget: () => void;
+  onResume: () => void;
+  onApprovalSeen: (approval: Approval) => void;
 }) {
   if (isWaiting(state))
     return (
@@ -63,6 +76,17 @@ export function PurchaseNotice<T>({
     case "idle":
     case "done":
       return null;
+    case "approval":
+    case "denied":
+      return (
+        <ApprovalNotice
+          state={state}
+          what={words.what}
+          onSeen={onApprovalSeen}
+          onResume={onResume}
+          onForget={onForget}
+        />
+      );
     case "sending":
       return (
         <p className="notice-info checkout-notice" role="status" aria-live="polite">

@@ -1,0 +1,443 @@
+// @vitest-environment jsdom
+import { cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { EnrichPanel } from "../../../../src/app/features/checkout/enrich-panel";
+import { ExportPanel } from "../../../../src/app/features/checkout/export-panel";
+import { activeExport, lastEnrich } from "../../../../src/app/features/checkout/saved-results";
+import { SELECTION_NAMES_STORAGE_KEY } from "../../../../src/app/lib/selection";
+import { JOURNAL_KEY, pendingPurchase, resetJournalMemory } from "../../../../src/app/lib/spend-journal";
+import type { GroupNode } from "../../../../src/contract/filter";
+import type { Approval, EnrichReview, ExportReview, PolicyVerdict } from "../../../../src/contract/spending";
+import { installFakeFetch, json, renderWithClient, type SentRequest } from "../audience/harness";
+
+/**
+ * The Checkout's review screens against the proxy's contract, with fetch faked at the boundary:
+ * what the review says before the click, what Confirm says and allows, and the approval flow
+ * (202, polled, the same key sent once again when it ran).
+ */
+
+const IDS = ["pao_a", "pao_b", "pao_c", "pao_d", "pao_e"];
+const NAMES = { pao_a: "Ada Lovelace", pao_b: "Bo Diddley", pao_c: "Cy Twombly", pao_d: "Di Fortune" };
+const OK: PolicyVerdict = { verdict: "ok", reason: null, caps: [], approvalThreshold: null };
+
+function enrichReviewOf(policy: PolicyVerdict = OK, owned = ["pao_a", "pao_b", "pao_c"]): EnrichReview {
+  const suppressed = ["pao_d"].filter((id) => !owned.includes(id));
+  const toBuy = IDS.filter((id) => !owned.includes(id) && !suppressed.includes(id));
+  return {
+    kind: "enrich",
+    selected: 5,
+    alreadyYours: owned,
+    suppressed,
+    toBuy,
+    credits: toBuy.length * 2,
+    policy,
+  };
+}
+
+const approval = (state: Approval["state"], extra: Partial<Approval> = {}): Approval => ({
+  id: "apr_1",
+  requestedBy: "bo",
+  requestedAt: "2026-11-25T16:00:00Z",
+  operation: "enrich",
+  summary: "Enrich 5 contacts, emails revealed",
+  creditsEstimated: 60,
+  audienceName: null,
+  state,
+  decidedBy: state === "waiting" ? null : "ada",
+  decidedAt: state === "waiting" ? null : "2026-11-25T16:01:00Z",
+  outcome: null,
+  ...extra,
+});
+
+interface Proxy {
+  review?: (body: Record<string, unknown>) => Response;
+  enrich?: (request: SentRequest, n: number) => Response;
+  approvals?: (n: number) => Response;
+  exportStart?: (request: SentRequest) => Response;
+}
+
+function fakeProxy(proxy: Proxy) {
+  const counts = { enrich: 0, approvals: 0 };
+  const sent = installFakeFetch((request) => {
+    const path = request.path;
+    if (path === "/api/session")
+      return json({ mode: "sandbox", plan: "PAYG", user: "bo", role: "buyer", keyLast4: "abcd" });
+    if (path === "/api/v2/credits") return json({ credits: 1000, plan: "PAYG" });
+    if (path === "/api/purchases/review" && proxy.review)
+      return proxy.review(request.body as Record<string, unknown>);
+    if (path === "/api/v2/contact/enrich" && proxy.enrich) return proxy.enrich(request, ++counts.enrich);
+    if (path === "/api/approvals" && proxy.approvals) return proxy.approvals(++counts.approvals);
+    if (path === "/api/v2/contact/export" && proxy.exportStart) return proxy.exportStart(request);
+    if (path === "/api/v2/contact/exports") return json({ exports: [] });
+    return json({ detail: `not faked: ${path}` }, { status: 404 });
+  });
+  return { sent, counts, to: (path: string) => sent.filter((r) => r.path === path) };
+}
+
+const enriched = (n: number) =>
+  json({
+    rows: IDS.slice(0, n).map((id) => ({ RBID_PAO: id, FULL_NAME_PER: id })),
+    matched: n,
+    notFound: [],
+    creditsCharged: 2,
+    creditsRemaining: 998,
+  });
+
+async function openReview() {
+  fireEvent.click(await screen.findByRole("button", { name: "Review the purchase" }));
+  return screen.findByTestId("enrich-review");
+}
+
+beforeEach(() => {
+  window.localStorage.clear();
+  resetJournalMemory();
+  window.localStorage.setItem(SELECTION_NAMES_STORAGE_KEY, JSON.stringify(NAMES));
+});
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+  lastEnrich.set(null);
+  activeExport.set(null);
+});
+
+describe("Enrich: the review before the confirm click", () => {
+  it("says who is already yours, suppressed or new, by name, and what Confirm costs", async () => {
+    const proxy = fakeProxy({ review: () => json(enrichReviewOf()) });
+    renderWithClient(<EnrichPanel selection={IDS} />);
+    const review = await openReview();
+    expect(within(review).getByTestId("enrich-review-sentence").textContent).toMatch(
+      /^5 selected: 3 already yours \(free\), 1 suppressed \(on a do-not-contact list, left out\), 1 to buy: up to 2 credits/,
+    );
+    const people = within(review)
+      .getAllByRole("listitem")
+      .map((li) => li.textContent);
+    expect(people).toEqual([
+      "Ada LovelaceAlready yours",
+      "Bo DiddleyAlready yours",
+      "Cy TwomblyAlready yours",
+      "Di FortuneSuppressed",
+      "pao_eNew",
+    ]);
+    const confirm = await screen.findByRole("button", {
+      name: /^Confirm: buy 1 new for up to 2 credits.*get 3 free$/,
+    });
+    await waitFor(() => expect((confirm as HTMLButtonElement).disabled).toBe(false));
+    const asked = proxy.to("/api/purchases/review")[0]?.body as Record<string, unknown>;
+    expect(asked).toMatchObject({ kind: "enrich", personIds: IDS, reveal: "email" });
+    expect(Array.isArray(asked.columns)).toBe(true);
+    expect(document.body.textContent).not.toMatch(/RBID_PAO|alreadyYours|toBuy/);
+  });
+
+  it("everything already the team's: Get the 5 (free)", async () => {
+    fakeProxy({ review: () => json({ ...enrichReviewOf(OK, IDS), suppressed: [], toBuy: [], credits: 0 }) });
+    renderWithClient(<EnrichPanel selection={IDS} />);
+    await openReview();
+    expect(await screen.findByRole("button", { name: "Get the 5 (free)" })).toBeTruthy();
+  });
+
+  it("everyone suppressed: nothing to get, Confirm off with why", async () => {
+    fakeProxy({
+      review: () => json({ ...enrichReviewOf(OK, []), suppressed: IDS, toBuy: [], credits: 0 }),
+    });
+    renderWithClient(<EnrichPanel selection={IDS} />);
+    await openReview();
+    const button = await screen.findByRole("button", { name: "Nothing to get" });
+    expect((button as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByRole("alert").textContent).toContain(
+      "every one of them is on one of your team's do-not-contact lists",
+    );
+  });
+
+  it("asks again when the reveal changes (the review is keyed on it)", async () => {
+    const proxy = fakeProxy({ review: () => json(enrichReviewOf()) });
+    renderWithClient(<EnrichPanel selection={IDS} />);
+    await openReview();
+    fireEvent.click(screen.getByRole("button", { name: "Back" }));
+    fireEvent.click(await screen.findByRole("radio", { name: /^Email and mobile/ }));
+    await openReview();
+    await waitFor(() => expect(proxy.to("/api/purchases/review")).toHaveLength(2));
+    expect(proxy.to("/api/purchases/review")[1]?.body).toMatchObject({ reveal: "both" });
+  });
+
+  it("follows the selection while the confirm step is open (asked again for the new people)", async () => {
+    const proxy = fakeProxy({ review: () => json(enrichReviewOf()) });
+    const view = renderWithClient(<EnrichPanel selection={IDS} />);
+    await openReview();
+    view.rerender(<EnrichPanel selection={IDS.slice(0, 4)} />);
+    await waitFor(() => expect(proxy.to("/api/purchases/review")).toHaveLength(2));
+    expect(proxy.to("/api/purchases/review")[1]?.body).toMatchObject({ personIds: IDS.slice(0, 4) });
+    expect(screen.getByRole("region", { name: "Confirm the enrichment" }).textContent).toContain(
+      "the 4 people selected in the sample",
+    );
+  });
+
+  it("a cap refuses it: Confirm is off, with the reason and the caps", async () => {
+    fakeProxy({
+      review: () =>
+        json(
+          enrichReviewOf({
+            verdict: "refused",
+            reason: "This would pass your monthly cap of 50 credits.",
+            caps: [{ scope: "person", cap: 50, spent: 40, left: 10 }],
+            approvalThreshold: null,
+          }),
+        ),
+    });
+    renderWithClient(<EnrichPanel selection={IDS} />);
+    await openReview();
+    const alert = await screen.findByText(/This would pass your monthly cap/);
+    expect(alert.textContent).toContain("40 of your 50 credits this month are spent (10 left)");
+    expect((screen.getByRole("button", { name: /^Confirm: buy 1 new/ }) as HTMLButtonElement).disabled).toBe(
+      true,
+    );
+  });
+
+  it("above the threshold: the button asks an admin, and says up to what", async () => {
+    fakeProxy({
+      review: () =>
+        json({
+          ...enrichReviewOf({ verdict: "approval", reason: null, caps: [], approvalThreshold: 20 }, []),
+          suppressed: [],
+          toBuy: IDS,
+          credits: 60,
+        }),
+    });
+    renderWithClient(<EnrichPanel selection={IDS} />);
+    await openReview();
+    expect(
+      (
+        (await screen.findByRole("button", {
+          name: "Ask an admin to approve (up to 60 credits)",
+        })) as HTMLButtonElement
+      ).disabled,
+    ).toBe(false);
+    expect(screen.getByTestId("policy-approval").textContent).toContain("approval limit of 20 credits");
+  });
+
+  it("a 403 CAP_REACHED on the purchase is said in words: nothing spent", async () => {
+    fakeProxy({
+      review: () => json(enrichReviewOf()),
+      enrich: () =>
+        json(
+          {
+            detail: "This would pass the team's monthly cap: 3 credits are left this month.",
+            code: "CAP_REACHED",
+          },
+          { status: 403 },
+        ),
+    });
+    renderWithClient(<EnrichPanel selection={IDS} />);
+    await openReview();
+    const confirm = await screen.findByRole("button", { name: /^Confirm: buy 1 new/ });
+    await waitFor(() => expect((confirm as HTMLButtonElement).disabled).toBe(false));
+    fireEvent.click(confirm);
+    const alert = await screen.findByRole("alert");
+    expect(alert.textContent).toContain("Not bought: it would pass a monthly spending cap");
+    expect(alert.textContent).toContain(
+      "3 credits are left this month. Nothing was sent and nothing was spent.",
+    );
+    expect(alert.textContent).not.toMatch(/CAP_REACHED|403/);
+    expect(alert.textContent?.match(/Nothing was sent/g)).toHaveLength(1);
+    expect(window.localStorage.getItem(JOURNAL_KEY)).toBeNull();
+  });
+});
+
+describe("the approval flow", () => {
+  it("202: Sent for approval, polled; once it ran, the same key once more gets the rows", async () => {
+    let state: Approval["state"] = "waiting";
+    const proxy = fakeProxy({
+      review: () =>
+        json(enrichReviewOf({ verdict: "approval", reason: null, caps: [], approvalThreshold: 1 })),
+      enrich: (_request, n) =>
+        n === 1 ? json({ approvalRequested: approval("waiting") }, { status: 202 }) : enriched(5),
+      approvals: () => json({ approvals: [approval(state)] }),
+    });
+    renderWithClient(<EnrichPanel selection={IDS} />);
+    await openReview();
+    const ask = await screen.findByRole("button", { name: /^Ask an admin to approve/ });
+    await waitFor(() => expect((ask as HTMLButtonElement).disabled).toBe(false));
+    fireEvent.click(ask);
+    expect(await screen.findByRole("heading", { name: "Sent for approval" })).toBeTruthy();
+    expect(screen.getByTestId("approval-state").textContent).toContain("Waiting for an admin to approve it");
+    expect(pendingPurchase(window.localStorage, "enrich")?.approvalId).toBe("apr_1");
+    await waitFor(() => expect(proxy.counts.approvals).toBeGreaterThanOrEqual(1));
+    expect(proxy.to("/api/v2/contact/enrich")).toHaveLength(1);
+
+    state = "ran";
+    await waitFor(() => expect(proxy.to("/api/v2/contact/enrich")).toHaveLength(2), { timeout: 8000 });
+    const [first, second] = proxy.to("/api/v2/contact/enrich");
+    expect(second?.headers.get("idempotency-key")).toBe(first?.headers.get("idempotency-key"));
+    expect(second?.body).toEqual(first?.body);
+    expect(await screen.findByText("Enriched rows")).toBeTruthy();
+    expect(window.localStorage.getItem(JOURNAL_KEY)).toBeNull();
+    // Nothing more is sent by itself.
+    await new Promise((resolve) => setTimeout(resolve, 3500));
+    expect(proxy.to("/api/v2/contact/enrich")).toHaveLength(2);
+  }, 20_000);
+
+  it("denied: who denied it and why; nothing sent again, the purchase is over", async () => {
+    const proxy = fakeProxy({
+      review: () =>
+        json(enrichReviewOf({ verdict: "approval", reason: null, caps: [], approvalThreshold: 1 })),
+      enrich: () => json({ approvalRequested: approval("waiting") }, { status: 202 }),
+      approvals: () => json({ approvals: [approval("denied", { outcome: "Not this month." })] }),
+    });
+    renderWithClient(<EnrichPanel selection={IDS} />);
+    await openReview();
+    const ask = await screen.findByRole("button", { name: /^Ask an admin to approve/ });
+    await waitFor(() => expect((ask as HTMLButtonElement).disabled).toBe(false));
+    fireEvent.click(ask);
+    const denied = await screen.findByRole(
+      "heading",
+      { name: "Not bought: ada denied the enrichment" },
+      { timeout: 5000 },
+    );
+    expect(denied.parentElement?.textContent).toContain("Why: Not this month.");
+    expect(denied.parentElement?.textContent).toContain("nothing was spent");
+    expect(window.localStorage.getItem(JOURNAL_KEY)).toBeNull();
+    expect(proxy.to("/api/v2/contact/enrich")).toHaveLength(1);
+  });
+
+  it("a reload while waiting keeps waiting with the same key, and sends nothing", async () => {
+    const proxy = fakeProxy({
+      review: () =>
+        json(enrichReviewOf({ verdict: "approval", reason: null, caps: [], approvalThreshold: 1 })),
+      enrich: () => json({ approvalRequested: approval("waiting") }, { status: 202 }),
+      approvals: () => json({ approvals: [approval("waiting")] }),
+    });
+    const first = renderWithClient(<EnrichPanel selection={IDS} />);
+    await openReview();
+    const ask = await screen.findByRole("button", { name: /^Ask an admin to approve/ });
+    await waitFor(() => expect((ask as HTMLButtonElement).disabled).toBe(false));
+    fireEvent.click(ask);
+    await screen.findByRole("heading", { name: "Sent for approval" });
+    const key = pendingPurchase(window.localStorage, "enrich")?.calls[0]?.key;
+    first.unmount();
+
+    renderWithClient(<EnrichPanel selection={IDS} />);
+    expect(await screen.findByRole("heading", { name: "Sent for approval" })).toBeTruthy();
+    await waitFor(() =>
+      expect(screen.getByTestId("approval-state").textContent).toContain("Waiting for an admin"),
+    );
+    expect(screen.queryByRole("button", { name: "Review the purchase" })).toBeNull();
+    expect(pendingPurchase(window.localStorage, "enrich")?.calls[0]?.key).toBe(key);
+    expect(proxy.to("/api/v2/contact/enrich")).toHaveLength(1);
+  });
+});
+
+const GERMANY: GroupNode = {
+  type: "group",
+  op: "AND",
+  negate: false,
+  children: [{ type: "condition", column: "COUNTRY_NAME_PER", operator: "eq", value: "Germany" }],
+};
+
+function exportReviewOf(owned: ExportReview["owned_choice"]): ExportReview {
+  return {
+    kind: "export",
+    audience: 1000,
+    suppressed: 20,
+    owned: 30,
+    owned_choice: owned,
+    rows: owned === "buy-again" ? 980 : 950,
+    withEmail: 800,
+    withMobile: 100,
+    credits: owned === "buy-again" ? 2080 : 2050,
+    freeRows: owned === "add-free" ? 30 : 0,
+    balance: 10_000,
+    sufficient: true,
+    notes: ["Email addresses on your lists apply only to contacts your team already has."],
+    policy: {
+      verdict: "ok",
+      reason: null,
+      caps: [{ scope: "team", cap: 5000, spent: 100, left: 4900 }],
+      approvalThreshold: null,
+    },
+  };
+}
+
+describe("Export: the estimate with owned contacts", () => {
+  it("shows audience, suppressed, owned, new and cost; the owned choice goes in X-Owned-Contacts", async () => {
+    const proxy = fakeProxy({
+      review: (body) => json(exportReviewOf(body.owned as ExportReview["owned_choice"])),
+      exportStart: () =>
+        json({ exportId: "exp_1", status: "QUEUED", rows: 950, credits: 2050 }, { status: 202 }),
+    });
+    renderWithClient(
+      <ExportPanel filter={GERMANY} valid description="Country is Germany" count={1000} selection={[]} />,
+    );
+    fireEvent.click(await screen.findByRole("button", { name: "Estimate" }));
+    const estimate = await screen.findByTestId("estimate");
+    expect(within(estimate).getByTestId("estimate-audience").textContent).toBe("1,000");
+    expect(within(estimate).getByTestId("estimate-suppressed").textContent).toBe("20");
+    expect(within(estimate).getByTestId("estimate-owned").textContent).toBe("30");
+    expect(within(estimate).getByTestId("estimate-rows").textContent).toBe("950");
+    expect(within(estimate).getByTestId("estimate-notes").textContent).toContain(
+      "Email addresses on your lists",
+    );
+    expect(
+      (
+        screen.getByRole("radio", {
+          name: /^Leave out the 30 contacts you already own \(default\)/,
+        }) as HTMLInputElement
+      ).checked,
+    ).toBe(true);
+    expect(screen.getByTestId("policy-caps").textContent).toContain(
+      "100 of the team's 5,000 credits this month are spent",
+    );
+
+    fireEvent.click(screen.getByRole("radio", { name: /^Add them to the file for free/ }));
+    await waitFor(() => expect(screen.getByTestId("estimate-free").textContent).toBe("30"));
+    expect(proxy.to("/api/purchases/review").at(-1)?.body).toMatchObject({
+      kind: "export",
+      owned: "add-free",
+    });
+    const confirm = await screen.findByRole("button", { name: "Confirm and export 950 rows (+ 30 free)" });
+    fireEvent.click(confirm);
+    await waitFor(() => expect(proxy.to("/api/v2/contact/export")).toHaveLength(1));
+    const start = proxy.to("/api/v2/contact/export")[0]!;
+    expect(start.headers.get("x-owned-contacts")).toBe("add-free");
+    expect(start.body).not.toHaveProperty("ownedContacts");
+    expect(start.body).not.toHaveProperty("owned");
+    expect(start.body).toMatchObject({ maxRows: 1000, reveal: "email" });
+  });
+});
+
+describe("Export: an approval request", () => {
+  it("above the threshold: Ask an admin; 202 Sent for approval; once it ran, the same key starts following the export", async () => {
+    let state: Approval["state"] = "waiting";
+    let starts = 0;
+    const proxy = fakeProxy({
+      review: (body) =>
+        json({
+          ...exportReviewOf(body.owned as ExportReview["owned_choice"]),
+          policy: { verdict: "approval", reason: null, caps: [], approvalThreshold: 500 },
+        }),
+      exportStart: () => {
+        starts += 1;
+        return starts === 1
+          ? json(
+              { approvalRequested: { ...approval("waiting"), id: "apr_2", operation: "exportStart" } },
+              { status: 202 },
+            )
+          : json({ exportId: "exp_9", status: "QUEUED", rows: 950, credits: 2050 }, { status: 202 });
+      },
+      approvals: () => json({ approvals: [{ ...approval(state), id: "apr_2", operation: "exportStart" }] }),
+    });
+    renderWithClient(
+      <ExportPanel filter={GERMANY} valid description="Country is Germany" count={1000} selection={[]} />,
+    );
+    fireEvent.click(await screen.findByRole("button", { name: "Estimate" }));
+    fireEvent.click(
+      await screen.findByRole("button", { name: "Ask an admin to approve (up to 2,050 credits)" }),
+    );
+    expect(await screen.findByRole("heading", { name: "Sent for approval" })).toBeTruthy();
+    expect(screen.queryByRole("button", { name: "Estimate again" })).toBeNull();
+    state = "ran";
+    await waitFor(() => expect(proxy.to("/api/v2/contact/export")).toHaveLength(2), { timeout: 8000 });
+    const [first, second] = proxy.to("/api/v2/contact/export");
+    expect(second?.headers.get("idempotency-key")).toBe(first?.headers.get("idempotency-key"));
+    expect(second?.headers.get("x-owned-contacts")).toBe("leave-out");
+    await waitFor(() => expect(activeExport.get()?.exportId).toBe("exp_9"));
+  }, 20_000);
+});
