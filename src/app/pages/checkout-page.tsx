@@ -69,6 +69,11 @@ export function CheckoutPage() {
         description={description}
         count={live.count}
         selection={selection.ids}
+        audienceLabel={
+          openState
+            ? `${openState.open.name}, version ${openState.open.version}${openState.unsaved ? " with unsaved changes" : ""}`
+            : null
+        }
       />
     </Page>
   );

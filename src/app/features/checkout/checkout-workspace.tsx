@@ -5,6 +5,7 @@ import { useCredits } from "../../api/credits";
 import { pendingPurchase } from "../../lib/spend-journal";
 import { browserStorage } from "../../lib/store";
 import { RoleNotice } from "../../ui/role-notice";
+import { AudienceLabelContext } from "./audience-label";
 import { CheckoutTabs } from "./checkout-tabs";
 import { EnrichPanel } from "./enrich-panel";
 import { ExportHistory } from "./export-history";
@@ -52,17 +53,26 @@ export interface CheckoutWorkspaceProps {
   description: string;
   count: number | null;
   selection: readonly string[];
+  /** The saved audience bought from ("name, version N"), for the ledger; null when none is open. */
+  audienceLabel?: string | null;
 }
 
 /** Enrich, Preview and Export as tabs, the export history below, and how credits are priced. */
-export function CheckoutWorkspace({ filter, valid, description, count, selection }: CheckoutWorkspaceProps) {
+export function CheckoutWorkspace({
+  filter,
+  valid,
+  description,
+  count,
+  selection,
+  audienceLabel = null,
+}: CheckoutWorkspaceProps) {
   const [tab, setTab] = useState<string>(() =>
     initialTab(window.location.search, selection.length, browserStorage()),
   );
   const credits = useCredits();
   const plan = credits.data?.plan ?? null;
   return (
-    <>
+    <AudienceLabelContext.Provider value={audienceLabel}>
       <section className="card checkout-workspace" aria-label="Buy contact data">
         <CheckoutTabs
           label="Ways to buy"
@@ -106,6 +116,6 @@ export function CheckoutWorkspace({ filter, valid, description, count, selection
         ) : null}
       </section>
       <ExportHistory plan={plan} />
-    </>
+    </AudienceLabelContext.Provider>
   );
 }

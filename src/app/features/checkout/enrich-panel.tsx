@@ -13,6 +13,7 @@ import type { PendingPurchase } from "../../lib/spend-journal";
 import { readableError } from "../../ui/status";
 import { type EnrichBody, type EnrichResult, mergeEnrichResults, postEnrich } from "./api/enrich";
 import { type EnrichReviewRequest, useEnrichReview } from "./api/review";
+import { useAudienceLabel } from "./audience-label";
 import { ConfirmStep } from "./confirm-step";
 import { EnrichReviewView, enrichConfirmLabel } from "./enrich-review";
 import { callsFor, chunkEntries, type ParsedEntries, parseEntries } from "./entries";
@@ -135,13 +136,14 @@ function toRowsResult(results: EnrichResult[], purchase: PendingPurchase): RowsR
  * rows, who was not found, and a CSV.
  */
 export function EnrichPanel({ selection }: { selection: readonly string[] }) {
+  const audienceLabel = useAudienceLabel();
   const credits = useCredits();
   const plan: Plan | null = credits.data?.plan ?? null;
   const listId = useId();
   const listHintId = useId();
   const { purchase, review, setReview, result } = useRowsPurchase<EnrichResult, Review>({
     kind: "enrich",
-    send: (body, key) => postEnrich(body as EnrichBody, key),
+    send: (body, key) => postEnrich(body as EnrichBody, key, audienceLabel),
     store: lastEnrich,
     toResult: toRowsResult,
   });

@@ -16,6 +16,7 @@ import { readableError } from "../../ui/status";
 import { type ExportStartCall, type ExportStarted, startExport } from "./api/export-start";
 import { EXPORTS_QUERY_KEY } from "./api/exports";
 import { type ExportReviewRequest, useExportReview } from "./api/review";
+import { useAudienceLabel } from "./audience-label";
 import { ConfirmStep } from "./confirm-step";
 import { ExportProgress } from "./export-progress";
 import {
@@ -178,6 +179,7 @@ function EstimateFacts({
  * the balance; then Confirm starts it, the progress follows, and the file downloads when complete.
  */
 export function ExportPanel({ filter, valid, description, count, selection }: ExportPanelProps) {
+  const audienceLabel = useAudienceLabel();
   const credits = useCredits();
   const queryClient = useQueryClient();
   const plan = credits.data?.plan ?? null;
@@ -190,7 +192,7 @@ export function ExportPanel({ filter, valid, description, count, selection }: Ex
 
   const purchase = usePurchase<ExportStarted>({
     kind: "export",
-    send: (body, key) => startExport(body as ExportStartCall, key),
+    send: (body, key) => startExport(body as ExportStartCall, key, audienceLabel),
     onSettled: ([started], bought: PendingPurchase) => {
       if (!started) return;
       const body = bought.calls[0]?.body as ExportStartCall;

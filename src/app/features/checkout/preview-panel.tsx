@@ -11,6 +11,7 @@ import { formatNumber } from "../../lib/format";
 import { isWaiting } from "../../lib/spend";
 import type { PendingPurchase } from "../../lib/spend-journal";
 import { type PreviewBody, type PreviewResult, postPreview } from "./api/preview";
+import { useAudienceLabel } from "./audience-label";
 import { ConfirmStep } from "./confirm-step";
 import { DEFAULT_PICKED_COLUMNS, requestColumns } from "./export-settings";
 import { REVEAL_LABELS, revealPhrase } from "./pricing";
@@ -70,13 +71,14 @@ export interface PreviewPanelProps {
  * Charged on PAYG like any delivered row, so it has the same confirm step as every purchase.
  */
 export function PreviewPanel({ filter, valid, description, count }: PreviewPanelProps) {
+  const audienceLabel = useAudienceLabel();
   const credits = useCredits();
   const plan: Plan | null = credits.data?.plan ?? null;
   const limitId = useId();
   const limitHintId = useId();
   const { purchase, review, setReview, result } = useRowsPurchase<PreviewResult, Review>({
     kind: "preview",
-    send: (body, key) => postPreview(body as PreviewBody, key),
+    send: (body, key) => postPreview(body as PreviewBody, key, audienceLabel),
     store: lastPreview,
     toResult: toRowsResult,
   });

@@ -1,6 +1,7 @@
 // @vitest-environment jsdom
 import { cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { AudienceLabelContext } from "../../../../src/app/features/checkout/audience-label";
 import { EnrichPanel } from "../../../../src/app/features/checkout/enrich-panel";
 import { ExportPanel } from "../../../../src/app/features/checkout/export-panel";
 import { activeExport, lastEnrich } from "../../../../src/app/features/checkout/saved-results";
@@ -126,6 +127,25 @@ describe("Enrich: the review before the confirm click", () => {
     expect(asked).toMatchObject({ kind: "enrich", personIds: IDS, reveal: "email" });
     expect(Array.isArray(asked.columns)).toBe(true);
     expect(document.body.textContent).not.toMatch(/RBID_PAO|alreadyYours|toBuy/);
+  });
+
+  it("names the saved audience it is bought from, for the team's ledger (X-Audience-Name)", async () => {
+    const proxy = fakeProxy({
+      review: () => json({ ...enrichReviewOf(OK, []), suppressed: [], toBuy: IDS, credits: 10 }),
+      enrich: () => enriched(5),
+    });
+    renderWithClient(
+      <AudienceLabelContext.Provider value="Köln leads, version 2">
+        <EnrichPanel selection={IDS} />
+      </AudienceLabelContext.Provider>,
+    );
+    await openReview();
+    const confirm = await screen.findByRole("button", { name: /^Confirm/ });
+    await waitFor(() => expect((confirm as HTMLButtonElement).disabled).toBe(false));
+    fireEvent.click(confirm);
+    await waitFor(() => expect(proxy.to("/api/v2/contact/enrich")).toHaveLength(1));
+    const header = proxy.to("/api/v2/contact/enrich")[0]?.headers.get("x-audience-name");
+    expect(decodeURIComponent(header ?? "")).toBe("Köln leads, version 2");
   });
 
   it("everything already the team's: Get the 5 (free)", async () => {

@@ -1,6 +1,6 @@
 import type { z } from "zod";
-import type { Requests, responses } from "../../../../contract/operations";
-import { call } from "../../../api/operations";
+import { type Requests, responses } from "../../../../contract/operations";
+import { postPurchase } from "./post-purchase";
 
 /**
  * `POST /api/v2/contact/enrich`: full rows of chosen people, by id (`personIds`) or email, at most
@@ -9,8 +9,12 @@ import { call } from "../../../api/operations";
 export type EnrichBody = z.input<Requests["enrich"]>;
 export type EnrichResult = z.infer<typeof responses.enrich>;
 
-export function postEnrich(body: EnrichBody, idempotencyKey: string): Promise<EnrichResult> {
-  return call("enrich", { body, idempotencyKey });
+export function postEnrich(
+  body: EnrichBody,
+  idempotencyKey: string,
+  audienceLabel?: string | null,
+): Promise<EnrichResult> {
+  return postPurchase("enrich", responses.enrich, body, idempotencyKey, audienceLabel);
 }
 
 /** The answers of consecutive calls as one: rows and notFound in order, charges added up. */

@@ -3,6 +3,7 @@ import { type Requests, responses } from "../../../../contract/operations";
 import { OWNED_HEADER, type OwnedChoice } from "../../../../contract/spending";
 import { api, requestJson, spendOptions } from "../../../api/client";
 import { operationPath } from "../../../api/operations";
+import { audienceHeaders } from "../audience-label";
 
 /**
  * `POST /api/v2/contact/export` (202): starts an export; it is charged once, on completion, exactly
@@ -16,9 +17,16 @@ export type ExportStarted = z.infer<typeof responses.exportStarted>;
 /** The call as kept in the purchase journal: the body, and the owned-contacts choice beside it. */
 export type ExportStartCall = ExportStartBody & { ownedContacts?: OwnedChoice };
 
-export function startExport(call: ExportStartCall, idempotencyKey: string): Promise<ExportStarted> {
+export function startExport(
+  call: ExportStartCall,
+  idempotencyKey: string,
+  audienceLabel?: string | null,
+): Promise<ExportStarted> {
   const { ownedContacts, ...body } = call;
-  const headers: Record<string, string> = ownedContacts ? { [OWNED_HEADER]: ownedContacts } : {};
+  const headers: Record<string, string> = {
+    ...audienceHeaders(audienceLabel),
+    ...(ownedContacts ? { [OWNED_HEADER]: ownedContacts } : {}),
+  };
   return requestJson(responses.exportStarted, () =>
     api.post(operationPath("exportStart"), spendOptions(idempotencyKey, { json: body, headers })),
   );

@@ -1,6 +1,6 @@
 import type { z } from "zod";
-import type { Requests, responses } from "../../../../contract/operations";
-import { call } from "../../../api/operations";
+import { type Requests, responses } from "../../../../contract/operations";
+import { postPurchase } from "./post-purchase";
 
 /**
  * `POST /api/v2/contact/preview`: the first rows of an audience, full and revealed as asked,
@@ -9,6 +9,10 @@ import { call } from "../../../api/operations";
 export type PreviewBody = z.input<Requests["preview"]>;
 export type PreviewResult = z.infer<typeof responses.preview>;
 
-export function postPreview(body: PreviewBody, idempotencyKey: string): Promise<PreviewResult> {
-  return call("preview", { body, idempotencyKey });
+export function postPreview(
+  body: PreviewBody,
+  idempotencyKey: string,
+  audienceLabel?: string | null,
+): Promise<PreviewResult> {
+  return postPurchase("preview", responses.preview, body, idempotencyKey, audienceLabel);
 }
