@@ -52,7 +52,12 @@ export function audienceHeaderValue(name: string): string {
 export function audienceNameOfHeader(value: string | undefined): string | null {
   if (!value) return null;
   try {
-    const name = decodeURIComponent(value).trim().slice(0, AUDIENCE_NAME_MAX);
+    // Control characters (a NUL among them) are no part of a name people read.
+    const name = [...decodeURIComponent(value)]
+      .filter((c) => c >= " " && c !== "\u007f")
+      .join("")
+      .trim()
+      .slice(0, AUDIENCE_NAME_MAX);
     return name === "" ? null : name;
   } catch {
     return null;

@@ -10,6 +10,7 @@ import { API_PREFIX } from "./allowlist";
 import { type BufferedAnswer, fail, ProxyProblem, unprocessable } from "./answer";
 import type { ProxyEnv } from "./context";
 import type { ApprovalTable, Tables } from "./db/schema";
+import { pgText } from "./db/storable";
 import { readJsonBody } from "./request-input";
 import type { WorkOutcome } from "./spend-journal";
 import type { SpendingPolicy, SpendRequest } from "./spending-policy";
@@ -59,8 +60,8 @@ export async function createApproval(
       body: JSON.stringify(request.body),
       headers: JSON.stringify(request.headers),
       credits_estimated: input.estimate,
-      summary: input.summary,
-      audience_name: input.audienceName,
+      summary: pgText(input.summary),
+      audience_name: pgText(input.audienceName),
       state: "waiting",
       decided_by: null,
       decided_at: null,

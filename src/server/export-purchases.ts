@@ -9,6 +9,7 @@ import { operationById } from "../contract/routes";
 import { OWNED_CHOICES, OWNED_HEADER, type OwnedChoice } from "../contract/spending";
 import { type BufferedAnswer, fail } from "./answer";
 import type { Tables } from "./db/schema";
+import { pgJson, pgText } from "./db/storable";
 import { columnsKey } from "./purchases";
 import type { Recorder, WorkResult } from "./spend-journal";
 import { andAll, inLists, readSuppressed, type Suppressed, withoutSuppressed } from "./suppression";
@@ -190,6 +191,11 @@ export interface ExportPurchase {
   free?: string[] | null;
   /** The saved audience it is bought from (`X-Audience-Name`); else the export's name. */
   audienceName?: string | null;
+  /**
+   * The caps' price of it (spending-policy.ts): an outcome not known keeps counting it against the
+   * caps (its hold goes with the journal's commit), and the ledger says what it may have cost.
+   */
+  creditsEstimated?: number | null;
 }
 
 /** The journal's work for an export start: the pending ledger row and the export to settle. */
@@ -210,7 +216,7 @@ export async function startExport(p: ExportPurchase, send: () => Promise<WorkRes
       await ledgerRow(trx, p, {
         outcome: started ? "pending" : refused ? "refused" : "unknown",
         rows: started?.rows ?? 0,
-        estimated: started?.credits ?? null,
+        estimated: started?.credits ?? p.creditsEstimated ?? null,
         charged: started ? null : refused ? 0 : null,
       });
       if (started)
@@ -235,7 +241,8 @@ export async function startExport(p: ExportPurchase, send: () => Promise<WorkRes
 
 /** The ledger's row for an export start cut off by a crash. */
 export function unknownExportRecorder(p: ExportPurchase): Recorder {
-  return (trx) => ledgerRow(trx, p, { outcome: "unknown", rows: 0, estimated: null, charged: null });
+  return (trx) =>
+    ledgerRow(trx, p, { outcome: "unknown", rows: 0, estimated: p.creditsEstimated ?? null, charged: null });
 }
 
 async function ledgerRow(
@@ -254,8 +261,8 @@ async function ledgerRow(
       at: sql<Date>`now()` as never,
       person: p.person,
       operation: "exportStart",
-      audience_name: p.audienceName ?? (typeof p.original.name === "string" ? p.original.name : null),
-      filter: JSON.stringify(p.original.filter ?? null),
+      audience_name: pgText(p.audienceName ?? (typeof p.original.name === "string" ? p.original.name : null)),
+      filter: pgJson(p.original.filter ?? null),
       rows: f.rows,
       rows_free: 0,
       credits_estimated: f.estimated,
@@ -375,7 +382,7 @@ export async function settle(deps: ExportDeps, seen: StatusSeen): Promise<void> 
                   revealed_email: revealsEmail(reveal),
                   revealed_mobile: revealsMobile(reveal),
                   columns_key: claimed.columns_key,
-                  row: JSON.stringify(row),
+                  row: pgJson(row),
                   bought_at: sql<Date>`now()`,
                   bought_by: claimed.person,
                   purchase_id: claimed.purchase_id,

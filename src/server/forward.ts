@@ -392,6 +392,7 @@ export async function runSpend(
       keyLast4: key.slice(-4),
       original: input.json as Record<string, unknown>,
       audienceName: audienceNameOfHeader(order.headers[AUDIENCE_HEADER]),
+      creditsEstimated: estimate,
     };
     const tagged = JSON.parse((send.body as { text: string }).text) as Record<string, unknown>;
     work = async () => {

@@ -5,6 +5,7 @@ import { responses } from "../contract/operations";
 import { revealsEmail, revealsMobile } from "../contract/pricing";
 import { type BufferedAnswer, problem } from "./answer";
 import type { LedgerOutcome, Tables } from "./db/schema";
+import { pgJson, pgText } from "./db/storable";
 import type { Recorder, WorkResult } from "./spend-journal";
 import {
   readSuppressed,
@@ -328,7 +329,7 @@ async function recordRows(trx: Kysely<Tables>, p: Purchase, rows: Row[]) {
       revealed_email: revealsEmail(reveal),
       revealed_mobile: revealsMobile(reveal),
       columns_key: columnsKey(p.body.columns),
-      row: JSON.stringify(row),
+      row: pgJson(row),
       bought_at: sql<Date>`now()`,
       bought_by: p.person,
       purchase_id: p.keyHash,
@@ -349,8 +350,8 @@ async function recordLedger(trx: Kysely<Tables>, p: Purchase, figures: LedgerFig
       at: sql<Date>`now()` as never,
       person: p.person,
       operation: p.operation,
-      audience_name: p.audienceName ?? null,
-      filter: p.operation === "preview" ? JSON.stringify(p.body.filter ?? null) : null,
+      audience_name: pgText(p.audienceName ?? null),
+      filter: p.operation === "preview" ? pgJson(p.body.filter ?? null) : null,
       rows: figures.rows,
       rows_free: figures.free,
       credits_estimated: p.creditsEstimated ?? null,

@@ -351,4 +351,28 @@ describe("the ledger", () => {
     expect((await team.analyst.get("/api/ledger")).body).toMatchObject({ entries: [] });
     expect((await team.admin.get("/api/ledger?month=2026-13")).status).toBe(422);
   });
+
+  it("a NUL in a filter value or in the audience's name is no reason to lose the ledger's row", async () => {
+    const before = (await team.admin.get("/api/ledger")).body as { entries: unknown[] };
+    const filter = {
+      type: "group",
+      children: [
+        { type: "condition", column: "COUNTRY_NAME_PER", operator: "in", valueList: ["Germany", "a\u0000b"] },
+      ],
+    };
+    const bought = await team.buyer.post(
+      "/api/v2/contact/preview",
+      { filter, limit: 1, reveal: "none" },
+      { idempotencyKey: newKey(), headers: { [AUDIENCE_HEADER]: "Nul%00name" } },
+    );
+    expect(bought.status).toBe(200);
+    const ledger = ledgerAnswer.parse((await team.admin.get("/api/ledger")).body);
+    expect(ledger.entries).toHaveLength(before.entries.length + 1);
+    expect(ledger.entries[0]).toMatchObject({
+      operation: "preview",
+      audienceName: "Nulname",
+      outcome: "charged",
+    });
+    expect(JSON.stringify(ledger.entries[0]?.filter)).toContain("a\ufffdb");
+  });
 });
