@@ -253,16 +253,24 @@ export async function ownedRows(
 ): Promise<Map<string, Row>> {
   const found = new Map<string, Row>();
   if (ids.length === 0 || deps.retentionDays <= 0) return found;
+  // The service finds ids trimmed and in any case (as the sandbox does): a contact id pasted as
+  // "PAO_…" is the same contact as the stored "pao_…", and is not bought again.
+  const asked = new Map<string, string[]>();
+  for (const id of ids) {
+    const norm = id.trim().toLowerCase();
+    asked.set(norm, [...(asked.get(norm) ?? []), id]);
+  }
   let query = deps.db
     .selectFrom("owned_contacts")
     .select(["rbid_pao", "row", "bought_at"])
-    .where("rbid_pao", "in", ids)
+    .where("rbid_pao", "in", [...asked.keys()])
     .where("columns_key", "=", key)
     .where(sql<boolean>`bought_at > now() - make_interval(days => ${deps.retentionDays})`);
   if (revealsEmail(reveal)) query = query.where("revealed_email", "=", true);
   if (revealsMobile(reveal)) query = query.where("revealed_mobile", "=", true);
   const rows = await query.orderBy("bought_at", "desc").execute();
-  for (const row of rows) if (!found.has(row.rbid_pao)) found.set(row.rbid_pao, row.row);
+  for (const row of rows)
+    for (const id of asked.get(row.rbid_pao) ?? []) if (!found.has(id)) found.set(id, row.row);
   return found;
 }
 

@@ -73,6 +73,15 @@ export function reviewRoutes(app: Hono<ProxyEnv>, deps: ReviewDeps) {
   });
 }
 
+/** The service's answer as JSON; undefined (refused by the schema) when it is not JSON at all. */
+function jsonOf(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
 async function count(client: UpstreamClient, filter: GroupNode | null | undefined): Promise<number> {
   const op = operationById("count");
   const outcome = await client.send({
@@ -82,7 +91,7 @@ async function count(client: UpstreamClient, filter: GroupNode | null | undefine
     stream: false,
   });
   if (outcome.kind !== "answer" || outcome.status !== 200) throw fail(502, UNREADABLE);
-  const parsed = responses.count.safeParse(JSON.parse(outcome.text));
+  const parsed = responses.count.safeParse(jsonOf(outcome.text));
   if (!parsed.success) throw fail(502, UNREADABLE);
   return parsed.data.count;
 }
@@ -96,7 +105,7 @@ async function estimate(client: UpstreamClient, body: Record<string, unknown>) {
     stream: false,
   });
   if (outcome.kind !== "answer" || outcome.status !== 200) throw fail(502, UNREADABLE);
-  const parsed = responses.estimate.safeParse(JSON.parse(outcome.text));
+  const parsed = responses.estimate.safeParse(jsonOf(outcome.text));
   if (!parsed.success) throw fail(502, UNREADABLE);
   return parsed.data;
 }

@@ -112,6 +112,19 @@ describe("Enrich through the team's store", () => {
     expect(await balance()).toBe(before - first.body.creditsCharged);
   });
 
+  it("an owned id pasted in capitals or with spaces is the same contact: served free, nothing sent", async () => {
+    const five = ids.slice(0, 5); // owned by the test above
+    const enrichCalls = sent(ENRICH).length;
+    const before = await balance();
+    const pasted = five.map((id, i) => (i % 2 === 0 ? ` ${id.toUpperCase()} ` : id));
+    const again = await enrich(api, { personIds: pasted, reveal: "email" });
+    expect(again.status).toBe(200);
+    expect(again.body.creditsCharged).toBe(0);
+    expect(again.body.rows.map((r) => r.RBID_PAO)).toEqual(five);
+    expect(sent(ENRICH).length, "no enrich reached the service").toBe(enrichCalls);
+    expect(await balance()).toBe(before);
+  });
+
   it("3 owned + 2 new: only the 2 are sent and charged, rows in the requested order", async () => {
     const owned = ids.slice(5, 8);
     const fresh = ids.slice(8, 10);
