@@ -125,7 +125,14 @@ export async function recordRun(db: Kysely<Tables>, id: string, result: RunResul
       "Sent, but no answer came back from the data service: whether it was carried out (and charged) is not known. Check the balance.";
   else if (result.answer.status >= 200 && result.answer.status < 300) outcome = ranSentence(result.answer);
   else outcome = `Sent, and the data service refused it${detail ? `: ${detail.replace(/\.$/, "")}` : ""}.`;
-  await db.updateTable("approvals").set({ state, outcome }).where("id", "=", id).execute();
+  // Only an approved request's run is recorded: a state set since (ran, by the requester's own
+  // re-send) is never turned back.
+  await db
+    .updateTable("approvals")
+    .set({ state, outcome })
+    .where("id", "=", id)
+    .where("state", "=", "approved")
+    .execute();
 }
 
 function detailOf(answer: BufferedAnswer): string | null {

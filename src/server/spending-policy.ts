@@ -127,8 +127,15 @@ export class SpendingPolicy {
           { code: SPENDING_CODES.approvalDenied },
         );
       }
-      // Ran, and the journal no longer keeps its answer (past the TTL): it is not bought again.
-      if (approval.state === "ran")
+      // Ran, and the journal no longer keeps its answer (past the TTL): it is not bought again. The
+      // ledger is the proof too (its row is written in the run's own commit), should the state
+      // have stayed "approved" (a crash between that commit and the state's update).
+      if (
+        approval.state === "ran" ||
+        (await store(() =>
+          db.selectFrom("ledger").select("id").where("key_hash", "=", entryId).limit(1).executeTakeFirst(),
+        ))
+      )
         throw fail(
           409,
           `This purchase was approved by ${approval.decided_by ?? "an admin"} and ran${approval.decided_at ? ` on ${new Date(approval.decided_at).toISOString().slice(0, 10)}` : ""}; its answer is no longer kept, so it is not run again. To buy it again, send it with a new key.`,
