@@ -12,6 +12,7 @@ import {
   type Suppressed,
   suppressedEmail,
   suppressedIds,
+  suppressedRow,
   type ViewRows,
   withoutSuppressed,
 } from "./suppression";
@@ -111,6 +112,7 @@ async function enrich(
   const key = columnsKey(p.body.columns);
   const asked = [...new Set(((p.body.personIds as string[] | null | undefined) ?? []).map(String))];
   const onList = suppressedEmail(suppressed);
+  const blocked = suppressedRow(suppressed);
   const emails = ((p.body.emails as string[] | null | undefined) ?? []).filter((e) => !onList(e));
   let owned: Map<string, Row>;
   let requested: string[];
@@ -172,7 +174,7 @@ async function enrich(
     if (!parsed)
       // Refused, unknown or unreadable: answered as the service answered; nothing served from the store.
       return { ...result, record: (trx) => recordLedger(trx, p, ledgerOf(result, null)) };
-    if (owned.size === 0)
+    if (owned.size === 0 && !parsed.rows.some(blocked))
       // Nothing from the store: the service's answer exactly as it came.
       return {
         ...result,
@@ -200,7 +202,7 @@ async function enrich(
   const rows: Row[] = [];
   const taken = new Set<string>();
   const add = (row: Row | undefined) => {
-    if (!row) return;
+    if (!row || blocked(row)) return;
     const id = String(row.RBID_PAO);
     if (taken.has(id)) return;
     taken.add(id);

@@ -511,6 +511,35 @@ export function suppressedEmail(s: Suppressed): (email: string) => boolean {
   };
 }
 
+/**
+ * A test of a delivered row against the lists (its contact id, company id, domain, LinkedIn profile
+ * or email): an Enrich by email learns who a person is only from the row the service delivers, so
+ * a row of someone on a list is kept from the buyer there (it was charged: the review says so).
+ */
+export function suppressedRow(s: Suppressed): (row: Record<string, unknown>) => boolean {
+  const sets = {
+    personId: new Set([...s.byKind.personId, ...s.emailIds]),
+    companyId: new Set(s.byKind.companyId),
+    domain: new Set(s.byKind.domain),
+    linkedin: new Set(s.byKind.linkedin),
+    email: new Set(s.byKind.email),
+  };
+  const columns: [keyof typeof sets, string][] = [
+    ["personId", "RBID_PAO"],
+    ["companyId", "RBID_ORG"],
+    ["domain", "DOMAIN_ORG"],
+    ["linkedin", "LINKEDIN_URL_PER"],
+    ["email", "EMAIL_ADDRESS_PER"],
+  ];
+  return (row) =>
+    columns.some(([kind, column]) => {
+      const value = row[column];
+      if (typeof value !== "string" || sets[kind].size === 0) return false;
+      const stored = normalise(kind, value);
+      return stored !== null && sets[kind].has(stored);
+    });
+}
+
 /** A View call (free): its rows, or null when it did not answer 200 with a readable body. */
 export async function viewRows(
   client: UpstreamClient,

@@ -282,6 +282,27 @@ describe("do-not-contact lists", () => {
       outcome: "charged",
       creditsCharged: started.body.credits,
     });
+
+    // A person on a list by contact id, asked for by email: the service says who it is only in the
+    // row it delivers, and that row is kept from the buyer (bought straight from the sandbox here,
+    // to learn the email the buyer would paste).
+    const target = otherIds[3]!;
+    const known = await sandboxCall<{ rows: Row[] }>("POST", "/v2/contact/enrich", {
+      personIds: [target],
+      reveal: "email",
+    });
+    const targetEmail = known.rows[0]?.EMAIL_ADDRESS_PER;
+    expect(typeof targetEmail, "the person has an email in the dataset").toBe("string");
+    if (typeof targetEmail === "string") {
+      await team.buyer.post(`/api/suppression/${listId}/entries`, { text: target });
+      const asked = await team.buyer.post<{ rows: Row[] }>(
+        "/api/v2/contact/enrich",
+        { emails: [targetEmail], reveal: "email", columns: ["RBID_PAO", "EMAIL_ADDRESS_PER"] },
+        { idempotencyKey: newKey() },
+      );
+      expect(asked.status, asked.text).toBe(200);
+      expect(asked.body.rows.filter((r) => r.RBID_PAO === target)).toEqual([]);
+    }
   });
 
   it("deleting a list (a buyer may) lifts it, and every change is in the audit list", async () => {
