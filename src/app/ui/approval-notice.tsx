@@ -108,6 +108,9 @@ export function ApprovalNotice<T>({
 
   const approval = current ?? null;
   const stuck = approval?.state === "ran" && resumedApprovals.has(approval.id);
+  // Approved, and the proxy's run did nothing (the service refused to take it just then, say): it
+  // records why, and buying it is the requester's explicit click (the same key, run once).
+  const notCarriedOut = approval?.state === "approved" && approval.outcome !== null;
   return (
     <div className="alert checkout-alert" role="status" aria-live="polite" data-spend="approval">
       <h3 className="alert-title">Sent for approval</h3>
@@ -119,9 +122,10 @@ export function ApprovalNotice<T>({
         here.
       </p>
       <p className="approval-state" data-testid="approval-state">
-        {approval?.state === "waiting" || approval === null ? null : <Spinner inherit />}
-        {stateLine(approval)}
-        {approval?.state === "ran" && approval.outcome ? ` (${approval.outcome})` : ""}.
+        {approval?.state === "waiting" || approval === null || notCarriedOut ? null : <Spinner inherit />}
+        {notCarriedOut ? approval.outcome : stateLine(approval)}
+        {approval?.state === "ran" && approval.outcome ? ` (${approval.outcome})` : ""}
+        {notCarriedOut ? "" : "."}
       </p>
       {read.error ? (
         <p className="alert-meta">
@@ -143,6 +147,11 @@ export function ApprovalNotice<T>({
         {stuck ? (
           <button type="button" className="button button-primary" onClick={onResume}>
             Get the result
+          </button>
+        ) : null}
+        {notCarriedOut ? (
+          <button type="button" className="button button-primary" onClick={onResume}>
+            Buy it now (approved, up to {formatCredits(approval.creditsEstimated)})
           </button>
         ) : null}
         <button type="button" className="button button-quiet" onClick={onForget}>

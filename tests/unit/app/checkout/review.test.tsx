@@ -263,6 +263,31 @@ describe("Enrich: the review before the confirm click", () => {
 });
 
 describe("the approval flow", () => {
+  it("approved but not carried out: says why, and buys only on the requester's click, same key", async () => {
+    const notDone =
+      "Approved, but not carried out: the data service was busy. Nothing was charged; sending the same request again (same key) runs it.";
+    const proxy = fakeProxy({
+      review: () =>
+        json(enrichReviewOf({ verdict: "approval", reason: null, caps: [], approvalThreshold: 1 })),
+      enrich: (_request, n) =>
+        n === 1 ? json({ approvalRequested: approval("waiting") }, { status: 202 }) : enriched(5),
+      approvals: () => json({ approvals: [approval("approved", { outcome: notDone })] }),
+    });
+    renderWithClient(<EnrichPanel selection={IDS} />);
+    await openReview();
+    const ask = await screen.findByRole("button", { name: /^Ask an admin to approve/ });
+    await waitFor(() => expect((ask as HTMLButtonElement).disabled).toBe(false));
+    fireEvent.click(ask);
+    const buy = await screen.findByRole("button", { name: /^Buy it now \(approved, up to 60 credits\)/ });
+    expect(screen.getByTestId("approval-state").textContent).toContain("the data service was busy");
+    expect(proxy.to("/api/v2/contact/enrich")).toHaveLength(1);
+    fireEvent.click(buy);
+    await waitFor(() => expect(proxy.to("/api/v2/contact/enrich")).toHaveLength(2));
+    const [first, second] = proxy.to("/api/v2/contact/enrich");
+    expect(second?.headers.get("idempotency-key")).toBe(first?.headers.get("idempotency-key"));
+    expect(await screen.findByText("Enriched rows")).toBeTruthy();
+  });
+
   it("202: Sent for approval, polled; once it ran, the same key once more gets the rows", async () => {
     let state: Approval["state"] = "waiting";
     const proxy = fakeProxy({
