@@ -1,6 +1,6 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useEffect, useId, useState } from "react";
-import { useForm } from "react-hook-form";
+import { type UseFormRegisterReturn, useForm } from "react-hook-form";
 import type { Caps, SpendingSummary } from "../../../contract/spending";
 import { formatCredits } from "../../lib/format";
 import { personLabel } from "../../lib/roles";
@@ -78,6 +78,27 @@ function CapsEditor({ caps, spent }: { caps: Caps; spent: Map<string, number> })
         {message}
       </span>
     ) : null;
+  /** One person's credits field (a cap or a threshold), its error under it. */
+  const creditsCell = (
+    registration: UseFormRegisterReturn,
+    label: string,
+    placeholder: string,
+    error: string | undefined,
+    errorId: string,
+  ) => (
+    <td>
+      <input
+        className="input spend-credits-input"
+        inputMode="numeric"
+        placeholder={placeholder}
+        aria-label={label}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? errorId : undefined}
+        {...registration}
+      />
+      {fieldError(error, errorId)}
+    </td>
+  );
 
   return (
     <form
@@ -132,30 +153,20 @@ function CapsEditor({ caps, spent }: { caps: Caps; spent: Map<string, number> })
                     {who}
                   </th>
                   <td className="spend-number">{spentCell(spent, p.name)}</td>
-                  <td>
-                    <input
-                      className="input spend-credits-input"
-                      inputMode="numeric"
-                      placeholder={NO_CAP}
-                      aria-label={`Monthly cap of ${who}`}
-                      aria-invalid={capError ? true : undefined}
-                      aria-describedby={capError ? `${id}-${index}-cap-error` : undefined}
-                      {...form.register(`people.${index}.monthlyCap`)}
-                    />
-                    {fieldError(capError, `${id}-${index}-cap-error`)}
-                  </td>
-                  <td>
-                    <input
-                      className="input spend-credits-input"
-                      inputMode="numeric"
-                      placeholder={NO_THRESHOLD}
-                      aria-label={`Approval threshold of ${who}`}
-                      aria-invalid={thresholdError ? true : undefined}
-                      aria-describedby={thresholdError ? `${id}-${index}-threshold-error` : undefined}
-                      {...form.register(`people.${index}.approvalThreshold`)}
-                    />
-                    {fieldError(thresholdError, `${id}-${index}-threshold-error`)}
-                  </td>
+                  {creditsCell(
+                    form.register(`people.${index}.monthlyCap`),
+                    `Monthly cap of ${who}`,
+                    NO_CAP,
+                    capError,
+                    `${id}-${index}-cap-error`,
+                  )}
+                  {creditsCell(
+                    form.register(`people.${index}.approvalThreshold`),
+                    `Approval threshold of ${who}`,
+                    NO_THRESHOLD,
+                    thresholdError,
+                    `${id}-${index}-threshold-error`,
+                  )}
                 </tr>
               );
             })}
