@@ -1,7 +1,7 @@
 import { mkdtemp } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { inject } from "vitest";
+import { expect, inject } from "vitest";
 import type { Sandbox } from "../../src/sandbox/app";
 import type { SandboxOptions } from "../../src/sandbox/config";
 import { type BffProxy, createProxy, type ProxyDeps } from "../../src/server/app";
@@ -76,6 +76,25 @@ export async function startSandbox(
     () => {},
   );
   return { sandbox, dataDir };
+}
+
+/** Straight to the sandbox with a key: the proxy is not trusted to report what it spends. */
+export async function sandboxCall<T>(
+  sandbox: Sandbox,
+  key: string,
+  method: string,
+  pathname: string,
+  body?: unknown,
+): Promise<T> {
+  const response = await sandbox.fetch(
+    new Request(`http://sandbox.test${pathname}`, {
+      method,
+      headers: { "x-key": key, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    }),
+  );
+  expect(response.status, `${method} ${pathname}`).toBeLessThan(300);
+  return (await response.json()) as T;
 }
 
 export interface ProxyServer {

@@ -13,7 +13,12 @@ import { approvalSchema, approvalsAnswer, capsSchema, spendingSummary } from "..
 import type { Sandbox } from "../../../src/sandbox/app";
 import { csvCell, LEDGER_CSV_HEADER } from "../../../src/server/ledger";
 import { admitPreview } from "../../../src/server/spending-policy";
-import { type Browser, recording, startSandbox } from "../../support/proxy-server";
+import {
+  type Browser,
+  sandboxCall as callSandbox,
+  recording,
+  startSandbox,
+} from "../../support/proxy-server";
 import { PASSWORD, signIn, startTeam, type Team } from "../../support/team";
 
 const PAYG = "sbx_payg_demo";
@@ -71,18 +76,9 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
-/** Straight to the sandbox: the proxy is not trusted to report what it spends. */
-async function sandboxCall<T>(method: string, pathname: string, body?: unknown): Promise<T> {
-  const response = await sandbox.fetch(
-    new Request(`http://sandbox.test${pathname}`, {
-      method,
-      headers: { "x-key": PAYG, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    }),
-  );
-  expect(response.status, `${method} ${pathname}`).toBeLessThan(300);
-  return (await response.json()) as T;
-}
+/** Straight to the sandbox (PAYG): the proxy is not trusted to report what it spends. */
+const sandboxCall = <T>(method: string, pathname: string, body?: unknown) =>
+  callSandbox<T>(sandbox, PAYG, method, pathname, body);
 const balance = async () => (await sandboxCall<{ credits: number }>("GET", "/v2/credits")).credits;
 
 interface Enriched {

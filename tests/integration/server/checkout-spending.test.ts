@@ -13,6 +13,7 @@ import type { Sandbox } from "../../../src/sandbox/app";
 import {
   type Browser,
   browser,
+  sandboxCall as callSandbox,
   fakeUpstream,
   type ProxyServer,
   recording,
@@ -67,17 +68,8 @@ afterAll(async () => {
 });
 
 /** Straight to the sandbox with a key: the proxy is not trusted to report what it spends. */
-async function sandboxCall<T>(key: string, method: string, pathname: string, body?: unknown): Promise<T> {
-  const response = await sandbox.fetch(
-    new Request(`http://sandbox.test${pathname}`, {
-      method,
-      headers: { "x-key": key, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    }),
-  );
-  expect(response.status, `${method} ${pathname}`).toBeLessThan(300);
-  return (await response.json()) as T;
-}
+const sandboxCall = <T>(key: string, method: string, pathname: string, body?: unknown) =>
+  callSandbox<T>(sandbox, key, method, pathname, body);
 
 const balance = async (key = PAYG) =>
   (await sandboxCall<{ credits: number }>(key, "GET", "/v2/credits")).credits;

@@ -14,7 +14,14 @@ import { ledgerAnswer } from "../../../src/contract/ledger";
 import { exportReview } from "../../../src/contract/spending";
 import type { Sandbox } from "../../../src/sandbox/app";
 import { ensureDataset } from "../../../src/sandbox/dataset/index";
-import { type Browser, browser, recording, startProxy, startSandbox } from "../../support/proxy-server";
+import {
+  type Browser,
+  browser,
+  sandboxCall as callSandbox,
+  recording,
+  startProxy,
+  startSandbox,
+} from "../../support/proxy-server";
 
 const ROWS = 120_000;
 const OWNED = 50_000;
@@ -35,13 +42,8 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
-async function sandboxCall<T>(key: string, method: string, pathname: string): Promise<T> {
-  const response = await sandbox.fetch(
-    new Request(`http://sandbox.test${pathname}`, { method, headers: { "x-key": key } }),
-  );
-  expect(response.status, `${method} ${pathname}`).toBeLessThan(300);
-  return (await response.json()) as T;
-}
+const sandboxCall = <T>(key: string, method: string, pathname: string) =>
+  callSandbox<T>(sandbox, key, method, pathname);
 const balance = async () =>
   (await sandboxCall<{ credits: number }>("sbx_payg_demo", "GET", "/v2/credits")).credits;
 

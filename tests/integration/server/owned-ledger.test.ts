@@ -15,6 +15,7 @@ import type { Sandbox } from "../../../src/sandbox/app";
 import {
   type Browser,
   browser,
+  sandboxCall as callSandbox,
   type ProxyServer,
   recording,
   startProxy,
@@ -51,18 +52,9 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
-/** Straight to the sandbox: the proxy is not trusted to report what it spends. */
-async function sandboxCall<T>(method: string, pathname: string, body?: unknown): Promise<T> {
-  const response = await sandbox.fetch(
-    new Request(`http://sandbox.test${pathname}`, {
-      method,
-      headers: { "x-key": PAYG, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    }),
-  );
-  expect(response.status, `${method} ${pathname}`).toBeLessThan(300);
-  return (await response.json()) as T;
-}
+/** Straight to the sandbox (PAYG): the proxy is not trusted to report what it spends. */
+const sandboxCall = <T>(method: string, pathname: string, body?: unknown) =>
+  callSandbox<T>(sandbox, PAYG, method, pathname, body);
 const balance = async () => (await sandboxCall<{ credits: number }>("GET", "/v2/credits")).credits;
 
 interface Enriched {

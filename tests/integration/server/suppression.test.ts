@@ -16,7 +16,7 @@ import {
   suppressionLists,
 } from "../../../src/contract/spending";
 import type { Sandbox } from "../../../src/sandbox/app";
-import { recording, startSandbox } from "../../support/proxy-server";
+import { sandboxCall as callSandbox, recording, startSandbox } from "../../support/proxy-server";
 import { startTeam, type Team } from "../../support/team";
 
 const PAYG = "sbx_payg_demo";
@@ -33,17 +33,9 @@ let otherIds: string[];
 
 type Row = Record<string, unknown>;
 
-async function sandboxCall<T>(method: string, pathname: string, body?: unknown): Promise<T> {
-  const response = await sandbox.fetch(
-    new Request(`http://sandbox.test${pathname}`, {
-      method,
-      headers: { "x-key": PAYG, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    }),
-  );
-  expect(response.status, `${method} ${pathname}`).toBeLessThan(300);
-  return (await response.json()) as T;
-}
+/** Straight to the sandbox (PAYG): the proxy is not trusted to report what it spends. */
+const sandboxCall = <T>(method: string, pathname: string, body?: unknown) =>
+  callSandbox<T>(sandbox, PAYG, method, pathname, body);
 const balance = async () => (await sandboxCall<{ credits: number }>("GET", "/v2/credits")).credits;
 const ofDomain = (...domains: string[]) => ({
   type: "group",
