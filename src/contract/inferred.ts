@@ -122,7 +122,14 @@ export const PRICE = {
   perRevealedMobile: 3,
   /** Both plans, per definite verification answer (DELIVERABLE/UNDELIVERABLE, Valid/Invalid). */
   perDefiniteVerification: 1,
+  /** Both plans, per organization resolve request (public docs: "1 credit per request"). */
+  perResolve: 1,
+  /** PAYG, per company a discover answers (at or above its similarity threshold). */
+  perDiscoveredCompany: 1,
 } as const;
+
+/** Inferred: a discover's `result_count` when not given (public docs). */
+export const DISCOVER_RESULT_COUNT_DEFAULT = 1000;
 
 /** Inferred: the ordinary per-key rate limit (public docs give 60/min and 10,000/day). */
 export const RATE_LIMIT_DEFAULTS = { perMinute: 60, perDay: 10_000 } as const;

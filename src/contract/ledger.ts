@@ -2,13 +2,28 @@ import { z } from "zod";
 import { USER_NAME } from "./team";
 
 /**
- * The ledger (`GET /api/ledger`): one row per outcome of a spend the proxy journals (in this slice
- * Enrich and Preview), written in the transaction that commits the journal's answer. Admins read
- * everyone's; others only their own.
+ * The ledger (`GET /api/ledger`): one row per outcome of every spend the proxy journals (Enrich,
+ * Preview, Export, email verification single and batch, company resolve and discover), written in
+ * the transaction that commits the journal's answer. Admins read everyone's; others only their own.
  */
+
+/** What each spending operation is, in words (the Spending page, the ledger's CSV). */
+export const LEDGER_OPERATION_WORDS: Readonly<Record<string, string>> = {
+  enrich: "Enrich",
+  preview: "Sample with contact details",
+  exportStart: "Export",
+  verifyV1: "Email verification",
+  verifyV2: "Email verification",
+  batchV1: "Batch email verification",
+  batchUploadV1: "Batch email verification",
+  batchV2: "Batch email verification",
+  organizationResolve: "Company search by name",
+  organizationDiscover: "Company discovery",
+};
 /**
- * `pending`: an export started and not yet completed (charged on completion, exactly its estimate;
- * nothing if it ends in ERROR or CANCELLED); its estimate counts against the caps meanwhile.
+ * `pending`: an export or a batch verification started and not yet ended (charged on completion,
+ * an export exactly its estimate and nothing if it ends in ERROR or CANCELLED; a batch one credit
+ * per definite answer in its results); its estimate counts against the caps meanwhile.
  */
 export const LEDGER_OUTCOMES = ["charged", "free", "refused", "unknown", "pending"] as const;
 export type LedgerOutcome = (typeof LEDGER_OUTCOMES)[number];
@@ -39,6 +54,8 @@ export const ledgerEntrySchema = z.object({
   outcome: z.enum(LEDGER_OUTCOMES),
   /** The Idempotency-Key's last four characters. */
   keyLast4: z.string(),
+  /** What a verification or company search was for ("ada@acme.com", "leads.csv: 120 addresses"). */
+  detail: z.string().nullable().default(null),
 });
 export type LedgerEntry = z.output<typeof ledgerEntrySchema>;
 

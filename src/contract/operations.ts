@@ -4,6 +4,7 @@ import { detailErrorSchema, INT_MESSAGE } from "./errors";
 import { makeFilterSchemas } from "./filter";
 import {
   COUNT_MODES,
+  DISCOVER_RESULT_COUNT_DEFAULT,
   ENRICH_MAX_ENTRIES,
   EXPORT_STATUSES,
   INSIGHT_SECTIONS,
@@ -195,7 +196,10 @@ export function makeRequestSchemas(strict: boolean) {
     }),
     organizationDiscover: obj({
       keyword: z.string().min(1),
-      result_count: integer().min(1).max(1000).default(1000),
+      result_count: integer()
+        .min(1)
+        .max(DISCOVER_RESULT_COUNT_DEFAULT)
+        .default(DISCOVER_RESULT_COUNT_DEFAULT),
       min_similarity_score: z.number().min(0).max(0.95).default(0),
       headquarters_state: z.string().nullable().optional(),
       headquarters_country: z.string().nullable().optional(),

@@ -33,3 +33,18 @@ export function maxContactCost(rows: number, reveal: Reveal, plan: Plan): number
   const n = Math.max(0, rows);
   return contactCost(plan, reveal, { rows: n, withEmail: n, withMobile: n });
 }
+
+/** Definite verification answers (DELIVERABLE/UNDELIVERABLE in v1, Valid/Invalid in v2) cost; unknown ones do not. */
+export function isDefiniteVerification(answer: string): boolean {
+  return ["DELIVERABLE", "UNDELIVERABLE", "Valid", "Invalid"].includes(answer);
+}
+
+/** Credits for `definite` definite verification answers (both plans). */
+export function verificationCost(definite: number): number {
+  return Math.max(0, definite) * PRICE.perDefiniteVerification;
+}
+
+/** Credits for a company discover that answered `companies` results (AYCE: 0). */
+export function discoverCost(plan: Plan, companies: number): number {
+  return plan === "AYCE" ? 0 : Math.max(0, companies) * PRICE.perDiscoveredCompany;
+}

@@ -34,6 +34,7 @@ import { suppressionRoutes, viewRows } from "./suppression";
 import { audit } from "./team/audit";
 import { recordJob, startedBy } from "./team/jobs";
 import { TEAM_PATH, teamRoutes } from "./team/routes";
+import { checkPendingJobs, JOB_STATUS_OPERATIONS, settleJobSeen } from "./tool-purchases";
 import { type Upstream, UpstreamClient } from "./upstream";
 
 export interface ProxyDeps {
@@ -57,6 +58,8 @@ export interface BffProxy {
   listening(port: number): void;
   /** The minute's look at the exports this proxy started and has not settled, now. */
   checkExports(): Promise<void>;
+  /** The minute's look at the batch verifications this proxy started and has not settled, now. */
+  checkVerifications(): Promise<void>;
   close(): Promise<void>;
   logger: Logger;
 }
@@ -182,13 +185,16 @@ export async function createProxy(
     onError: (message, error) =>
       logger.error({ err: { message: scrub(String((error as Error)?.message ?? error)) } }, message),
   };
-  // Exports the proxy started and has not seen end: looked at every minute (polls settle them sooner).
+  // Exports and batch verifications the proxy started and has not seen end: looked at every minute
+  // (polls settle them sooner).
   let checking = false;
   const exportChecker = setInterval(() => {
     if (checking) return;
     checking = true;
     void checkPending(exportDeps)
       .catch((error) => exportDeps.onError?.("pending exports: check failed", error))
+      .then(() => checkPendingJobs(exportDeps))
+      .catch((error) => exportDeps.onError?.("pending batch verifications: check failed", error))
       .finally(() => {
         checking = false;
       });
@@ -296,7 +302,7 @@ export async function createProxy(
     c.json({ viewBudget: limits.viewBudget(), proxyPerMinute: shaper.currentLimit }),
   );
   const refuse = (reason: string) => fail(403, reason, { code: TEAM_CODES.roleRequired });
-  // Caps and approvals: Enrich, Preview and Export start are priced and admitted before the journal.
+  // Caps and approvals: every spend but key rotation is priced and admitted before the journal.
   const policy = new SpendingPolicy({
     db: database.db,
     journal,
@@ -304,7 +310,19 @@ export async function createProxy(
     plan: async () => (await plan.get()).plan,
     purchases,
   });
-  const spendDeps = { config, client, keys, cache, journal, stats, scrub, log: logger, purchases, policy };
+  const spendDeps = {
+    config,
+    client,
+    keys,
+    cache,
+    journal,
+    stats,
+    scrub,
+    log: logger,
+    purchases,
+    policy,
+    plan: async () => (await plan.get()).plan,
+  };
   spendingRoutes(app, { db: database.db, access, maxBodyBytes: config.maxBodyBytes });
   approvalRoutes(app, {
     db: database.db,
@@ -314,7 +332,12 @@ export async function createProxy(
     // An approved request runs as its requester would have sent it: the same spend path and journal.
     run: async (order) => {
       const op = operationById(order.operation as Parameters<typeof operationById>[0]);
-      const input = { params: {}, query: {}, json: order.body };
+      const input = {
+        params: {},
+        query: order.query,
+        // An upload goes as it was sent (the body stored with it is empty).
+        ...(order.file ? { file: order.file } : { json: order.body }),
+      };
       const done = await runSpend(
         {
           op,
@@ -379,6 +402,13 @@ export async function createProxy(
         await settleSeen(exportDeps, await response.clone().text()).catch((error) =>
           exportDeps.onError?.("export not settled; tried again at the next poll or check", error),
         );
+      if (JOB_STATUS_OPERATIONS.has(op.id) && response.status === 200)
+        await settleJobSeen(exportDeps, op.id, await response.clone().text()).catch((error) =>
+          exportDeps.onError?.(
+            "batch verification not settled; tried again at the next poll or check",
+            error,
+          ),
+        );
       if (ROTATIONS.has(op.id)) {
         plan.forget();
         if (response.status === 200)
@@ -427,6 +457,7 @@ export async function createProxy(
     logger,
     listening: (port) => hosts.listening(port),
     checkExports: () => checkPending(exportDeps),
+    checkVerifications: () => checkPendingJobs(exportDeps),
     async close() {
       clearInterval(contactSweeper);
       clearInterval(exportChecker);

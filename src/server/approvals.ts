@@ -59,6 +59,10 @@ export async function createApproval(
       fingerprint: request.fingerprint,
       body: JSON.stringify(request.body),
       headers: JSON.stringify(request.headers),
+      query: request.query && Object.keys(request.query).length > 0 ? JSON.stringify(request.query) : null,
+      file_name: request.file ? pgText(request.file.name) : null,
+      file_type: request.file ? pgText(request.file.type) : null,
+      file: request.file ? Buffer.from(request.file.bytes).toString("base64") : null,
       credits_estimated: input.estimate,
       summary: pgText(input.summary),
       audience_name: pgText(input.audienceName),
@@ -106,6 +110,9 @@ export type RunApproved = (order: {
   fingerprint: string;
   body: Record<string, unknown>;
   headers: Record<string, string>;
+  query: Record<string, string>;
+  /** An upload, as it was sent. */
+  file: File | undefined;
   estimate: number;
 }) => Promise<RunResult>;
 
@@ -237,6 +244,13 @@ export function approvalRoutes(app: Hono<ProxyEnv>, deps: ApprovalDeps) {
         fingerprint: approved.fingerprint,
         body: JSON.parse(approved.body) as Record<string, unknown>,
         headers: JSON.parse(approved.headers) as Record<string, string>,
+        query: approved.query ? (JSON.parse(approved.query) as Record<string, string>) : {},
+        file:
+          approved.file === null
+            ? undefined
+            : new File([Buffer.from(approved.file, "base64")], approved.file_name ?? "upload", {
+                type: approved.file_type ?? "",
+              }),
         estimate,
       });
     } catch (error) {

@@ -9,7 +9,8 @@ import { operationById } from "../contract/routes";
 import { OWNED_CHOICES, OWNED_HEADER, type OwnedChoice } from "../contract/spending";
 import { type BufferedAnswer, fail } from "./answer";
 import type { Tables } from "./db/schema";
-import { pgJson, pgText } from "./db/storable";
+import { pgJson } from "./db/storable";
+import { writeLedgerRow } from "./ledger";
 import { columnsKey } from "./purchases";
 import type { Recorder, WorkResult } from "./spend-journal";
 import { andAll, inLists, readSuppressed, type Suppressed, withoutSuppressed } from "./suppression";
@@ -202,40 +203,71 @@ export interface ExportPurchase {
 export async function startExport(p: ExportPurchase, send: () => Promise<WorkResult>): Promise<WorkResult> {
   const result = await send();
   if (result.outcome === "nothing-done") return result;
-  let started: { exportId: string; rows: number; credits: number } | null = null;
+  let started: ExportStarted | null = null;
   if (result.outcome === "final" && result.answer.status >= 200 && result.answer.status < 300) {
     try {
       const parsed = responses.exportStarted.safeParse(JSON.parse(result.answer.body));
       if (parsed.success) started = parsed.data;
     } catch {}
   }
+  if (started) return { ...result, record: startedRecorder(p, started) };
   const refused = result.outcome === "final" && result.answer.status >= 400 && result.answer.status < 500;
   return {
     ...result,
-    record: async (trx) => {
+    record: (trx) =>
+      ledgerRow(trx, p, {
+        outcome: refused ? "refused" : "unknown",
+        rows: 0,
+        estimated: p.creditsEstimated ?? null,
+        charged: refused ? 0 : null,
+      }),
+  };
+}
+
+/** What the service said of an export it started (its answer, or its entry in the export list). */
+export interface ExportStarted {
+  exportId: string;
+  rows: number;
+  credits: number;
+}
+
+/**
+ * A started export's records: its ledger row pending at the service's estimate (the row written
+ * "unknown" when its start was cut off and then found in the export list is turned into it), and
+ * the export to settle when the proxy sees it end.
+ */
+export function startedRecorder(p: ExportPurchase, started: ExportStarted): Recorder {
+  return async (trx) => {
+    const pending = { rows: started.rows, credits_estimated: started.credits, credits_charged: null };
+    const recovered = await trx
+      .updateTable("ledger")
+      .set({ ...pending, outcome: "pending" })
+      .where("key_hash", "=", p.keyHash)
+      .where("operation", "=", "exportStart")
+      .where("outcome", "=", "unknown")
+      .executeTakeFirst();
+    if (Number(recovered.numUpdatedRows) === 0)
       await ledgerRow(trx, p, {
-        outcome: started ? "pending" : refused ? "refused" : "unknown",
-        rows: started?.rows ?? 0,
-        estimated: started?.credits ?? p.creditsEstimated ?? null,
-        charged: started ? null : refused ? 0 : null,
+        outcome: "pending",
+        rows: started.rows,
+        estimated: started.credits,
+        charged: null,
       });
-      if (started)
-        await trx
-          .insertInto("export_purchases")
-          .values({
-            export_id: started.exportId,
-            purchase_id: p.keyHash,
-            person: p.person,
-            reveal: String(p.original.reveal),
-            columns_key: columnsKey(p.original.columns),
-            credits_estimated: started.credits,
-            free_ids: p.free ? JSON.stringify(p.free) : null,
-            state: "pending",
-            started_at: sql<Date>`now()` as never,
-          })
-          .onConflict((oc) => oc.column("export_id").doNothing())
-          .execute();
-    },
+    await trx
+      .insertInto("export_purchases")
+      .values({
+        export_id: started.exportId,
+        purchase_id: p.keyHash,
+        person: p.person,
+        reveal: String(p.original.reveal),
+        columns_key: columnsKey(p.original.columns),
+        credits_estimated: started.credits,
+        free_ids: p.free ? JSON.stringify(p.free) : null,
+        state: "pending",
+        started_at: sql<Date>`now()` as never,
+      })
+      .onConflict((oc) => oc.column("export_id").doNothing())
+      .execute();
   };
 }
 
@@ -245,7 +277,7 @@ export function unknownExportRecorder(p: ExportPurchase): Recorder {
     ledgerRow(trx, p, { outcome: "unknown", rows: 0, estimated: p.creditsEstimated ?? null, charged: null });
 }
 
-async function ledgerRow(
+function ledgerRow(
   trx: Db,
   p: ExportPurchase,
   f: {
@@ -255,23 +287,20 @@ async function ledgerRow(
     charged: number | null;
   },
 ) {
-  await trx
-    .insertInto("ledger")
-    .values({
-      at: sql<Date>`now()` as never,
-      person: p.person,
-      operation: "exportStart",
-      audience_name: pgText(p.audienceName ?? (typeof p.original.name === "string" ? p.original.name : null)),
-      filter: pgJson(p.original.filter ?? null),
-      rows: f.rows,
-      rows_free: 0,
-      credits_estimated: f.estimated,
-      credits_charged: f.charged,
-      outcome: f.outcome,
-      key_hash: p.keyHash,
-      key_last4: p.keyLast4,
-    })
-    .execute();
+  return writeLedgerRow(trx, {
+    person: p.person,
+    operation: "exportStart",
+    audienceName: p.audienceName ?? (typeof p.original.name === "string" ? p.original.name : null),
+    filter: p.original.filter ?? null,
+    detail: null,
+    rows: f.rows,
+    rowsFree: 0,
+    estimated: f.estimated,
+    charged: f.charged,
+    outcome: f.outcome,
+    keyHash: p.keyHash,
+    keyLast4: p.keyLast4,
+  });
 }
 
 const ENDED = new Set(["COMPLETED", "ERROR", "CANCELLED"]);

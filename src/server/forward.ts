@@ -20,11 +20,14 @@ import { credits } from "./approvals";
 import type { ProxyConfig } from "./config";
 import type { ProxyEnv } from "./context";
 import {
+  type ExportPurchase,
+  type ExportStarted,
   freeIdsOf,
   ownedInAudience,
   parseOwnedChoice,
   prepareExport,
   startExport,
+  startedRecorder,
   unknownExportRecorder,
   withFreeRows,
 } from "./export-purchases";
@@ -45,6 +48,13 @@ import {
 import { type Admission, POLICED_OPERATIONS, type SpendingPolicy } from "./spending-policy";
 import type { ProxyStats } from "./stats";
 import { withoutSuppressed } from "./suppression";
+import {
+  TOOL_OPERATIONS,
+  type ToolFile,
+  type ToolPurchase,
+  toolPurchase,
+  unknownToolRecorder,
+} from "./tool-purchases";
 import type { Call, UpstreamClient } from "./upstream";
 
 /**
@@ -67,8 +77,10 @@ export interface ForwardDeps {
   authorize?: (c: Context<ProxyEnv>, op: OperationSpec, input: Input) => Promise<void>;
   /** The team's store of contacts and the ledger: Enrich and Preview go through it. */
   purchases?: PurchaseDeps;
-  /** The team's caps and approval thresholds: Enrich, Preview and Export start are admitted by it. */
+  /** The team's caps and approval thresholds: every spend but key rotation is admitted by it. */
   policy?: SpendingPolicy;
+  /** The plan behind the key (a company discover's charge depends on it); null when not known. */
+  plan?: () => Promise<string | null>;
 }
 
 export function forwardHandler(op: OperationSpec, deps: ForwardDeps): Handler<ProxyEnv> {
@@ -76,17 +88,7 @@ export function forwardHandler(op: OperationSpec, deps: ForwardDeps): Handler<Pr
     c.set("op", op.id);
     const input = await readInput(c, op, deps.config.maxBodyBytes);
     await deps.authorize?.(c, op, input);
-    const call: Call = {
-      op,
-      target: targetOf(op, input),
-      body:
-        input.file !== undefined
-          ? { kind: "form", file: input.file }
-          : input.json !== undefined
-            ? { kind: "json", text: JSON.stringify(input.json) }
-            : { kind: "none" },
-      stream: op.answer === "file",
-    };
+    const call: Call = { ...spendCall(op, input), stream: op.answer === "file" };
     const onUpstreamMs = (ms: number) => c.set("upstreamMs", ms);
 
     if (op.spends) return spend(c, op, input, call, deps, onUpstreamMs);
@@ -312,7 +314,7 @@ export interface SpendOrder {
   /** Whose spend it is (confirmed against the database), and their Idempotency-Key. */
   caller: string;
   key: string;
-  input: Pick<Input, "params" | "query" | "json" | "fileHash">;
+  input: Pick<Input, "params" | "query" | "json" | "file" | "fileHash">;
   call: Call;
   /** SPEND_HEADERS as the request carried them (lower-case names). */
   headers: Record<string, string>;
@@ -327,12 +329,17 @@ export interface SpendDone {
   outcome: WorkOutcome | "replayed" | "approval";
 }
 
-/** A stored request as forwardHandler would have built its call. */
-export function spendCall(op: OperationSpec, input: Pick<Input, "params" | "query" | "json">): Call {
+/** A request's call (its path, query and body), as received or as stored with an approval. */
+export function spendCall(op: OperationSpec, input: Pick<Input, "params" | "query" | "json" | "file">): Call {
   return {
     op,
     target: targetOf(op, input),
-    body: input.json !== undefined ? { kind: "json", text: JSON.stringify(input.json) } : { kind: "none" },
+    body:
+      input.file !== undefined
+        ? { kind: "form", file: input.file }
+        : input.json !== undefined
+          ? { kind: "json", text: JSON.stringify(input.json) }
+          : { kind: "none" },
     stream: false,
   };
 }
@@ -361,17 +368,28 @@ export async function runSpend(
     const body = { ...(input.json as Record<string, unknown>) };
     body.name = taggedExportName(body.name as string | null | undefined, tag);
     send = { ...call, body: { kind: "json", text: JSON.stringify(body) } };
-    reconcile = (tag, sinceSentMs) => findExport(tag, sinceSentMs, deps);
   }
   if (isRotation(op)) await deps.keys.checkWritable();
 
-  // Caps and approvals, with the body as it will be sent (verification and rotation are not policed).
+  // An upload, read once: priced (its addresses counted), kept whole with an approval request.
+  const file: ToolFile | undefined = input.file
+    ? { name: input.file.name, type: input.file.type, bytes: new Uint8Array(await input.file.arrayBuffer()) }
+    : undefined;
+
+  // Caps and approvals, with the body as it will be sent (key rotation is not policed).
   let estimate: number | null = admitted?.estimate ?? null;
   let held = admitted !== undefined;
   let approvalId: string | null = null;
   if (!admitted && deps.policy && POLICED_OPERATIONS.has(op.id)) {
     const admission = await deps.policy
-      .admit({ scope, fingerprint, body: input.json as Record<string, unknown>, headers: order.headers })
+      .admit({
+        scope,
+        fingerprint,
+        body: (input.json ?? {}) as Record<string, unknown>,
+        headers: order.headers,
+        query: input.query,
+        file,
+      })
       .catch((error) => {
         throw error instanceof JournalUnavailable ? journalUnavailable(error, deps) : error;
       });
@@ -383,6 +401,7 @@ export async function runSpend(
   let work = () => exchange(send, deps, onUpstreamMs);
   let recordUnknown: Recorder | undefined;
   const purchases = deps.purchases;
+  let exported: ExportPurchase | undefined;
   if (purchases && op.id === "exportStart") {
     // The filter leaves out suppressed and (unless bought again) owned contacts; the start is a
     // pending ledger row, settled when the proxy sees the export end.
@@ -394,6 +413,7 @@ export async function runSpend(
       audienceName: audienceNameOfHeader(order.headers[AUDIENCE_HEADER]),
       creditsEstimated: estimate,
     };
+    exported = bought;
     const tagged = JSON.parse((send.body as { text: string }).text) as Record<string, unknown>;
     work = async () => {
       let prepared: Awaited<ReturnType<typeof prepareExport>>;
@@ -431,6 +451,29 @@ export async function runSpend(
       return startExport({ ...bought, free }, () => exchange(sent, deps, onUpstreamMs));
     };
     recordUnknown = unknownExportRecorder(bought);
+  }
+  if (op.id === "exportStart")
+    // A start cut off by a crash and found in the export list is recorded as if it had answered.
+    reconcile = async (tag, sinceSentMs) => {
+      const found = await findExport(tag, sinceSentMs, deps);
+      if (typeof found === "string") return found;
+      const answer = { status: 202, headers: [], body: JSON.stringify({ ...found, status: "QUEUED" }) };
+      return { found: answer, record: exported ? startedRecorder(exported, found) : undefined };
+    };
+  if (purchases && TOOL_OPERATIONS.has(op.id)) {
+    // Verification and company tools: sent as they are; their ledger row (a batch's pending job).
+    const bought: ToolPurchase = {
+      operation: op.id,
+      body: input.json as Record<string, unknown> | undefined,
+      file,
+      person: scope.caller,
+      keyHash: entryId,
+      keyLast4: key.slice(-4),
+      creditsEstimated: estimate,
+      plan: deps.plan ?? (async () => null),
+    };
+    work = () => toolPurchase(bought, () => exchange(send, deps, onUpstreamMs));
+    recordUnknown = unknownToolRecorder(bought);
   }
   if (purchases && LEDGER_OPERATIONS.has(op.id)) {
     // Owned rows served from the store, the rest sent; delivered rows and the ledger's row are
@@ -517,17 +560,18 @@ function approvalAnswer(admission: Extract<Admission, { kind: "approval" }>): Bu
  * longest wait in the proxy's queue, the start's own time limit and a margin have all passed. This
  * relies on the export list holding every export of the account (the contract's list has no pages).
  */
-async function findExport(tag: string, sinceSentMs: number, deps: ForwardDeps): ReturnType<Reconcile> {
+async function findExport(
+  tag: string,
+  sinceSentMs: number,
+  deps: ForwardDeps,
+): Promise<ExportStarted | "absent" | "not-known"> {
   const op = operationById("exports");
   const outcome = await deps.client.send({ op, target: op.path, body: { kind: "none" }, stream: false });
   if (outcome.kind !== "answer" || outcome.status !== 200) return "not-known";
   const parsed = responses.exports.safeParse(JSON.parse(outcome.text));
   if (!parsed.success) return "not-known";
   const found = parsed.data.exports.find((e) => hasExportTag(e.name, tag));
-  if (found) {
-    const started = { exportId: found.exportId, status: "QUEUED", rows: found.rows, credits: found.credits };
-    return { found: { status: 202, headers: [], body: JSON.stringify(started) } };
-  }
+  if (found) return { exportId: found.exportId, rows: found.rows, credits: found.credits };
   const longest =
     deps.config.rate.queueTimeoutMs + deps.client.timeoutOf(operationById("exportStart")) + 10_000;
   return sinceSentMs > longest ? "absent" : "not-known";

@@ -1,13 +1,60 @@
 import type { Context, Hono } from "hono";
 import { type Kysely, sql } from "kysely";
 import { toValidationRecord } from "../contract/errors";
-import { type LedgerAnswer, type LedgerEntry, type LedgerQuery, ledgerQuery } from "../contract/ledger";
+import {
+  LEDGER_OPERATION_WORDS,
+  type LedgerAnswer,
+  type LedgerEntry,
+  type LedgerQuery,
+  ledgerQuery,
+} from "../contract/ledger";
 import { mayManageTeam, TEAM_CODES } from "../contract/team";
 import type { Access } from "./access";
 import { API_PREFIX } from "./allowlist";
 import { fail, unprocessable } from "./answer";
 import type { ProxyEnv } from "./context";
-import type { Tables } from "./db/schema";
+import type { LedgerOutcome, Tables } from "./db/schema";
+import { pgJson, pgText } from "./db/storable";
+
+/** One spend's row, as every spend path writes it (inside the journal's commit of its outcome). */
+export interface LedgerRowValues {
+  person: string;
+  operation: string;
+  audienceName: string | null;
+  /** The filter bought from (Preview, Export); null otherwise. */
+  filter: unknown;
+  /** What a verification or company search was for; null otherwise. */
+  detail: string | null;
+  rows: number;
+  rowsFree: number;
+  estimated: number | null;
+  charged: number | null;
+  outcome: LedgerOutcome;
+  /** The journal entry's id, and the Idempotency-Key's last four characters. */
+  keyHash: string;
+  keyLast4: string;
+}
+
+export async function writeLedgerRow(trx: Kysely<Tables>, v: LedgerRowValues): Promise<void> {
+  await trx
+    .insertInto("ledger")
+    .values({
+      at: sql<Date>`now()` as never,
+      person: v.person,
+      operation: v.operation,
+      audience_name: pgText(v.audienceName),
+      filter: v.filter === null || v.filter === undefined ? null : pgJson(v.filter),
+      detail: pgText(v.detail),
+      rows: v.rows,
+      rows_free: v.rowsFree,
+      credits_estimated: v.estimated,
+      credits_charged: v.charged,
+      outcome: v.outcome,
+      key_hash: v.keyHash,
+      key_last4: v.keyLast4,
+    })
+    .execute();
+}
 
 const STORE_DOWN =
   "The proxy cannot reach its database right now, so the ledger could not be read. Try again in a moment.";
@@ -52,11 +99,6 @@ export function ledgerRoutes(app: Hono<ProxyEnv>, deps: { db: Kysely<Tables>; ac
   });
 }
 
-const OPERATION_WORDS: Record<string, string> = {
-  enrich: "Enrich",
-  preview: "Preview",
-  exportStart: "Export",
-};
 const OUTCOME_WORDS: Record<LedgerEntry["outcome"], string> = {
   charged: "Charged",
   free: "Free",
@@ -70,6 +112,7 @@ export const LEDGER_CSV_HEADER = [
   "Purchase",
   "Audience",
   "Filter",
+  "For",
   "Rows",
   "Rows already the team's (free)",
   "Credits estimated",
@@ -86,9 +129,10 @@ export function ledgerCsv(ledger: LedgerAnswer): string {
       [
         e.at,
         e.person,
-        OPERATION_WORDS[e.operation] ?? e.operation,
+        LEDGER_OPERATION_WORDS[e.operation] ?? e.operation,
         e.audienceName ?? "",
         e.filter === null ? "" : JSON.stringify(e.filter),
+        e.detail ?? "",
         e.rows,
         e.rowsFree,
         e.creditsEstimated ?? "",
@@ -134,6 +178,7 @@ export async function readLedger(db: Kysely<Tables>, query: LedgerQuery): Promis
     creditsCharged: r.credits_charged === null ? null : Number(r.credits_charged),
     outcome: r.outcome,
     keyLast4: r.key_last4,
+    detail: r.detail ?? null,
   }));
   return {
     entries,

@@ -7,12 +7,13 @@ import type { OwnedChoice } from "../contract/spending";
 import type { Tables } from "./db/schema";
 import { prepareExport } from "./export-purchases";
 import { columnsKey, ownedAmong } from "./purchases";
+import { TOOL_OPERATIONS, type ToolFile, toolEstimate } from "./tool-purchases";
 import type { UpstreamClient } from "./upstream";
 
 /**
  * The most a purchase may cost, before anything is sent (for the team's caps and approval
- * threshold, spending-policy): Enrich and Preview with the contract's price table on what will be
- * sent (Enrich: the ids the team does not own, and every email; suppressed ones are not taken off,
+ * threshold, spending-policy): verification and the company tools as tool-purchases.ts prices
+ * them; Enrich and Preview with the contract's price table on what will be sent (Enrich: the ids the team does not own, and every email; suppressed ones are not taken off,
  * so it is an upper bound), an export with the service's own estimate of the filter as it will be
  * sent (suppressed and, unless bought again, owned contacts left out). Null when it cannot be
  * known (the plan or the estimate not read): the caller decides (refuse, or let it through).
@@ -30,6 +31,7 @@ export async function estimatePurchase(
   operation: string,
   body: Record<string, unknown>,
   owned: OwnedChoice = "leave-out",
+  file?: ToolFile,
 ): Promise<number | null> {
   const reveal = body.reveal as Reveal;
   if (operation === "exportStart") {
@@ -52,6 +54,7 @@ export async function estimatePurchase(
   }
   const plan = await deps.plan().catch(() => null);
   if (!plan || !(PLANS as readonly string[]).includes(plan)) return null;
+  if (TOOL_OPERATIONS.has(operation)) return toolEstimate({ operation, body, file }, plan as Plan);
   if (operation === "preview") return maxContactCost(Number(body.limit ?? 25), reveal, plan as Plan);
   if (operation === "enrich") {
     const ids = [...new Set(((body.personIds as string[] | null | undefined) ?? []).map(String))];

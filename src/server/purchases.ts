@@ -5,7 +5,8 @@ import { responses } from "../contract/operations";
 import { revealsEmail, revealsMobile } from "../contract/pricing";
 import { type BufferedAnswer, problem } from "./answer";
 import type { LedgerOutcome, Tables } from "./db/schema";
-import { pgJson, pgText } from "./db/storable";
+import { pgJson } from "./db/storable";
+import { writeLedgerRow } from "./ledger";
 import type { Recorder, WorkResult } from "./spend-journal";
 import {
   readSuppressed,
@@ -353,24 +354,21 @@ async function recordRows(trx: Kysely<Tables>, p: Purchase, rows: Row[]) {
     .execute();
 }
 
-async function recordLedger(trx: Kysely<Tables>, p: Purchase, figures: LedgerFigures) {
-  await trx
-    .insertInto("ledger")
-    .values({
-      at: sql<Date>`now()` as never,
-      person: p.person,
-      operation: p.operation,
-      audience_name: pgText(p.audienceName ?? null),
-      filter: p.operation === "preview" ? pgJson(p.body.filter ?? null) : null,
-      rows: figures.rows,
-      rows_free: figures.free,
-      credits_estimated: p.creditsEstimated ?? null,
-      credits_charged: figures.charged,
-      outcome: figures.outcome,
-      key_hash: p.keyHash,
-      key_last4: p.keyLast4,
-    })
-    .execute();
+function recordLedger(trx: Kysely<Tables>, p: Purchase, figures: LedgerFigures) {
+  return writeLedgerRow(trx, {
+    person: p.person,
+    operation: p.operation,
+    audienceName: p.audienceName ?? null,
+    filter: p.operation === "preview" ? (p.body.filter ?? null) : null,
+    detail: null,
+    rows: figures.rows,
+    rowsFree: figures.free,
+    estimated: p.creditsEstimated ?? null,
+    charged: figures.charged,
+    outcome: figures.outcome,
+    keyHash: p.keyHash,
+    keyLast4: p.keyLast4,
+  });
 }
 
 /** The ledger's row for a purchase found cut off by a crash (its outcome never learned). */

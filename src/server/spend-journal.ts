@@ -49,12 +49,13 @@ export interface SpendScope {
  * What a lost outcome can be checked against: for an export, the service's export list, searched
  * for the tag this journal put in its name. `found` is the answer the start would have given;
  * `absent` means it was never made (and may be sent now); `sinceSentMs` is how long ago the latest
- * attempt began (its pending commit), by the database's clock.
+ * attempt began (its pending commit), by the database's clock. `record` is committed with the
+ * found answer (the export's ledger row and its settling).
  */
 export type Reconcile = (
   tag: string,
   sinceSentMs: number,
-) => Promise<{ found: BufferedAnswer } | "absent" | "not-known">;
+) => Promise<{ found: BufferedAnswer; record?: Recorder } | "absent" | "not-known">;
 
 /** The journal could not be written: nothing was sent. */
 export class JournalUnavailable extends Error {
@@ -307,7 +308,7 @@ export class SpendJournal {
       );
       if (found === "not-known") return { kind: "unknown", since: row.created_at };
       if (found !== "absent") {
-        await this.finish(id, { answer: found.found, outcome: "final" });
+        await this.finish(id, { answer: found.found, outcome: "final", record: found.record });
         return { kind: "replay", answer: found.found };
       }
       // Never made: take the entry over (one instance wins) and send it now.

@@ -3,7 +3,7 @@ import { type Kysely, sql } from "kysely";
 import { z } from "zod";
 import { SPEND_CODES, toValidationRecord, validationError } from "../contract/errors";
 import { PREVIEW_LIMIT, type Reveal } from "../contract/inferred";
-import { LEDGER_MONTH } from "../contract/ledger";
+import { LEDGER_MONTH, LEDGER_OPERATION_WORDS } from "../contract/ledger";
 import {
   type Approval,
   AUDIENCE_HEADER,
@@ -39,6 +39,7 @@ import type { PurchaseDeps } from "./purchases";
 import { readJsonBody } from "./request-input";
 import { JournalUnavailable, SpendJournal, type SpendScope } from "./spend-journal";
 import { audit } from "./team/audit";
+import { TOOL_OPERATIONS, type ToolFile, toolDetail } from "./tool-purchases";
 import type { UpstreamClient } from "./upstream";
 
 /**
@@ -51,8 +52,13 @@ import type { UpstreamClient } from "./upstream";
  * the hold in the transaction that commits the purchase's outcome (spend-journal.ts).
  */
 
-/** The spends priced and admitted here; verification batches and key rotation are not. */
-export const POLICED_OPERATIONS: ReadonlySet<string> = new Set(["enrich", "preview", "exportStart"]);
+/** The spends priced and admitted here: every one but key rotation. */
+export const POLICED_OPERATIONS: ReadonlySet<string> = new Set([
+  "enrich",
+  "preview",
+  "exportStart",
+  ...TOOL_OPERATIONS,
+]);
 
 /** One lock for every admission of the team's spending (any number: it only has to be the same). */
 const ADMISSION_LOCK = 1_804_180_418;
@@ -76,6 +82,9 @@ export interface SpendRequest {
   body: Record<string, unknown>;
   /** Request headers that change what is bought (lower-case names). */
   headers: Record<string, string>;
+  /** The query as validated (verification's `metadata`), and an upload as sent (batch verification). */
+  query?: Record<string, string>;
+  file?: ToolFile;
 }
 
 export type Admission =
@@ -156,6 +165,7 @@ export class SpendingPolicy {
       request.scope.operation,
       request.body,
       parseOwnedChoice(request.headers[OWNED_HEADER]),
+      request.file,
     );
     return store(() =>
       db.transaction().execute(async (trx) => {
@@ -166,7 +176,7 @@ export class SpendingPolicy {
             entryId,
             request,
             estimate,
-            summary: summaryOf(request.scope.operation, request.body),
+            summary: summaryOf(request.scope.operation, request.body, request.file),
             audienceName:
               audienceNameOfHeader(request.headers[AUDIENCE_HEADER]) ??
               audienceNameOf(request.scope.operation, request.body),
@@ -263,7 +273,12 @@ export class SpendingPolicy {
    * with suppressed and, unless bought again, owned contacts left out). A plan not known is priced
    * as pay-as-you-go (the most it may cost); an export's estimate not had refuses the purchase.
    */
-  async price(operation: string, body: Record<string, unknown>, owned: OwnedChoice): Promise<number> {
+  async price(
+    operation: string,
+    body: Record<string, unknown>,
+    owned: OwnedChoice,
+    file?: ToolFile,
+  ): Promise<number> {
     const { purchases, client } = this.deps;
     const plan = async () => ((await this.deps.plan().catch(() => null)) === "AYCE" ? "AYCE" : "PAYG");
     const estimate = await estimatePurchase(
@@ -271,6 +286,7 @@ export class SpendingPolicy {
       operation,
       body,
       owned,
+      file,
     ).catch((error) => {
       if (operation === "exportStart") return null;
       throw new JournalUnavailable(String((error as Error)?.message ?? error));
@@ -442,7 +458,9 @@ const REVEAL_WORDS: Record<Reveal, string> = {
 };
 
 /** What a purchase buys, in a line ("Enrich 12 contacts, emails revealed"). */
-export function summaryOf(operation: string, body: Record<string, unknown>): string {
+export function summaryOf(operation: string, body: Record<string, unknown>, file?: ToolFile): string {
+  if (TOOL_OPERATIONS.has(operation))
+    return `${LEDGER_OPERATION_WORDS[operation]}: ${toolDetail({ operation, body, file })}`;
   const reveal = REVEAL_WORDS[body.reveal as Reveal] ?? "";
   const contacts = (n: number) => `${n.toLocaleString("en-US")} contact${n === 1 ? "" : "s"}`;
   if (operation === "enrich") {

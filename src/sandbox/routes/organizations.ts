@@ -1,4 +1,6 @@
 import { ARRAY, arrayValue, FLOAT } from "@duckdb/node-api";
+import { PRICE } from "../../contract/inferred";
+import { discoverCost } from "../../contract/pricing";
 import { charge } from "../billing";
 import { embedCompanyText } from "../dataset/embed";
 import { VECTOR_DIMS } from "../dataset/index";
@@ -36,8 +38,9 @@ const COLUMNS = `RBID_ORG, COMPANY_NAME_ORG, ABOUT_US_ORG, HEADQUARTERS_CITY_ORG
   HEADQUARTERS_COUNTRY_NAME_ORG::VARCHAR AS HEADQUARTERS_COUNTRY_NAME_ORG`;
 
 /**
- * Organization resolve (name match, free) and discover (keyword over the description vectors,
- * a credit per result at or above the threshold on PAYG, as the public docs describe the charge).
+ * Organization resolve (name match, a credit per request on either plan, as the public docs price
+ * it) and discover (keyword over the description vectors, a credit per result at or above the
+ * threshold on PAYG, as the public docs describe the charge). Prices: src/contract/pricing.ts.
  */
 export function organizationHandlers(deps: {
   db: Dataset;
@@ -45,7 +48,7 @@ export function organizationHandlers(deps: {
 }): SomeHandlers<"organizationResolve" | "organizationDiscover"> {
   const { db, store } = deps;
   return {
-    async organizationResolve({ c, body }) {
+    async organizationResolve({ c, body, caller }) {
       const sql = new SqlBuilder();
       const name = sql.param(body.company_name.trim().toLowerCase());
       const rows = await db.rows(
@@ -54,6 +57,7 @@ export function organizationHandlers(deps: {
            WHERE TRUE ${hqClauses(sql, body)} ORDER BY s DESC, RBID_ORG LIMIT ${sql.param(body.result_count)}`,
         ),
       );
+      await charge(store, caller.account, PRICE.perResolve);
       return c.json({ companies: rows.map((r) => company(r, Number(r.s))) });
     },
     async organizationDiscover({ c, body, caller }) {
@@ -68,7 +72,7 @@ export function organizationHandlers(deps: {
            WHERE s >= ${sql.param(body.min_similarity_score)} ORDER BY s DESC, RBID_ORG LIMIT ${sql.param(body.result_count)}`,
         ),
       );
-      if (caller.account.plan === "PAYG") await charge(store, caller.account, rows.length);
+      await charge(store, caller.account, discoverCost(caller.account.plan, rows.length));
       return c.json({ companies: rows.map((r) => company(r, Number(r.s))) });
     },
   };

@@ -1,10 +1,10 @@
 import { validationError } from "../../contract/errors";
 import { PRICE } from "../../contract/inferred";
+import { parseEmailUpload } from "../../contract/verify-upload";
 import { charge } from "../billing";
 import { type Caller, HttpError, type SomeHandlers, unprocessable } from "../http/pipeline";
 import type { VerifyJobs } from "../jobs/verify-jobs";
 import type { VerifyJobRecord } from "../state/store";
-import { parseEmailUpload } from "../verify/parse-upload";
 import { toResultsCsv } from "../verify/results-csv";
 import {
   type AddressBook,

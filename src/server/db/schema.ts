@@ -19,6 +19,7 @@ export interface Tables {
   owned_contacts: OwnedContactTable;
   ledger: LedgerTable;
   export_purchases: ExportPurchaseTable;
+  verify_purchases: VerifyPurchaseTable;
   suppression_lists: SuppressionListTable;
   suppression_entries: SuppressionEntryTable;
   team_caps: TeamCapTable;
@@ -181,6 +182,22 @@ export interface LedgerTable {
   /** The journal entry's id (sha256 of caller and Idempotency-Key). */
   key_hash: string;
   key_last4: string;
+  /** What a verification or company search was for (an address, a file, a name); else null. */
+  detail: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** A batch verification the proxy started and has not settled (its charge read from its results). */
+export interface VerifyPurchaseTable {
+  generation: "v1" | "v2";
+  process_id: string;
+  /** The journal entry's id: the ledger row's key_hash. */
+  purchase_id: string;
+  person: string;
+  credits_estimated: number;
+  state: "pending" | "settling" | "settled";
+  started_at: Timestamp;
+  claimed_at: Timestamp | null;
+  settled_at: Timestamp | null;
 }
 
 /** An export the proxy started and has not settled (charged or free, delivered rows recorded). */
@@ -256,6 +273,12 @@ export interface ApprovalTable {
   decided_by: string | null;
   decided_at: Timestamp | null;
   outcome: string | null;
+  /** The request's query as validated, JSON text (null: none). */
+  query: ColumnType<string | null, string | null | undefined, string | null>;
+  /** An upload's name, type and bytes (base64), as sent (null: not an upload). */
+  file_name: ColumnType<string | null, string | null | undefined, string | null>;
+  file_type: ColumnType<string | null, string | null | undefined, string | null>;
+  file: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** A purchase admitted and under way: its estimate counts against the caps until its outcome is committed. */

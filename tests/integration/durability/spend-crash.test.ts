@@ -54,6 +54,15 @@ async function fromSandbox<T>(pathname: string, body?: unknown): Promise<T> {
   if (!response.ok) throw new Error(`${pathname}: ${response.status} ${await response.text()}`);
   return (await response.json()) as T;
 }
+async function proxyGet<T>(pathname: string): Promise<T> {
+  if (!proxy) throw new Error("no proxy");
+  const response = await fetch(`${proxy.url}/api${pathname}`, { headers: { "x-csrf": "1" } });
+  if (!response.ok) throw new Error(`${pathname}: ${response.status} ${await response.text()}`);
+  return (await response.json()) as T;
+}
+type LedgerRow = { id: string; operation: string; outcome: string; creditsCharged: number | null };
+const ledgerOfExports = async () =>
+  (await proxyGet<{ entries: LedgerRow[] }>("/ledger")).entries.filter((e) => e.operation === "exportStart");
 const balance = async () => (await fromSandbox<{ credits: number }>("/v2/credits")).credits;
 
 type ExportRow = { exportId: string; name: string | null; credits: number; status: string };
@@ -179,6 +188,9 @@ describe("the proxy killed mid-spend, then the same key again", () => {
       reveal: "email",
       name: "Crash suite",
     };
+    await exportsSettled();
+    const ledgerBefore = await ledgerOfExports();
+    const atStart = await balance();
     const t0 = performance.now();
     const plain = await spend("/v2/contact/export", body, `crash-export-plain-${Date.now()}`);
     const tookMs = performance.now() - t0;
@@ -211,5 +223,14 @@ describe("the proxy killed mid-spend, then the same key again", () => {
       }
     }
     console.log(`[crash] export: ${JSON.stringify(seen)} (one start ${tookMs.toFixed(0)} ms)`);
+
+    // The ledger accounts for every export made, found again after a crash included: once the
+    // proxy has seen them end (the export list passing through it settles them), its charges add
+    // up to the balance's fall, with no row left pending.
+    await proxyGet("/v2/contact/exports");
+    const rows = (await ledgerOfExports()).filter((r) => !ledgerBefore.some((b) => b.id === r.id));
+    expect(rows.filter((r) => r.outcome === "pending")).toEqual([]);
+    expect(rows.filter((r) => r.outcome === "charged")).toHaveLength(seen.found + 1);
+    expect(rows.reduce((sum, r) => sum + (r.creditsCharged ?? 0), 0)).toBe(atStart - (await balance()));
   }, 600_000);
 });

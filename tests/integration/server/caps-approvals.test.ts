@@ -538,8 +538,10 @@ describe("approvals", () => {
     expect(lines).toHaveLength(4);
     expect(lines[1]!.split(",").slice(1, 3)).toEqual(["bo", "Export"]);
     const cells = lines[2]!.split(",");
+    // Audience, filter and what it was for are blank for an Enrich of ids.
     expect(cells.slice(1, 4)).toEqual(["bo", "Enrich", ""]);
-    expect(cells.slice(5)).toEqual(["10", "0", "20", "20", "Charged", cells[10]!]);
+    expect(cells.slice(4, 6)).toEqual(["", ""]);
+    expect(cells.slice(6)).toEqual(["10", "0", "20", "20", "Charged", cells[11]!]);
     expect((await t.buyer.get("/api/ledger.csv?person=ada")).status).toBe(403);
     const own = await t.analyst.get("/api/ledger.csv");
     expect(own.text).toBe(`${LEDGER_CSV_HEADER.join(",")}\r\n`);

@@ -188,6 +188,8 @@ const PROBES = new Set(["creditsV2", "creditsV1"]);
  * may come with any request (settling runs when it is seen to be due), never a spend.
  */
 const PROXY_READS = new Set([
+  // The plan, read for a company discover's charge in the ledger (pay-as-you-go only).
+  "creditsV2",
   "estimate",
   "view",
   "count",

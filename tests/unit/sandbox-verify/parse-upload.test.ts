@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseCsv, parseEmailUpload, UPLOAD_ERRORS } from "../../../src/sandbox/verify/parse-upload";
+import { parseCsv, parseEmailUpload, UPLOAD_ERRORS } from "../../../src/contract/verify-upload";
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
 const csv = (text: string) => parseEmailUpload("list.csv", utf8(text));

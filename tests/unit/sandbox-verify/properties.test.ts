@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { parseCsv, parseEmailUpload } from "../../../src/sandbox/verify/parse-upload";
+import { parseCsv, parseEmailUpload } from "../../../src/contract/verify-upload";
 import { csvField } from "../../../src/sandbox/verify/results-csv";
 import {
   DELIVERABILITIES,

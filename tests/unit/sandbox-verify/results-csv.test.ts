@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseCsv } from "../../../src/sandbox/verify/parse-upload";
+import { parseCsv } from "../../../src/contract/verify-upload";
 import {
   CSV_EOL,
   csvField,

@@ -2,7 +2,7 @@
  * Reads the addresses out of a batch-verification upload (multipart field `requested_file`), a
  * `.csv` or `.json` file. Pure: bytes in, addresses or an error out; never throws.
  */
-import { VERIFY_BATCH_MAX } from "../../contract/inferred";
+import { VERIFY_BATCH_MAX } from "./inferred";
 
 export interface UploadError {
   /** 400: a state error (wrong kind of file); 422: the file's content is unusable. */
