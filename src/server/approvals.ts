@@ -130,7 +130,8 @@ export async function recordRun(db: Kysely<Tables>, id: string, result: RunResul
   } else if (result.outcome === "unknown")
     outcome =
       "Sent, but no answer came back from the data service: whether it was carried out (and charged) is not known. Check the balance.";
-  else if (result.answer.status >= 200 && result.answer.status < 300) outcome = ranSentence(result.answer);
+  else if (result.answer.status >= 200 && result.answer.status < 300)
+    outcome = (await ledgerSentence(db, id)) ?? ranSentence(result.answer);
   else outcome = `Sent, and the data service refused it${detail ? `: ${detail.replace(/\.$/, "")}` : ""}.`;
   // Only an approved request's run is recorded: a state set since (ran, by the requester's own
   // re-send) is never turned back.
@@ -149,6 +150,34 @@ function detailOf(answer: BufferedAnswer): string | null {
   } catch {
     return null;
   }
+}
+
+/** What the run came to as its ledger row says it (any spend, verification and searches too). */
+async function ledgerSentence(db: Kysely<Tables>, id: string): Promise<string | null> {
+  const row = await db
+    .selectFrom("ledger")
+    .innerJoin("approvals", "approvals.entry_id", "ledger.key_hash")
+    .select([
+      "ledger.outcome",
+      "ledger.credits_charged",
+      "ledger.credits_estimated",
+      "ledger.rows",
+      "ledger.operation",
+    ])
+    .where("approvals.id", "=", id)
+    .executeTakeFirst()
+    .catch(() => undefined);
+  if (!row) return null;
+  const n = (x: number | null) => `${credits(Number(x ?? 0))} credit${Number(x) === 1 ? "" : "s"}`;
+  if (row.outcome === "pending")
+    return row.operation === "exportStart"
+      ? `Export started: up to ${n(row.credits_estimated)}, charged when it completes.`
+      : `Job started: up to ${n(row.credits_estimated)}, charged as it runs.`;
+  if (row.outcome !== "charged" && row.outcome !== "free") return null;
+  const delivered = ["enrich", "preview"].includes(row.operation)
+    ? `${row.rows.toLocaleString("en-US")} contact${row.rows === 1 ? "" : "s"} delivered, `
+    : "";
+  return `Ran: ${delivered}${row.outcome === "free" ? "nothing charged" : `${n(row.credits_charged)} charged`}.`;
 }
 
 function ranSentence(answer: BufferedAnswer): string {

@@ -252,7 +252,11 @@ describe("under the caps", () => {
 
     const uploads = sent("/v2/email/verify/batch");
     expect((await t.admin.post(`/api/approvals/${request.id}/approve`)).status).toBe(200);
-    expect((await t.admin.post(`/api/approvals/${uploadRequest.id}/approve`)).status).toBe(200);
+    const ranUpload = await t.admin.post(`/api/approvals/${uploadRequest.id}/approve`);
+    expect(approvalSchema.parse(ranUpload.body)).toMatchObject({
+      state: "ran",
+      outcome: "Job started: up to 4 credits, charged as it runs.",
+    });
     expect(sent("/v2/organization/discover")).toBe(2);
     expect(sent("/v2/email/verify/batch")).toBe(uploads + 1);
 

@@ -32,7 +32,8 @@ function LedgerRow({ entry }: { entry: LedgerEntry }) {
       <td className="spend-wrap spend-who">{personLabel(entry.person)}</td>
       <td className="spend-nowrap">{operationWords(entry.operation)}</td>
       <td className="spend-wrap spend-audience">
-        {entry.audienceName ?? <span className="muted">No saved audience</span>}
+        {entry.audienceName ?? (entry.detail ? null : <span className="muted">No saved audience</span>)}
+        {entry.detail ? <span className="spend-detail">{entry.detail}</span> : null}
         {words ? (
           <span className="spend-filter muted" title={words.length > FILTER_WORDS_MAX ? words : undefined}>
             {words.length > FILTER_WORDS_MAX ? `${words.slice(0, FILTER_WORDS_MAX)}…` : words}
@@ -215,7 +216,7 @@ export function LedgerCard({ people }: { people: readonly string[] | null }) {
                     <th scope="col">When</th>
                     <th scope="col">Who</th>
                     <th scope="col">What</th>
-                    <th scope="col">Audience</th>
+                    <th scope="col">Audience or subject</th>
                     <th scope="col" className="spend-number">
                       Rows
                     </th>

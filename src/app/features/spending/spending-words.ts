@@ -1,4 +1,4 @@
-import type { LedgerEntry, LedgerOutcome } from "../../../contract/ledger";
+import { LEDGER_OPERATION_WORDS, type LedgerEntry, type LedgerOutcome } from "../../../contract/ledger";
 import { type Approval, SPENDING_CODES } from "../../../contract/spending";
 import { TEAM_CODES } from "../../../contract/team";
 import { ApiError, defaultMessage, readableIssue } from "../../api/api-error";
@@ -11,16 +11,10 @@ import { readableError } from "../../ui/status";
  * said as what happened and what to do. Never the service's operation names.
  */
 
-const OPERATION_WORDS: Record<string, string> = {
-  enrich: "Enrich",
-  preview: "Sample with contact details",
-  exportStart: "Export",
-  export: "Export",
-};
-
-/** `enrich` -> "Enrich", `preview` -> "Sample with contact details", `exportStart` -> "Export". */
+/** `enrich` -> "Enrich", `preview` -> "Sample with contact details", `verifyV2` -> "Email verification". */
 export function operationWords(operation: string): string {
-  return OPERATION_WORDS[operation] ?? "Other purchase";
+  if (operation === "export") return LEDGER_OPERATION_WORDS.exportStart!;
+  return LEDGER_OPERATION_WORDS[operation] ?? "Other purchase";
 }
 
 export const OUTCOME_WORDS: Record<LedgerOutcome, { label: string; hint: string | null }> = {
@@ -28,7 +22,7 @@ export const OUTCOME_WORDS: Record<LedgerOutcome, { label: string; hint: string 
   free: { label: "Free", hint: "nothing was charged" },
   refused: { label: "Refused", hint: "nothing was charged" },
   unknown: { label: "Not known", hint: "check the balance" },
-  pending: { label: "Pending", hint: "charged when the export completes" },
+  pending: { label: "Pending", hint: "charged when it completes" },
 };
 
 /** "Not known — check the balance"; "Charged". */

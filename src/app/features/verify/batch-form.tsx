@@ -19,6 +19,7 @@ import {
 import { jobLabel } from "./job-model";
 import { type BatchSource, type BatchSpend, type StartedJob, useStartBatchSpend } from "./start-batch";
 import "./verify.css";
+import { ApprovalNotice } from "../../ui/approval-notice";
 import { NotKeptNote } from "../../ui/not-kept-note";
 import { SpendNotice } from "../../ui/spend-notice";
 
@@ -275,6 +276,15 @@ export function BatchForm({
           }}
           onRetry={start.retry}
           onBuyAgain={start.buyAgain}
+          onForget={start.forget}
+        />
+      ) : null}
+      {state.phase === "approval" || state.phase === "denied" ? (
+        <ApprovalNotice
+          state={state}
+          what="the job"
+          onSeen={start.approvalSeen}
+          onResume={start.resume}
           onForget={start.forget}
         />
       ) : null}

@@ -10,6 +10,7 @@ import { explainVerification } from "./explain-result";
 import { VerificationResult } from "./verification-result";
 import { useVerifyEmailSpend } from "./verify-email";
 import "./verify.css";
+import { ApprovalNotice } from "../../ui/approval-notice";
 import { NotKeptNote } from "../../ui/not-kept-note";
 import { SpendNotice } from "../../ui/spend-notice";
 
@@ -194,6 +195,15 @@ export function SingleVerify({ onMoveToBatch }: { onMoveToBatch(text: string): v
             }}
             onRetry={verify.retry}
             onBuyAgain={verify.buyAgain}
+            onForget={verify.forget}
+          />
+        ) : null}
+        {state.phase === "approval" || state.phase === "denied" ? (
+          <ApprovalNotice
+            state={state}
+            what={`the check of ${pendingEmail ?? "the address"}`}
+            onSeen={verify.approvalSeen}
+            onResume={verify.resume}
             onForget={verify.forget}
           />
         ) : null}

@@ -18,6 +18,7 @@ const entry = (over: Partial<LedgerEntry>): LedgerEntry => ({
   filter: null,
   rows: 5,
   rowsFree: 3,
+  detail: null,
   creditsEstimated: 4,
   creditsCharged: 4,
   outcome: "charged",
@@ -126,7 +127,7 @@ describe("the ledger", () => {
       "500",
       "900 credits",
       "Not known",
-      "Pending — charged when the export completes",
+      "Pending — charged when it completes",
     ]);
     const totals = screen.getByTestId("ledger-totals");
     expect(totals.textContent).toBe(

@@ -37,7 +37,7 @@ describe("the Spending page's words", () => {
   it("says each outcome and what to do about it", () => {
     expect(outcomeText("charged")).toBe("Charged");
     expect(outcomeText("unknown")).toBe("Not known — check the balance");
-    expect(outcomeText("pending")).toBe("Pending — charged when the export completes");
+    expect(outcomeText("pending")).toBe("Pending — charged when it completes");
     expect(outcomeText("free")).toBe("Free — nothing was charged");
   });
 
