@@ -1,17 +1,11 @@
 import { readFile } from "node:fs/promises";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import {
-  browserAndAppForFile,
-  cspViolations,
-  type OpenedPage,
-  openPage,
-  type PageLog,
-  screenshot,
-} from "../support/browser";
+import { browserAndAppForFile, type OpenedPage, openPage, screenshot } from "../support/browser";
 import { browser as proxyClient } from "../support/proxy-server";
 import { PASSWORD, signIn as signInByApi } from "../support/team";
 import { GERMANY } from "./checkout-support";
+import { expectCleanBut, signInOnPage } from "./team-support";
 
 /**
  * The team's spending in Chromium, on the proxy's own routes (ledger, caps, approvals, month
@@ -33,21 +27,6 @@ const shot = (page: Page, name: string) => screenshot(page, SHOTS, name, { fromT
 const heading = (page: Page) => page.getByRole("heading", { level: 1 }).textContent();
 const nav = (page: Page) => page.getByRole("navigation", { name: "Main" });
 const thisMonth = () => new Date().toISOString().slice(0, 7);
-
-function expectClean(log: PageLog) {
-  // Refusals this test provokes on purpose (a cap reached on approval) are logged by Chromium.
-  const expected = [/Failed to load resource: the server responded with a status of 40[13]/];
-  expect(log.problems().filter((line) => !expected.some((re) => re.test(line)))).toEqual([]);
-  expect(cspViolations(log)).toEqual([]);
-}
-
-async function signIn(page: Page, name: string) {
-  await poll(() => heading(page)).toBe("Sign in");
-  await page.getByLabel("Name").fill(name);
-  await page.getByLabel("Password").fill(PASSWORD(name));
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await poll(() => page.locator("header.header .header-user").textContent()).toContain(name);
-}
 
 describe("spending under the team's control, in the browser", () => {
   it("caps and thresholds, approvals, the ledger with its CSV, the month on Account, and do-not-contact lists", async () => {
@@ -86,7 +65,7 @@ describe("spending under the team's control, in the browser", () => {
       // ---- ada sets bo's monthly cap (50) and approval threshold (10) on the Spending page.
       const admin = await open();
       await admin.page.goto(`${app.url}/spending`);
-      await signIn(admin.page, "ada");
+      await signInOnPage(admin.page, "ada");
       await poll(() => heading(admin.page)).toBe("Spending");
       const capsForm = admin.page.getByRole("form", { name: "Monthly caps and approval thresholds" });
       await capsForm.getByLabel("Monthly cap of bo").fill("50");
@@ -204,12 +183,12 @@ describe("spending under the team's control, in the browser", () => {
       const boRow = admin.page.locator('tr[data-person="bo"]');
       await poll(() => boRow.textContent()).toMatch(/^bo19 of 30 credits/);
       await shot(admin.page, "spending-04-account-month");
-      expectClean(admin.log);
+      expectCleanBut(admin.log);
 
       // ---- bo follows his requests; he makes do-not-contact lists.
       const buyer = await open();
       await buyer.page.goto(`${app.url}/spending`);
-      await signIn(buyer.page, "bo");
+      await signInOnPage(buyer.page, "bo");
       await poll(() => heading(buyer.page)).toBe("Spending");
       expect(await nav(buyer.page).getByTestId("approvals-badge").count()).toBe(0);
       await poll(() => buyer.page.getByTestId("approval-state").allTextContents()).toEqual(
@@ -270,12 +249,12 @@ describe("spending under the team's control, in the browser", () => {
       await fromCsv.getByRole("button", { name: "Delete From a CSV file" }).click();
       await poll(() => buyer.page.getByText("From a CSV file was deleted.").count()).toBe(1);
       await poll(() => lists.count()).toBe(1);
-      expectClean(buyer.log);
+      expectCleanBut(buyer.log);
 
       // ---- cy (analyst) reads the lists, and is told why they cannot change them.
       const analyst = await open();
       await analyst.page.goto(`${app.url}/suppression`);
-      await signIn(analyst.page, "cy");
+      await signInOnPage(analyst.page, "cy");
       await poll(() => analyst.page.getByTestId("suppression-list").count()).toBe(1);
       expect(await analyst.page.getByTestId("role-notice").textContent()).toMatch(
         /^Your role is analyst: the lists can be read here, not changed\./,
@@ -283,7 +262,7 @@ describe("spending under the team's control, in the browser", () => {
       expect(await analyst.page.getByRole("form", { name: "New list" }).count()).toBe(0);
       expect(await analyst.page.getByRole("button", { name: /Delete|Add entries/ }).count()).toBe(0);
       await shot(analyst.page, "spending-07-analyst-reads-lists");
-      expectClean(analyst.log);
+      expectCleanBut(analyst.log);
     } finally {
       for (const one of opened) await one.context.close();
     }

@@ -1,9 +1,10 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { approvalsAnswer } from "../../src/contract/spending";
-import { browserAndAppForFile, cspViolations, openPage, type PageLog, screenshot } from "../support/browser";
+import { browserAndAppForFile, openPage, screenshot } from "../support/browser";
 import { browser as proxyClient } from "../support/proxy-server";
 import { PASSWORD, signIn as signInByApi } from "../support/team";
+import { expectCleanBut, signInOnPage } from "./team-support";
 
 /**
  * Email verification under the team's rules, in Chromium: bo (buyer) has an approval threshold of
@@ -18,21 +19,6 @@ const env = browserAndAppForFile({ env: { SANDBOX_KEY: "sbx_payg_demo" } });
 const poll = <T>(read: () => Promise<T>, timeout = 15_000) => expect.poll(read, { timeout });
 const shot = (page: Page, name: string) => screenshot(page, SHOTS, name, { fromTop: true });
 const heading = (page: Page) => page.getByRole("heading", { level: 1 }).textContent();
-
-function expectClean(log: PageLog) {
-  // Refusals this test provokes (the session before sign-in, a cap) are logged by Chromium.
-  const expected = [/Failed to load resource: the server responded with a status of 40[13]/];
-  expect(log.problems().filter((line) => !expected.some((re) => re.test(line)))).toEqual([]);
-  expect(cspViolations(log)).toEqual([]);
-}
-
-async function signIn(page: Page, name: string) {
-  await poll(() => heading(page)).toBe("Sign in");
-  await page.getByLabel("Name").fill(name);
-  await page.getByLabel("Password").fill(PASSWORD(name));
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await poll(() => page.locator("header.header .header-user").textContent()).toContain(name);
-}
 
 describe("verification under the team's caps and approvals, in the browser", () => {
   it("a check above the threshold waits for an admin and shows its verdict once approved; a batch over a cap is refused in words", async () => {
@@ -54,7 +40,7 @@ describe("verification under the team's caps and approvals, in the browser", () 
     const admin = await openPage(browser, { width: 1440, height: 900 });
     try {
       await bo.page.goto(`${app.url}/verify`);
-      await signIn(bo.page, "bo");
+      await signInOnPage(bo.page, "bo");
       await poll(() => heading(bo.page)).toBe("Verify");
       const single = bo.page.getByRole("region", { name: "Verify one address" });
       await single.getByLabel("Email address").fill("info@example.com");
@@ -66,7 +52,7 @@ describe("verification under the team's caps and approvals, in the browser", () 
 
       // ada approves it (on the Spending page): it runs once, for bo.
       await admin.page.goto(`${app.url}/spending`);
-      await signIn(admin.page, "ada");
+      await signInOnPage(admin.page, "ada");
       const waiting = admin.page.getByRole("list", { name: "Waiting for approval" });
       const request = waiting.getByTestId("approval").filter({ hasText: "info@example.com" });
       await poll(() => request.count()).toBe(1);
@@ -104,8 +90,8 @@ describe("verification under the team's caps and approvals, in the browser", () 
       );
       expect(await admin.page.locator("main").textContent()).not.toMatch(/verifyV2|batchV2|CAP_REACHED/);
       await shot(admin.page, "04-ledger-email-verification");
-      expectClean(bo.log);
-      expectClean(admin.log);
+      expectCleanBut(bo.log);
+      expectCleanBut(admin.log);
     } finally {
       await bo.context.close();
       await admin.context.close();
