@@ -137,7 +137,8 @@ export async function recordRun(db: Kysely<Tables>, id: string, result: RunResul
   // re-send) is never turned back.
   await db
     .updateTable("approvals")
-    .set({ state, outcome })
+    // An upload is kept only until it has run (it holds people's addresses).
+    .set(state === "ran" ? { state, outcome, file: null } : { state, outcome })
     .where("id", "=", id)
     .where("state", "=", "approved")
     .execute();
@@ -306,6 +307,7 @@ export function approvalRoutes(app: Hono<ProxyEnv>, deps: ApprovalDeps) {
             decided_by: admin.name,
             decided_at: sql<Date>`now()` as never,
             outcome: reason ? `Denied: ${reason}` : "Denied.",
+            file: null,
           })
           .where("id", "=", row.id)
           .where("state", "=", "waiting")

@@ -246,7 +246,14 @@ export function startedRecorder(p: ExportPurchase, started: ExportStarted): Reco
       .where("operation", "=", "exportStart")
       .where("outcome", "=", "unknown")
       .executeTakeFirst();
-    if (Number(recovered.numUpdatedRows) === 0)
+    // One row per start: another instance that found the same export may have recorded it already.
+    const recorded = await trx
+      .selectFrom("ledger")
+      .select("id")
+      .where("key_hash", "=", p.keyHash)
+      .where("operation", "=", "exportStart")
+      .executeTakeFirst();
+    if (Number(recovered.numUpdatedRows) === 0 && !recorded)
       await ledgerRow(trx, p, {
         outcome: "pending",
         rows: started.rows,

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import type { Context, Handler } from "hono";
 import type { Logger } from "pino";
 import { canonicalKey, stableStringify } from "../contract/canonical";
-import { SPEND_CODES } from "../contract/errors";
+import { SPEND_CODES, validationError } from "../contract/errors";
 import { fileNameWithoutTag, hasExportTag, taggedExportName } from "../contract/export-tag";
 import type { GroupNode } from "../contract/filter";
 import { responses } from "../contract/operations";
@@ -15,7 +15,7 @@ import {
   SPENDING_CODES,
 } from "../contract/spending";
 import { passedHeaders } from "./allowlist";
-import { type BufferedAnswer, fail, problem, toResponse } from "./answer";
+import { type BufferedAnswer, fail, problem, toResponse, unprocessable } from "./answer";
 import { credits } from "./approvals";
 import type { ProxyConfig } from "./config";
 import type { ProxyEnv } from "./context";
@@ -54,6 +54,7 @@ import {
   type ToolPurchase,
   toolPurchase,
   unknownToolRecorder,
+  unreadableUpload,
 } from "./tool-purchases";
 import type { Call, UpstreamClient } from "./upstream";
 
@@ -375,6 +376,12 @@ export async function runSpend(
   const file: ToolFile | undefined = input.file
     ? { name: input.file.name, type: input.file.type, bytes: new Uint8Array(await input.file.arrayBuffer()) }
     : undefined;
+
+  if (file && TOOL_OPERATIONS.has(op.id)) {
+    const unreadable = unreadableUpload(file);
+    if (unreadable?.status === 400) throw fail(400, unreadable.detail);
+    if (unreadable) throw unprocessable(validationError(["body", "requested_file"], unreadable.detail));
+  }
 
   // Caps and approvals, with the body as it will be sent (key rotation is not policed).
   let estimate: number | null = admitted?.estimate ?? null;

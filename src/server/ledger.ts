@@ -36,6 +36,17 @@ export interface LedgerRowValues {
 }
 
 export async function writeLedgerRow(trx: Kysely<Tables>, v: LedgerRowValues): Promise<void> {
+  // An outcome not known, recorded by the retry that found it cut off (which did not price it):
+  // its estimate is the hold the first attempt made, deleted in this same transaction.
+  let estimated = v.estimated;
+  if (estimated === null && v.outcome === "unknown") {
+    const held = await trx
+      .selectFrom("spend_holds")
+      .select("credits")
+      .where("entry_id", "=", v.keyHash)
+      .executeTakeFirst();
+    estimated = held ? Number(held.credits) : null;
+  }
   await trx
     .insertInto("ledger")
     .values({
@@ -47,7 +58,7 @@ export async function writeLedgerRow(trx: Kysely<Tables>, v: LedgerRowValues): P
       detail: pgText(v.detail),
       rows: v.rows,
       rows_free: v.rowsFree,
-      credits_estimated: v.estimated,
+      credits_estimated: estimated,
       credits_charged: v.charged,
       outcome: v.outcome,
       key_hash: v.keyHash,

@@ -52,12 +52,22 @@ export interface ToolRequest {
   file?: ToolFile;
 }
 
-/** The addresses a batch start verifies: its list, or those its upload holds (0: it will be refused). */
+/** The addresses a batch start verifies: its list, or those its upload holds (0: unreadable, refused first). */
 export function batchAddresses(request: ToolRequest): number {
   if (request.operation === "batchV1") return ((request.body?.emails as unknown[] | undefined) ?? []).length;
   if (!request.file) return 0;
   const parsed = parseEmailUpload(request.file.name, request.file.bytes);
   return "emails" in parsed ? parsed.emails.length : 0;
+}
+
+/**
+ * Why an upload cannot be priced (not a .csv or .json, no addresses, too many, unreadable), as the
+ * contract's reader says it; null when it can. The proxy refuses such a file before anything is
+ * sent: a file it cannot count could not be held to the team's caps.
+ */
+export function unreadableUpload(file: ToolFile): { status: 400 | 422; detail: string } | null {
+  const parsed = parseEmailUpload(file.name, file.bytes);
+  return "error" in parsed ? parsed.error : null;
 }
 
 /**
@@ -265,8 +275,8 @@ function jobStatusOf(operation: string, text: string): { processId: string; stat
   }
 }
 
-/** A batch not claimed, or claimed by an instance that stopped before settling it. */
-const unsettled = sql<boolean>`state = 'pending' or (state = 'settling' and claimed_at < now() - interval '10 minutes')`;
+/** A batch not claimed, or claimed by an instance that stopped before settling it (bracketed: ANDed with others). */
+const unsettled = sql<boolean>`(state = 'pending' or (state = 'settling' and claimed_at < now() - interval '10 minutes'))`;
 
 /** The proxy's own look at the batches it started and has not settled (every minute). */
 export async function checkPendingJobs(deps: VerifyDeps): Promise<void> {
@@ -363,6 +373,18 @@ async function downloadVerdicts(
       throw new Error(`the results of verification job ${job.process_id} are not readable`);
     return parsed.data.map((r) => r.deliverability);
   }
-  const { data } = Papa.parse<Record<string, string>>(outcome.text, { header: true, skipEmptyLines: true });
-  return data.map((row) => row.status ?? row.deliverability ?? "");
+  const { data } = Papa.parse<Record<string, string>>(outcome.text.replace(/^\uFEFF/, ""), {
+    header: true,
+    skipEmptyLines: true,
+    transformHeader: (name) => name.trim().toLowerCase(),
+  });
+  const verdicts = data.map((row) => row.status ?? row.deliverability ?? "");
+  // A file not read as expected is not "all free": it stays unsettled, and is said in the log.
+  if (verdicts.some((v) => !KNOWN_VERDICTS.has(v)))
+    throw new Error(
+      `the results of verification job ${job.process_id} have verdicts this proxy does not know`,
+    );
+  return verdicts;
 }
+
+const KNOWN_VERDICTS = new Set(["Valid", "Invalid", "Unknown", "DELIVERABLE", "UNDELIVERABLE", "UNKNOWN"]);

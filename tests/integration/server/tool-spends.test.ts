@@ -8,6 +8,7 @@
  * the upload with its file; after a mixed session the ledger's sum equals the balance's change.
  * Run on PGlite and on PostgreSQL.
  */
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type LedgerEntry, ledgerAnswer } from "../../../src/contract/ledger";
 import { approvalSchema } from "../../../src/contract/spending";
@@ -193,9 +194,54 @@ describe("batch verification", () => {
     const processId = (started.body as { process_id: string }).process_id;
     expect(await entryOf("batchV1")).toMatchObject({ outcome: "pending", detail: "A list of 4 addresses" });
     await jobEnded(processId);
+    // Another batch claimed long ago by an instance that stopped mid-settle: its row is not this one's.
+    const db = t.server.proxy.database.db;
+    await db
+      .insertInto("verify_purchases")
+      .values({
+        generation: "v1",
+        process_id: "424242",
+        purchase_id: "stale-purchase",
+        person: "bo",
+        credits_estimated: 9,
+        state: "settling",
+        started_at: sql<Date>`now() - interval '1 hour'` as never,
+        claimed_at: sql<Date>`now() - interval '30 minutes'` as never,
+      })
+      .execute();
     await t.server.proxy.checkVerifications();
     const fell = before - (await balance());
     expect(await entryOf("batchV1")).toMatchObject({ outcome: "charged", creditsCharged: fell, rows: 4 });
+    // Left as it was: not claimed with this job, not settled.
+    const stale = await db
+      .selectFrom("verify_purchases")
+      .select(["state", sql<boolean>`claimed_at < now() - interval '20 minutes'`.as("untouched")])
+      .where("process_id", "=", "424242")
+      .executeTakeFirst();
+    expect(stale).toEqual({ state: "settling", untouched: true });
+    await db.deleteFrom("verify_purchases").where("process_id", "=", "424242").execute();
+  });
+
+  it("an upload that cannot be read (its kind, no addresses) is refused before anything is sent", async () => {
+    const uploads = sent("/v2/email/verify/batch");
+    const kind = new FormData();
+    kind.append("requested_file", new Blob(["a@b.co\n"], { type: "text/plain" }), "list.txt");
+    const wrongKind = await t.buyer.post("/api/v2/email/verify/batch", undefined, {
+      raw: kind,
+      idempotencyKey: newKey(),
+    });
+    expect(wrongKind.status).toBe(400);
+    expect(wrongKind.body).toEqual({ detail: "Only .csv and .json files are accepted" });
+    const empty = await t.buyer.post("/api/v2/email/verify/batch", undefined, {
+      raw: upload("empty.csv", []),
+      idempotencyKey: newKey(),
+    });
+    expect(empty.status).toBe(422);
+    expect((empty.body as { detail: { loc: unknown[]; msg: string }[] }).detail[0]).toMatchObject({
+      loc: ["body", "requested_file"],
+      msg: expect.stringContaining("The file contains no email addresses"),
+    });
+    expect(sent("/v2/email/verify/batch")).toBe(uploads);
   });
 });
 
