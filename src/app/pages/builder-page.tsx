@@ -13,7 +13,7 @@ import { InsightsPanel } from "../features/insights/insights-panel";
 import { OpenAudienceBar } from "../features/saved-audiences/open-audience-bar";
 import { SavedAudiencesPanel } from "../features/saved-audiences/saved-audiences-panel";
 import { andAtTop, nodeAt, valueCondition } from "../lib/filter/tree";
-import { toRequestFilter } from "../lib/filter/validate";
+import { type CountablePart, countablePart, nodeProblems, toRequestFilter } from "../lib/filter/validate";
 import {
   closeIfForeign,
   type OpenAudience,
@@ -30,9 +30,10 @@ import "./builder-page.css";
 
 /** Per-node count on demand, beside every node; module level so the editor's rows stay memoised. */
 function nodeAside(node: FilterNode, context: NodeAsideContext) {
-  return (
-    <NodeCountButton node={node} valid={context.problems === undefined} blockedBy={context.problems?.[0]} />
-  );
+  // A rule with a problem cannot be counted alone: its reason is said beside its field (once), and
+  // a rule not filled in yet says nothing at all.
+  if (context.problems !== undefined || nodeProblems(node).length > 0) return null;
+  return <NodeCountButton node={node} />;
 }
 
 /**
@@ -51,6 +52,11 @@ export function BuilderPage() {
     const node = nodeAt(editor.tree, editor.blocking.path);
     return node ? `${describeNode(node)}: ${editor.blocking.message}` : editor.blocking.message;
   }, [editor.blocking, editor.tree]);
+  // What is counted, sampled and broken down while editing: the audience without its unfinished
+  // and broken items, said beside the count (a purchase still needs the whole audience).
+  const part = useMemo(() => countablePart(editor.tree, editor.problems), [editor.tree, editor.problems]);
+  const shown = part?.tree ?? filter;
+  const leftOut = part ? leftOutWords(part, editor.tree) : undefined;
   const { storageError, linkTooLong } = useWorkingTreePersistence(editor.tree);
   const { count, isFetching: counting, isStale } = useLiveCount(filter, valid);
   // What a save records as the audience's size: only a count of this very tree.
@@ -108,7 +114,7 @@ export function BuilderPage() {
         <div className="builder-main">
           <OpenAudienceBar currentTree={editor.tree} currentCount={savedCount} onOpen={open} />
           <div className="builder-count">
-            <CountBadge filter={filter} valid={valid} blockedBy={blockedBy} />
+            <CountBadge filter={shown} valid={part !== null} blockedBy={blockedBy} leftOut={leftOut} />
           </div>
           <FilterEditor editor={editor} label="Audience filter" renderNodeAside={nodeAside} />
           <section className="card builder-summary" aria-labelledby="summary-title">
@@ -118,8 +124,8 @@ export function BuilderPage() {
             <p>{describe(filter)}</p>
           </section>
           <InsightsPanel
-            filter={filter}
-            valid={valid}
+            filter={shown}
+            valid={part !== null}
             blockedBy={blockedBy}
             countSettled={!counting}
             onAddCondition={addCondition}
@@ -129,9 +135,29 @@ export function BuilderPage() {
           <SavedAudiencesPanel currentTree={editor.tree} currentCount={savedCount} onOpen={open} />
         </aside>
       </div>
-      <SamplePanel filter={filter} valid={valid} blockedBy={blockedBy} />
+      <SamplePanel filter={shown} valid={part !== null} blockedBy={blockedBy} />
     </Page>
   );
+}
+
+/**
+ * What the count leaves out, in words: "1 rule unfinished, not counted"; "Founded: the lower end
+ * (2020) is above the upper end (1990): swap them, or nobody matches. Counted without it."
+ */
+function leftOutWords(part: CountablePart, tree: GroupNode): string | undefined {
+  const { unfinished, broken } = part;
+  const sentences: string[] = [];
+  if (unfinished > 0)
+    sentences.push(`${unfinished} ${unfinished === 1 ? "rule" : "rules"} unfinished, not counted.`);
+  const [first] = broken;
+  if (first) {
+    const node = nodeAt(tree, first.path);
+    const what = node ? describeNode(node) : "An item";
+    const more =
+      broken.length > 1 ? ` (and ${broken.length - 1} more item${broken.length > 2 ? "s" : ""})` : "";
+    sentences.push(`${what}${more}: ${first.message} Counted without ${broken.length > 1 ? "them" : "it"}.`);
+  }
+  return sentences.length > 0 ? sentences.join(" ") : undefined;
 }
 
 /**

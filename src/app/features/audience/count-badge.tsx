@@ -32,7 +32,12 @@ export function CountBadge({
   valid,
   blockedBy,
   debounceMs,
-}: AudienceProps & { debounceMs?: number }) {
+  leftOut,
+}: AudienceProps & {
+  debounceMs?: number;
+  /** What of the audience the count leaves out while it is being edited, in words. */
+  leftOut?: string | undefined;
+}) {
   const live = useLiveCount(filter, valid, debounceMs === undefined ? {} : { debounceMs });
   let body: ReactNode;
   let state: string;
@@ -94,6 +99,11 @@ export function CountBadge({
     >
       <span className="count-badge-label">Audience</span>
       {body}
+      {valid && leftOut ? (
+        <span className="count-badge-left-out" data-testid="count-left-out">
+          {leftOut}
+        </span>
+      ) : null}
     </div>
   );
 }

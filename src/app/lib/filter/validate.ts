@@ -111,7 +111,21 @@ function unfinished(node: FilterNode): readonly string[] {
   if ((reads === "value" || reads === "range") && blank(node.value)) return [ENTER_VALUE];
   if (reads === "range" && blank(node.value2)) return [ENTER_VALUE];
   if (reads === "list" && (node.valueList ?? []).every(blank)) return [ENTER_VALUES];
+  if (reads === "range") return swappedEnds(node.value, node.value2);
   return NONE;
+}
+
+/**
+ * Beyond the contract too: the service takes "between 2020 and 1990" and answers 0, which reads as
+ * "nobody" rather than as a typing slip. The ends must be in order (equal ends are one value).
+ */
+function swappedEnds(low: unknown, high: unknown): readonly string[] {
+  const [a, b] = [Number(low), Number(high)];
+  if (!Number.isFinite(a) || !Number.isFinite(b) || a <= b) return NONE;
+  return [
+    // As typed: a year reads "2020", not "2,020".
+    `The lower end (${a}) is above the upper end (${b}): swap them, or nobody matches.`,
+  ];
 }
 
 const ENTER_VALUE = "Enter a value.";
@@ -246,6 +260,63 @@ function conditionIssue(
       return "Enter at least one value.";
     }
   }
+}
+
+/** One node's own reasons (a group's children are nodes of their own), said or not. */
+export function nodeProblems(node: FilterNode): readonly string[] {
+  return reasonsOf(node, false);
+}
+
+/** Reasons that only say a rule is not filled in yet (no value typed), not that it is wrong. */
+export function isUnfinishedOnly(reasons: readonly string[] | undefined): boolean {
+  return (
+    reasons !== undefined &&
+    reasons.length > 0 &&
+    reasons.every((r) => r === ENTER_VALUE || r === ENTER_VALUES)
+  );
+}
+
+/** The part of an audience that can be counted now, and what was left out of it. */
+export interface CountablePart {
+  /** The tree without its unfinished and broken items (groups left empty by that go too). */
+  tree: GroupNode;
+  /** Rules not filled in yet. */
+  unfinished: number;
+  /** Items with a problem, each with its first reason, in document order. */
+  broken: { key: string; path: Path; message: string }[];
+}
+
+/**
+ * What the count, the insights and the sample show while the audience is being edited: every item
+ * that has a problem is left out (an unfinished rule is not wrong yet, a broken one is marked in
+ * place) and the rest is counted, so a blank new rule keeps the count of what was there before and
+ * one bad item does not sink the whole audience. Null when the top level itself has a problem.
+ * Purchases never use this: they need the whole audience, finished.
+ */
+export function countablePart(tree: GroupNode, problems: Problems): CountablePart | null {
+  if (problems.size === 0) return { tree, unfinished: 0, broken: [] };
+  if (problems.has(keyOf(tree, []))) return null;
+  const part: CountablePart = { tree, unfinished: 0, broken: [] };
+  const keep = (node: FilterNode, path: Path): FilterNode | null => {
+    const reasons = problems.get(keyOf(node, path));
+    if (reasons && reasons.length > 0) {
+      if (isUnfinishedOnly(reasons)) part.unfinished++;
+      else part.broken.push({ key: keyOf(node, path), path, message: reasons[0]! });
+      return null;
+    }
+    if (node.type !== "group" || !Array.isArray(node.children)) return node;
+    const children = node.children.flatMap((child, i) => {
+      const kept = keep(child, [...path, i]);
+      return kept === null ? [] : [kept];
+    });
+    if (children.length === node.children.length && children.every((c, i) => c === node.children[i]))
+      return node;
+    // A group emptied by what was left out says nothing: it goes too (not at the top).
+    if (children.length === 0 && path.length > 0) return null;
+    return { ...node, children };
+  };
+  part.tree = toRequestFilter(keep(tree, []) as GroupNode);
+  return part;
 }
 
 /** The first node with a problem, in document order, with its first reason. */

@@ -54,8 +54,8 @@ export function deepTree(depth: number): GroupNode {
 }
 
 /**
- * A condition whose operand is still blank: the contract accepts it, but the editor treats the rule
- * as unfinished and does not send it (restated here from the rule, not imported from validate.ts).
+ * A condition whose operand is still blank, or a range whose ends are swapped: the contract accepts
+ * it, but the editor does not send it (restated here from the rule, not imported from validate.ts).
  */
 export function hasBlankValue(tree: unknown): boolean {
   const blank = (v: unknown) => typeof v === "string" && v.trim() === "";
@@ -72,6 +72,8 @@ export function hasBlankValue(tree: unknown): boolean {
     )
       return true;
     if (op === "between" && (blank(node.value) || blank(node.value2))) return true;
+    // Ends in the wrong order match nobody: the editor holds such a range back too.
+    if (op === "between" && Number(node.value) > Number(node.value2)) return true;
     if ((op === "in" || op === "notIn") && Array.isArray(node.valueList) && node.valueList.every(blank))
       return true;
   }

@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { updateNode, withIds } from "../../../../src/app/lib/filter/tree";
-import { firstProblem, toRequestFilter, validateTree } from "../../../../src/app/lib/filter/validate";
+import {
+  countablePart,
+  firstProblem,
+  toRequestFilter,
+  validateTree,
+} from "../../../../src/app/lib/filter/validate";
 import { canonicalKey } from "../../../../src/contract/canonical";
 import { type GroupNode, strictFilterSchemas } from "../../../../src/contract/filter";
 import { MAX_FILTER_DEPTH } from "../../../../src/contract/inferred";
@@ -225,5 +230,81 @@ describe("an unfinished rule blocks sending, though the contract would accept it
         .size,
     ).toBe(0);
     expect(validateTree(root([{ type: "condition", column: "CITY_PER", operator: "isNull" }])).size).toBe(0);
+  });
+});
+
+describe("a range with its ends swapped matches nobody: refused in place, before anything is sent", () => {
+  const root = (children: unknown[]) =>
+    withIds({ type: "group", op: "AND", negate: false, children } as never);
+  const founded = (value: unknown, value2: unknown) =>
+    root([{ type: "condition", column: "FOUNDED_ORG", operator: "between", value, value2 }]);
+
+  it("says which end is which, and to swap them", () => {
+    const tree = founded(2020, 1990);
+    const problems = validateTree(tree);
+    expect([...problems.values()].flat()).toEqual([
+      "The lower end (2020) is above the upper end (1990): swap them, or nobody matches.",
+    ]);
+    expect(firstProblem(tree, problems)?.path).toEqual([0]);
+  });
+
+  it("ends in order, or equal, are fine", () => {
+    expect(validateTree(founded(1990, 2020)).size).toBe(0);
+    expect(validateTree(founded(2000, 2000)).size).toBe(0);
+  });
+});
+
+describe("countablePart: what is counted while the audience is being edited", () => {
+  const root = (children: unknown[]) =>
+    withIds({ type: "group", op: "AND", negate: false, children } as never) as GroupNode;
+  const germany = { type: "condition", column: "COUNTRY_NAME_PER", operator: "eq", value: "Germany" };
+  const blank = { type: "condition", column: "COUNTRY_NAME_PER", operator: "eq", value: "" };
+  const swapped = {
+    type: "condition",
+    column: "FOUNDED_ORG",
+    operator: "between",
+    value: 2020,
+    value2: 1990,
+  };
+
+  it("a finished audience is counted as it is", () => {
+    const tree = root([germany]);
+    expect(countablePart(tree, validateTree(tree))).toEqual({ tree, unfinished: 0, broken: [] });
+  });
+
+  it("a blank new rule is left out: the count is the one before it was added", () => {
+    const before = root([germany]);
+    const after = root([germany, blank]);
+    const part = countablePart(after, validateTree(after))!;
+    expect(part.unfinished).toBe(1);
+    expect(part.broken).toEqual([]);
+    expect(canonicalKey(part.tree)).toBe(canonicalKey(toRequestFilter(before)));
+  });
+
+  it("a broken rule is left out and named, the rest still counted", () => {
+    const tree = root([swapped, germany]);
+    const part = countablePart(tree, validateTree(tree))!;
+    expect(part.broken).toEqual([
+      {
+        key: (tree.children[0] as { id: string }).id,
+        path: [0],
+        message: "The lower end (2020) is above the upper end (1990): swap them, or nobody matches.",
+      },
+    ]);
+    expect(part.tree.children).toHaveLength(1);
+    expect(part.tree.children[0]).toMatchObject({ value: "Germany" });
+    // What is counted is a tree the contract accepts, without the connector of a new first child.
+    expect(strictFilterSchemas.root.safeParse(part.tree).success).toBe(true);
+    expect("joinWithPrevious" in part.tree.children[0]!).toBe(false);
+  });
+
+  it("a group left empty by it goes too; a broken top level counts nothing", () => {
+    const tree = root([germany, { type: "group", op: "OR", negate: true, children: [blank] }]);
+    const part = countablePart(tree, validateTree(tree))!;
+    expect(part.tree.children).toHaveLength(1);
+    const only = root([blank]);
+    expect(countablePart(only, validateTree(only))?.tree.children).toEqual([]);
+    const badRoot = { ...root([germany]), op: "XOR" } as unknown as GroupNode;
+    expect(countablePart(badRoot, validateTree(badRoot))).toBeNull();
   });
 });

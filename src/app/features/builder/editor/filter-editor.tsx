@@ -196,8 +196,8 @@ export function FilterEditor({
   );
   const undoCommand = commandById("undo");
   const redoCommand = commandById("redo");
-  const blocking = editor.blocking;
-  const problemCount = editor.problems.size;
+  const blocking = editor.shownBlocking;
+  const problemCount = editor.shownProblems.size;
 
   return (
     <section
@@ -205,6 +205,14 @@ export function FilterEditor({
       className={`fe${className ? ` ${className}` : ""}`}
       aria-label={label}
       onKeyDown={onKeyDown}
+      onBlur={(event) => {
+        // Focus moved from one item to another (or out): the item it left was left as it is.
+        const from = event.target.closest("[data-node-id]");
+        const to =
+          event.relatedTarget instanceof Element ? event.relatedTarget.closest("[data-node-id]") : null;
+        const id = from?.getAttribute("data-node-id");
+        if (id && from !== to) editor.leave(id);
+      }}
     >
       <div className="fe-toolbar">
         <button

@@ -12,7 +12,7 @@ import {
   updateNode,
   withIds,
 } from "../../../lib/filter/tree";
-import { firstProblem, type Problems, validateTree } from "../../../lib/filter/validate";
+import { firstProblem, isUnfinishedOnly, type Problems, validateTree } from "../../../lib/filter/validate";
 import { KeyedStore } from "./keyed-store";
 
 /**
@@ -80,6 +80,11 @@ export interface FilterEditorState {
   problems: Problems;
   /** The first problem in document order, or undefined when the tree can be sent. */
   blocking: BlockingProblem | undefined;
+  /** The problems said on screen: a rule not filled in yet is quiet until the person leaves it. */
+  shownProblems: Problems;
+  shownBlocking: BlockingProblem | undefined;
+  /** Focus left this node (for a row: the person moved on from it). */
+  leave(nodeId: string): void;
   run(command: CommandId, path: Path): void;
   update(path: Path, patch: NodePatch, mergeKey?: string): void;
   /** Replaces the whole tree (an undoable step; `{ resetHistory: true }` starts a fresh history). */
@@ -228,6 +233,17 @@ function sameReasons(a: readonly string[] | undefined, b: readonly string[] | un
 }
 
 /** Keeps the store's arrays where the reasons did not change, so their nodes do not re-render. */
+/** The problems without those of rules not filled in yet that the person has not left. */
+function quietUnfinished(problems: Problems, left: ReadonlySet<string>): Problems {
+  let quiet: Map<string, readonly string[]> | null = null;
+  for (const [id, reasons] of problems)
+    if (!left.has(id) && isUnfinishedOnly(reasons)) {
+      quiet ??= new Map(problems);
+      quiet.delete(id);
+    }
+  return quiet ?? problems;
+}
+
 function syncProblems(store: KeyedStore<readonly string[]>, problems: Problems): void {
   const next = new Map<string, readonly string[]>();
   for (const [id, reasons] of problems) {
@@ -256,13 +272,21 @@ export function useFilterEditor(initial: GroupNode): FilterEditorState {
   const tree = state.history.present;
   const problems = useMemo(() => validateTree(tree), [tree]);
   const blocking = useMemo(() => firstProblem(tree, problems), [tree, problems]);
+  // A rule not filled in yet is unfinished, not wrong: said only once the person has left it empty.
+  const [left, setLeft] = useState<ReadonlySet<string>>(() => new Set());
+  const shownProblems = useMemo(() => quietUnfinished(problems, left), [problems, left]);
+  const shownBlocking = useMemo(() => firstProblem(tree, shownProblems), [tree, shownProblems]);
+  const leave = useCallback(
+    (nodeId: string) => setLeft((seen) => (seen.has(nodeId) ? seen : new Set(seen).add(nodeId))),
+    [],
+  );
 
   const [stores] = useState(() => {
     const problemStore = new KeyedStore<readonly string[]>();
-    syncProblems(problemStore, validateTree(tree));
+    syncProblems(problemStore, quietUnfinished(validateTree(tree), new Set()));
     return { problems: problemStore, collapsed: new KeyedStore<true>() };
   });
-  useLayoutEffect(() => syncProblems(stores.problems, problems), [stores, problems]);
+  useLayoutEffect(() => syncProblems(stores.problems, shownProblems), [stores, shownProblems]);
 
   const dispatch = useMemo<EditorDispatch>(() => {
     const apply = (id: string, op: TreeOp, mergeKey?: string, focus = false) =>
@@ -347,6 +371,9 @@ export function useFilterEditor(initial: GroupNode): FilterEditorState {
     tree,
     problems,
     blocking,
+    shownProblems,
+    shownBlocking,
+    leave,
     run,
     update,
     replace,

@@ -1,0 +1,77 @@
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { browserAndAppForFile, cspViolations, openPage, screenshot, settledCount } from "../support/browser";
+
+/**
+ * New rules are quiet, broken ones contained, in Chromium at 1440 x 900: "+ Condition" adds a rule
+ * that shows no error and no banner while it is being filled in; the count keeps its number and
+ * says "1 rule unfinished, not counted"; the error appears once the person leaves the rule empty.
+ * "Founded between 2020 and 1990" is marked in place (swap the ends) and the rest of the audience is
+ * still counted without it, saying so; fixed, it is counted. Screenshots: test-artifacts/builder/quiet-*.png.
+ */
+
+const env = browserAndAppForFile();
+const poll = <T>(read: () => Promise<T>) => expect.poll(read, { timeout: 10_000 });
+const shot = (page: Page, name: string) => screenshot(page, "builder", name, { fromTop: true });
+const leftOut = (page: Page) => page.getByTestId("count-left-out");
+
+describe("quiet new rules and contained errors", () => {
+  it("a blank rule is unfinished, not wrong; a swapped range is marked in place and counted without", async () => {
+    const { page, log, context } = await openPage(env.browser, { width: 1440, height: 900 });
+    try {
+      await page.goto(env.app.url);
+      await poll(() => page.getByRole("heading", { level: 1 }).textContent()).toBe("Builder");
+      const everyone = await settledCount(page);
+
+      // A new blank rule: nothing shouts; the count stands, and says what it leaves out.
+      await page.getByRole("button", { name: "Add condition to the whole filter" }).click();
+      const rule = page.getByRole("group", { name: /^Condition 1:/ });
+      await poll(() => leftOut(page).textContent()).toBe("1 rule unfinished, not counted.");
+      expect(await page.getByText("Enter a value.").count()).toBe(0);
+      expect(await page.locator(".fe-blocking").count()).toBe(0);
+      expect(await settledCount(page)).toBe(everyone);
+      await shot(page, "quiet-01-new-rule");
+
+      // Left empty: now it is said, in place.
+      await rule.getByLabel("Comparison of condition 1").focus();
+      await page.getByRole("button", { name: "Add condition to the whole filter" }).focus();
+      await poll(() => rule.getByText("Enter a value.").count()).toBe(1);
+
+      // Filled in: counted.
+      await rule.getByRole("textbox", { name: "Value of condition 1" }).fill("Germany");
+      const germany = await settledCount(page, everyone);
+      await poll(() => leftOut(page).count()).toBe(0);
+
+      // Founded between 2020 and 1990: marked in place; the rest is still counted, saying so.
+      await page.getByRole("button", { name: "Add condition to the whole filter" }).click();
+      const founded = page.getByRole("group", { name: /^Condition 2:/ });
+      const field = founded.getByRole("combobox", { name: "Field of condition 2" });
+      await field.fill("Founded");
+      await page
+        .getByRole("listbox", { name: "Field of condition 2" })
+        .getByRole("option", { name: "Founded" })
+        .click();
+      await founded.getByLabel("Comparison of condition 2").selectOption("between");
+      await founded.getByLabel("Lowest value of condition 2").fill("2020");
+      await founded.getByLabel("Highest value of condition 2").fill("1990");
+      await poll(() => founded.textContent()).toMatch(
+        /The lower end \(2020\) is above the upper end \(1990\): swap them/,
+      );
+      await poll(() => leftOut(page).textContent()).toMatch(
+        /Founded.*swap them, or nobody matches\. Counted without it\./,
+      );
+      expect(await settledCount(page)).toBe(germany);
+      await shot(page, "quiet-02-swapped-range-contained");
+
+      // Swapped back: counted with it.
+      await founded.getByLabel("Lowest value of condition 2").fill("1990");
+      await founded.getByLabel("Highest value of condition 2").fill("2020");
+      await settledCount(page, germany);
+      await poll(() => leftOut(page).count()).toBe(0);
+      expect(log.problems()).toEqual([]);
+      expect(cspViolations(log)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 90_000);
+});
