@@ -62,7 +62,7 @@ describe("the Account screen (sandbox, PAYG demo key)", () => {
     try {
       await openAccount(page);
       const balance = card(page, "Balance");
-      expect(await balance.getByTestId("plan").textContent()).toBe("PAYG");
+      expect(await balance.getByTestId("plan").textContent()).toBe("Pay as you go");
       expect(await balance.textContent()).toMatch(
         /About \$27\.00 at the public price of \$0\.0027 per credit/,
       );

@@ -127,10 +127,10 @@ describe("the Companies screen", () => {
       expect(similarity).toHaveLength(10);
       for (const cell of similarity)
         expect(cell).toMatch(
-          /^(Nearly the same|Very similar|Related|Broadly related|Not much alike) distance \d\.\d\d$/,
+          /^(Nearly the same|Very similar|Related|Broadly related|Not much alike) \d{1,3}% similar$/,
         );
-      const distances = similarity.map((cell) => Number(cell.slice(-4)));
-      expect(distances).toEqual([...distances].sort((a, b) => a - b));
+      const percents = similarity.map((cell) => Number(/(\d+)% similar$/.exec(cell)![1]));
+      expect(percents).toEqual([...percents].sort((a, b) => b - a));
       const domains = await columnTexts(page, "DOMAIN_ORG");
       expect(domains.every((d) => /\./.test(d))).toBe(true);
       expect(domains).not.toContain(seed.domain);
@@ -140,9 +140,9 @@ describe("the Companies screen", () => {
       await shot(page, "companies-1280-lookalikes");
 
       // By company id, with every column: the table has all the company columns.
-      await finder.getByRole("radio", { name: "Company id (RBID_ORG)" }).check();
-      await finder.getByRole("textbox", { name: "Company id (RBID_ORG)" }).fill(seed.rbidOrg);
-      await finder.getByRole("checkbox", { name: "All columns (*)" }).check();
+      await finder.getByRole("radio", { name: "Company ID" }).check();
+      await finder.getByRole("textbox", { name: "Company ID" }).fill(seed.rbidOrg);
+      await finder.getByRole("checkbox", { name: "All columns" }).check();
       await finder.getByRole("spinbutton", { name: "How many" }).fill("5");
       await finder.getByRole("button", { name: "Find lookalikes" }).click();
       const wide = finder.getByRole("region", { name: `5 companies like ${seed.name}, most similar first` });
@@ -155,7 +155,7 @@ describe("the Companies screen", () => {
       expect(await overflow(page)).toBeLessThanOrEqual(0);
 
       // An unknown company: a readable sentence, no table.
-      await finder.getByRole("textbox", { name: "Company id (RBID_ORG)" }).fill("org_nope");
+      await finder.getByRole("textbox", { name: "Company ID" }).fill("org_nope");
       await finder.getByRole("button", { name: "Find lookalikes" }).click();
       await poll(() => finder.getByRole("alert").textContent()).toContain(
         "No company with the id “org_nope” is known.",
@@ -163,7 +163,7 @@ describe("the Companies screen", () => {
 
       // Back to the domain search (cached), and use its first lookalike as a rule.
       await finder.getByRole("radio", { name: "Website domain" }).check();
-      await finder.getByRole("checkbox", { name: "All columns (*)" }).uncheck();
+      await finder.getByRole("checkbox", { name: "All columns" }).uncheck();
       await finder.getByRole("textbox", { name: "Website domain" }).fill(seed.domain);
       await finder.getByRole("spinbutton", { name: "How many" }).fill("10");
       await finder.getByRole("button", { name: "Find lookalikes" }).click();
@@ -266,7 +266,7 @@ describe("the Companies screen", () => {
       await poll(() => card.locator("[data-state]").getAttribute("data-state")).toBe("ready");
       const finder = page.getByRole("region", { name: "Find lookalike companies" });
       await finder.getByRole("textbox", { name: "Website domain" }).fill(seed.domain);
-      await finder.getByRole("checkbox", { name: "All columns (*)" }).check();
+      await finder.getByRole("checkbox", { name: "All columns" }).check();
       await finder.getByRole("spinbutton", { name: "How many" }).fill("8");
       await finder.getByRole("button", { name: "Find lookalikes" }).click();
       await poll(() => finder.locator(".lookalike-table tbody tr").count()).toBe(8);

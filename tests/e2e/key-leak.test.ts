@@ -66,7 +66,7 @@ describe("the API key never reaches the browser", () => {
           .poll(() => page.locator("header.header").getByText("10,000 credits").isVisible())
           .toBe(true);
       }
-      expect(await page.locator("header.header .badge-plan").textContent()).toBe("Plan AYCE");
+      expect(await page.locator("header.header .badge-plan").textContent()).toBe("Plan: All you can eat");
       // And through client-side navigation too (lazy chunks, refetches).
       for (const label of ["Checkout", "Insights", "Companies", "Verify", "Account", "Builder"])
         await page

@@ -62,7 +62,7 @@ describe("the app shell in Chromium (sandbox, PAYG demo key)", () => {
       expect(await header.getByText("Sandbox", { exact: true }).isVisible()).toBe(true);
       const plan = header.locator(".badge-plan");
       expect(await plan.isVisible()).toBe(true);
-      expect(await plan.textContent()).toBe("Plan PAYG");
+      expect(await plan.textContent()).toBe("Plan: Pay as you go");
       // The sandbox badge explains itself: its tooltip opens on keyboard focus (and hover).
       expect(await page.getByRole("tooltip").count()).toBe(0);
       await header.getByText("Sandbox", { exact: true }).focus();

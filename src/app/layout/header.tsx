@@ -4,7 +4,7 @@ import { useSignOut } from "../api/auth";
 import { useCredits } from "../api/credits";
 import type { Session } from "../api/session";
 import { useApprovals } from "../api/spending";
-import { formatCredits, formatNumber } from "../lib/format";
+import { formatCredits, formatNumber, planName } from "../lib/format";
 import { may, ROLE_NAMES } from "../lib/roles";
 import { ROUTES } from "../routes";
 import { BrandMark } from "../ui/brand-mark";
@@ -69,8 +69,8 @@ function Balance({ session }: { session: Session }) {
     <span className="header-account">
       {plan ? (
         <span className="badge badge-plan" title={PLAN_TITLE[plan]}>
-          <span className="visually-hidden">Plan </span>
-          {plan}
+          <span className="visually-hidden">Plan: </span>
+          {planName(plan)}
         </span>
       ) : null}
       {credits.data ? (

@@ -114,3 +114,10 @@ export function fileStamp(date: Date = new Date()): string {
   const pad = (n: number) => String(n).padStart(2, "0");
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}-${pad(date.getHours())}${pad(date.getMinutes())}`;
 }
+
+const PLAN_NAMES: Readonly<Record<string, string>> = { PAYG: "Pay as you go", AYCE: "All you can eat" };
+
+/** `PAYG` -> "Pay as you go", `AYCE` -> "All you can eat": a plan as people say it. */
+export function planName(plan: string): string {
+  return PLAN_NAMES[plan] ?? plan;
+}

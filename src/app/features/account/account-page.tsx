@@ -1,6 +1,6 @@
 import { type Credits, useCredits } from "../../api/credits";
 import { type Session, useSession } from "../../api/session";
-import { formatCredits } from "../../lib/format";
+import { formatCredits, planName } from "../../lib/format";
 import { ROLE_NAMES } from "../../lib/roles";
 import { Page } from "../../ui/page";
 import { ErrorPanel } from "../../ui/status";
@@ -10,8 +10,6 @@ import { RotateKeyCard } from "./rotate-key-card";
 import { SpendCard } from "./spend-card";
 import "./account.css";
 import { DOLLARS_PER_CREDIT } from "../../../contract/pricing";
-
-const PLAN_NAME: Record<string, string> = { PAYG: "Pay as you go", AYCE: "All you can eat" };
 
 const PLAN_TEXT: Record<string, string> = {
   PAYG: "Each contact row you buy (Preview, Enrich, Export) costs credits; a revealed email or mobile costs more. Counts, samples, estimates and insights are free.",
@@ -66,9 +64,8 @@ function BalanceFacts({ data, plan }: { data: Credits; plan: string | null }) {
           <>
             <p>
               <span className="badge badge-plan" data-testid="plan">
-                {plan}
-              </span>{" "}
-              {PLAN_NAME[plan] ?? plan}
+                {planName(plan)}
+              </span>
             </p>
             <p className="muted account-small">{PLAN_TEXT[plan]}</p>
           </>

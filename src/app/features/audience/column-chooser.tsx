@@ -1,5 +1,5 @@
 import * as DropdownMenu from "@radix-ui/react-dropdown-menu";
-import { COLUMN_CHOICES, DEFAULT_SAMPLE_SETTINGS, normaliseColumns } from "./sample-settings";
+import { COLUMN_CHOICES, chosenColumns, DEFAULT_SAMPLE_SETTINGS } from "./sample-settings";
 import "./column-chooser.css";
 import { MenuContent } from "../../ui/menu-content";
 
@@ -17,7 +17,7 @@ export function ColumnChooser({
 }) {
   const chosen = new Set(columns);
   const toggle = (name: string, on: boolean) => {
-    onChange(normaliseColumns(on ? [...columns, name] : columns.filter((c) => c !== name)));
+    onChange(chosenColumns(on ? [...columns, name] : columns.filter((c) => c !== name)));
   };
   return (
     <DropdownMenu.Root modal={false}>
@@ -34,8 +34,7 @@ export function ColumnChooser({
           <DropdownMenu.CheckboxItem
             key={choice.name}
             className="menu-item column-chooser-item"
-            checked={choice.always === true || chosen.has(choice.name)}
-            disabled={choice.always === true}
+            checked={chosen.has(choice.name)}
             onCheckedChange={(on) => toggle(choice.name, on === true)}
             // Keep the menu open so that several columns can be ticked in a row.
             onSelect={(event) => event.preventDefault()}
@@ -44,13 +43,12 @@ export function ColumnChooser({
               <DropdownMenu.ItemIndicator>✓</DropdownMenu.ItemIndicator>
             </span>
             {choice.label}
-            {choice.always ? <span className="column-chooser-note"> (always included)</span> : null}
           </DropdownMenu.CheckboxItem>
         ))}
         <DropdownMenu.Separator className="column-chooser-separator" />
         <DropdownMenu.Item
           className="menu-item column-chooser-item"
-          onSelect={() => onChange(normaliseColumns(DEFAULT_SAMPLE_SETTINGS.columns))}
+          onSelect={() => onChange([...DEFAULT_SAMPLE_SETTINGS.columns])}
         >
           <span className="column-chooser-check" aria-hidden="true" />
           Back to the default columns

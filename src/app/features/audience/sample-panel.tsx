@@ -158,6 +158,7 @@ export function SamplePanel({ filter, valid, blockedBy, settleMs }: SamplePanelP
         selection={selection}
         caption={`Sample of ${formatNumber(data.body.rowCount)} people, masked`}
         dimmed={sample.isFetching || sample.isOutdated}
+        showId={settings.columns.includes("RBID_PAO")}
       />
     );
   }

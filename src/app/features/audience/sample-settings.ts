@@ -20,7 +20,8 @@ export interface SampleSettings {
 
 export const DEFAULT_SAMPLE_SETTINGS: SampleSettings = {
   limit: DEFAULT_SAMPLE_SIZE,
-  columns: DEFAULT_VIEW_COLUMNS,
+  // The contact id is always asked for (selection needs it), shown only when chosen: people read names.
+  columns: DEFAULT_VIEW_COLUMNS.filter((name) => name !== "RBID_PAO"),
   includeScores: false,
 };
 
@@ -29,17 +30,13 @@ export interface ColumnChoice {
   /** The name sent in `columns`. */
   name: string;
   label: string;
-  /** Always returned (RBID_PAO): shown ticked and not changeable. */
-  always?: boolean;
   /** Masked: the sample says only whether one exists. */
   flag?: boolean;
 }
 
 /** The catalogue's unmasked columns, then the Email and Mobile flags. */
 export const COLUMN_CHOICES: readonly ColumnChoice[] = [
-  ...COLUMNS.filter((c) => !c.maskedAs).map((c) =>
-    c.name === "RBID_PAO" ? { name: c.name, label: c.label, always: true } : { name: c.name, label: c.label },
-  ),
+  ...COLUMNS.filter((c) => !c.maskedAs).map((c) => ({ name: c.name, label: c.label })),
   { name: "EMAIL_ADDRESS_PER", label: "Email (whether there is one)", flag: true },
   { name: "CELLPHONE_PER", label: "Mobile (whether there is one)", flag: true },
 ];
@@ -51,7 +48,12 @@ const CHOICES = new Set(COLUMN_CHOICES.map((c) => c.name));
  * (so a newly ticked column appears at the end of the table), without duplicates or unknown names.
  */
 export function normaliseColumns(columns: readonly string[]): string[] {
-  return [...new Set(["RBID_PAO", ...columns.filter((name) => CHOICES.has(name))])];
+  return [...new Set(["RBID_PAO", ...chosenColumns(columns)])];
+}
+
+/** The columns shown, as chosen: known names, once each, in the order chosen (the id only if chosen). */
+export function chosenColumns(columns: readonly string[]): string[] {
+  return [...new Set(columns.filter((name) => CHOICES.has(name)))];
 }
 
 export function columnLabel(name: string): string {
@@ -70,15 +72,13 @@ export const SAMPLE_SETTINGS_STORAGE_KEY = "audience-builder:sample-settings";
 
 const storedSchema = z.object({
   limit: z.union(SAMPLE_SIZES.map((n) => z.literal(n))).catch(DEFAULT_SAMPLE_SIZE),
-  columns: z.array(z.string()).catch([...DEFAULT_VIEW_COLUMNS]),
+  columns: z.array(z.string()).catch([...DEFAULT_SAMPLE_SETTINGS.columns]),
   includeScores: z.boolean().catch(false),
 });
 
 const sampleSettingsStore = storedValue(
   SAMPLE_SETTINGS_STORAGE_KEY,
-  storedSchema.transform(
-    (stored): SampleSettings => ({ ...stored, columns: normaliseColumns(stored.columns) }),
-  ),
+  storedSchema.transform((stored): SampleSettings => ({ ...stored, columns: chosenColumns(stored.columns) })),
 );
 
 /** The person's last choice of size, columns and scores, or the defaults. */
@@ -91,7 +91,7 @@ export function useSampleSettings(): [SampleSettings, (next: SampleSettings) => 
   const settings = useStoredValue(sampleSettingsStore) ?? DEFAULT_SAMPLE_SETTINGS;
   const update = useCallback((next: SampleSettings) => {
     // Storage refused: the store keeps the choice for this page.
-    sampleSettingsStore.set({ ...next, columns: normaliseColumns(next.columns) });
+    sampleSettingsStore.set({ ...next, columns: chosenColumns(next.columns) });
   }, []);
   return [settings, update];
 }

@@ -107,13 +107,20 @@ export function SampleTable({
   selection,
   caption,
   dimmed,
+  showId = true,
 }: {
   body: ViewResponse;
   selection: SelectionSnapshot;
   caption: string;
   dimmed: boolean;
+  /** Show the contact id column (always in the answer: rows are selected by it). */
+  showId?: boolean;
 }) {
   const rows = body.rows;
+  const shown = useMemo(
+    () => (showId ? body.columns : body.columns.filter((field) => field !== "RBID_PAO")),
+    [body.columns, showId],
+  );
   const columns = useMemo<ColumnDef<SampleRow>[]>(
     () => [
       {
@@ -134,14 +141,14 @@ export function SampleTable({
           />
         ),
       },
-      ...body.columns.map<ColumnDef<SampleRow>>((field) => ({
+      ...shown.map<ColumnDef<SampleRow>>((field) => ({
         id: field,
         accessorFn: (row) => row[field],
         header: body.columnLabels[field] ?? labelOf(field),
         cell: ({ getValue }) => <Cell field={field} value={getValue()} />,
       })),
     ],
-    [body.columns, body.columnLabels],
+    [shown, body.columnLabels],
   );
 
   const rowSelection = useMemo<RowSelectionState>(() => {

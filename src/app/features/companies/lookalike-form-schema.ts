@@ -79,7 +79,11 @@ export const lookalikeFormSchema = z
           message: "This does not look like a website domain: enter one such as acme.com.",
         });
     } else if (text === "")
-      ctx.addIssue({ code: "custom", path: ["company"], message: "Enter the company id (RBID_ORG)." });
+      ctx.addIssue({
+        code: "custom",
+        path: ["company"],
+        message: "Enter the company ID (it starts with org_).",
+      });
     else if (/\s/.test(text) || text.length > 64)
       ctx.addIssue({
         code: "custom",

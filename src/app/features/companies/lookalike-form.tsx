@@ -20,7 +20,7 @@ const COMPANY_FIELD: Record<LookalikeFormValues["by"], { label: string; placehol
       hint: "A pasted address works too: https://www.acme.com/about is read as acme.com.",
     },
     rbidOrg: {
-      label: "Company id (RBID_ORG)",
+      label: "Company ID",
       placeholder: "org_1a2b3c4d5e6f",
       hint: "The Company ID column of a sample or of a lookalike.",
     },
@@ -70,7 +70,7 @@ export function LookalikeForm({
           </label>
           <label className="lookalike-choice">
             <input type="radio" value="rbidOrg" {...register("by")} />
-            <span>Company id (RBID_ORG)</span>
+            <span>Company ID</span>
           </label>
         </div>
       </fieldset>
@@ -137,9 +137,7 @@ export function LookalikeForm({
         <legend className="field-label">Columns to show</legend>
         <label className="lookalike-choice lookalike-all">
           <input type="checkbox" {...register("allColumns")} />
-          <span>
-            All columns <code>(*)</code>
-          </span>
+          <span>All columns</span>
         </label>
         {allColumns ? null : (
           <div className="lookalike-column-grid">

@@ -1,7 +1,7 @@
 import { COMPANY_COLUMNS, labelOf } from "../../../contract/columns";
 import { cellText, RecordsTable } from "../../ui/records-table";
 import type { LookalikeAnswer } from "./api/lookalike";
-import { formatDistance, similarityWords } from "./similarity";
+import { formatSimilarity, similarityWords } from "./similarity";
 
 type Company = Record<string, unknown>;
 
@@ -39,7 +39,7 @@ function Similarity({ distance }: { distance: unknown }) {
   return (
     <span className="similarity">
       <span className="similarity-words">{similarityWords(value)}</span>{" "}
-      <span className="similarity-number">distance {formatDistance(value)}</span>
+      <span className="similarity-number">{formatSimilarity(value)}</span>
     </span>
   );
 }

@@ -17,7 +17,11 @@ export function similarityWords(distance: number): string {
   return STEPS.find((step) => distance <= step.max)?.words ?? "Not much alike";
 }
 
-/** `0.214835` -> `0.21`: two decimals are all the difference a person can use. */
-export function formatDistance(distance: number): string {
-  return Number.isFinite(distance) ? distance.toFixed(2) : "—";
+/**
+ * A cosine distance as the similarity people read: `0.214835` -> "79% similar" (1 - distance, the
+ * cosine, as a whole percentage; 0 for anything opposite). "—" when it is not a number.
+ */
+export function formatSimilarity(distance: number): string {
+  if (!Number.isFinite(distance)) return "—";
+  return `${Math.round(Math.max(0, Math.min(1, 1 - distance)) * 100)}% similar`;
 }

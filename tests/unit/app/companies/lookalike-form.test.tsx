@@ -13,7 +13,7 @@ import {
   toLookalikeRequest,
 } from "../../../../src/app/features/companies/lookalike-form-schema";
 import { companyName, resultColumns } from "../../../../src/app/features/companies/lookalike-results";
-import { formatDistance, similarityWords } from "../../../../src/app/features/companies/similarity";
+import { formatSimilarity, similarityWords } from "../../../../src/app/features/companies/similarity";
 import { COMPANY_COLUMNS } from "../../../../src/contract/columns";
 import { strictFilterSchemas } from "../../../../src/contract/filter";
 import { requests } from "../../../../src/contract/operations";
@@ -40,7 +40,9 @@ describe("lookalike form validation", () => {
 
   it("asks for the company, by the way chosen", () => {
     expect(messages({ company: "  " }).company).toMatch(/website domain, such as acme.com/);
-    expect(messages({ by: "rbidOrg", company: "" }).company).toMatch(/company id \(RBID_ORG\)/);
+    expect(messages({ by: "rbidOrg", company: "" }).company).toBe(
+      "Enter the company ID (it starts with org_).",
+    );
   });
 
   it("refuses what is not a domain, or not one word for an id", () => {
@@ -110,15 +112,15 @@ describe("LookalikeForm", () => {
   it("switches to company id, ticks All columns, and submits the request", async () => {
     const onSubmit = vi.fn();
     render(<LookalikeForm busy={false} onSubmit={onSubmit} />);
-    fireEvent.click(screen.getByRole("radio", { name: "Company id (RBID_ORG)" }));
-    const field = screen.getByRole("textbox", { name: "Company id (RBID_ORG)" });
+    fireEvent.click(screen.getByRole("radio", { name: "Company ID" }));
+    const field = screen.getByRole("textbox", { name: "Company ID" });
     fireEvent.change(field, { target: { value: "org_42" } });
     fireEvent.change(screen.getByRole("spinbutton", { name: "How many" }), { target: { value: "10" } });
     const columns = screen.getByRole("group", { name: "Columns to show" });
     expect((within(columns).getByRole("checkbox", { name: "Industry" }) as HTMLInputElement).checked).toBe(
       true,
     );
-    fireEvent.click(within(columns).getByRole("checkbox", { name: "All columns (*)" }));
+    fireEvent.click(within(columns).getByRole("checkbox", { name: "All columns" }));
     // The single columns step aside while All columns is ticked.
     expect(within(columns).queryByRole("checkbox", { name: "Industry" })).toBeNull();
     fireEvent.click(screen.getByRole("button", { name: "Find lookalikes" }));
@@ -152,7 +154,7 @@ describe("LookalikeForm", () => {
 });
 
 describe("results", () => {
-  it("says how similar in words, on the match levels' steps, with the distance", () => {
+  it("says how similar in words, on the match levels' steps, with a percentage", () => {
     expect(similarityWords(0)).toBe("Nearly the same");
     expect(similarityWords(0.1)).toBe("Nearly the same");
     expect(similarityWords(0.2)).toBe("Very similar");
@@ -160,7 +162,10 @@ describe("results", () => {
     expect(similarityWords(0.5)).toBe("Broadly related");
     expect(similarityWords(0.9)).toBe("Not much alike");
     expect(similarityWords(Number.NaN)).toBe("Unknown");
-    expect(formatDistance(0.214835)).toBe("0.21");
+    expect(formatSimilarity(0.214835)).toBe("79% similar");
+    expect(formatSimilarity(0)).toBe("100% similar");
+    expect(formatSimilarity(1.4)).toBe("0% similar");
+    expect(formatSimilarity(Number.NaN)).toBe("—");
   });
 
   it("orders the table: name, similarity, action, then the catalogue's order", () => {
