@@ -69,6 +69,11 @@ export interface EditorDispatch {
   /** Calls `listener` after every change of the editor's state (`useSyncExternalStore(subscribeTree, getTree)`). */
   subscribeTree(listener: () => void): () => void;
   toggleCollapse(nodeId: string): void;
+  /**
+   * What the service said of a node that the tree alone cannot show (a lookalike of a company it
+   * does not know); null: nothing (any more). Such a node is left out of the count, and blocks buying.
+   */
+  reportUnknown(nodeId: string, reason: string | null): void;
   /** Per-node validation reasons (arrays kept identical while their content is). */
   readonly problems: KeyedStore<readonly string[]>;
   /** Collapsed group ids. */
@@ -233,6 +238,14 @@ function sameReasons(a: readonly string[] | undefined, b: readonly string[] | un
 }
 
 /** Keeps the store's arrays where the reasons did not change, so their nodes do not re-render. */
+/** The tree's own problems, plus what the service said of nodes that have none of their own. */
+function withUnknowns(problems: Problems, unknowns: ReadonlyMap<string, string>): Problems {
+  if (unknowns.size === 0) return problems;
+  const merged = new Map(problems);
+  for (const [id, reason] of unknowns) if (!merged.has(id)) merged.set(id, [reason]);
+  return merged;
+}
+
 /** The problems without those of rules not filled in yet that the person has not left. */
 function quietUnfinished(problems: Problems, left: ReadonlySet<string>): Problems {
   let quiet: Map<string, readonly string[]> | null = null;
@@ -270,11 +283,14 @@ export function useFilterEditor(initial: GroupNode): FilterEditorState {
   const state = useSyncExternalStore(store.subscribe, store.getState, store.getState);
   const send = store.send;
   const tree = state.history.present;
-  const problems = useMemo(() => validateTree(tree), [tree]);
+  const checked = useMemo(() => validateTree(tree), [tree]);
+  const [unknowns, setUnknowns] = useState<ReadonlyMap<string, string>>(() => new Map());
+  const problems = useMemo(() => withUnknowns(checked, unknowns), [checked, unknowns]);
   const blocking = useMemo(() => firstProblem(tree, problems), [tree, problems]);
   // A rule not filled in yet is unfinished, not wrong: said only once the person has left it empty.
   const [left, setLeft] = useState<ReadonlySet<string>>(() => new Set());
-  const shownProblems = useMemo(() => quietUnfinished(problems, left), [problems, left]);
+  // The rows say what the service answered themselves (a lookalike's "No such company").
+  const shownProblems = useMemo(() => quietUnfinished(checked, left), [checked, left]);
   const shownBlocking = useMemo(() => firstProblem(tree, shownProblems), [tree, shownProblems]);
   const leave = useCallback(
     (nodeId: string) => setLeft((seen) => (seen.has(nodeId) ? seen : new Set(seen).add(nodeId))),
@@ -314,6 +330,14 @@ export function useFilterEditor(initial: GroupNode): FilterEditorState {
       getTree: store.getTree,
       subscribeTree: store.subscribe,
       toggleCollapse: (id) => stores.collapsed.set(id, stores.collapsed.get(id) ? undefined : true),
+      reportUnknown: (id, reason) =>
+        setUnknowns((known) => {
+          if ((known.get(id) ?? null) === reason) return known;
+          const next = new Map(known);
+          if (reason === null) next.delete(id);
+          else next.set(id, reason);
+          return next;
+        }),
       problems: stores.problems,
       collapsed: stores.collapsed,
     };

@@ -1,4 +1,4 @@
-import { useCallback, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
 import type { LookalikeNode } from "../../../../contract/filter";
 import type { MatchLevel } from "../../../../contract/inferred";
 import { readableError } from "../../../ui/status";
@@ -77,6 +77,16 @@ export function useLookalikeRow(node: LookalikeNode) {
       text: `Like: ${lookup.data.name}${lookup.data.industry ? ` — ${lookup.data.industry}` : ""}`,
     };
   else state = { kind: "missing", text: lookup.data?.reason ?? "No such company" };
+
+  // A company the service does not know is this rule's problem: the count leaves the rule out.
+  const unknown =
+    state.kind === "missing"
+      ? `${by === "domain" ? "No company has the domain" : "No company has the ID"} “${settledText}”.`
+      : null;
+  useEffect(() => {
+    dispatch.reportUnknown(id, unknown);
+  }, [dispatch, id, unknown]);
+  useEffect(() => () => dispatch.reportUnknown(id, null), [dispatch, id]);
 
   return { id, by, text, setText, setBy, setLevel, toggleNot, lookup: state };
 }
