@@ -1,7 +1,7 @@
 import { useCallback, useLayoutEffect, useMemo, useState } from "react";
 import { describe, describeNode } from "../../contract/describe";
 import type { FilterNode, GroupNode } from "../../contract/filter";
-import { useLiveCount } from "../features/audience/count";
+import { TYPING_SETTLE_MS, useLiveCount } from "../features/audience/count";
 import { CountBadge } from "../features/audience/count-badge";
 import { NodeCountButton } from "../features/audience/node-count-button";
 import { SamplePanel } from "../features/audience/sample-panel";
@@ -58,7 +58,9 @@ export function BuilderPage() {
   const shown = part?.tree ?? filter;
   const leftOut = part ? leftOutWords(part, editor.tree) : undefined;
   const { storageError, linkTooLong } = useWorkingTreePersistence(editor.tree);
-  const { count, isFetching: counting, isStale } = useLiveCount(filter, valid);
+  // Typing waits for a short pause; a discrete edit is counted at once.
+  const countDelay = editor.typing ? TYPING_SETTLE_MS : 0;
+  const { count, isFetching: counting, isStale } = useLiveCount(filter, valid, { debounceMs: countDelay });
   // What a save records as the audience's size: only a count of this very tree.
   const savedCount = count !== null && !isStale && !counting ? count : null;
   const open = useCallback((tree: GroupNode) => editor.replace(tree), [editor.replace]);
@@ -114,7 +116,13 @@ export function BuilderPage() {
         <div className="builder-main">
           <OpenAudienceBar currentTree={editor.tree} currentCount={savedCount} onOpen={open} />
           <div className="builder-count">
-            <CountBadge filter={shown} valid={part !== null} blockedBy={blockedBy} leftOut={leftOut} />
+            <CountBadge
+              filter={shown}
+              valid={part !== null}
+              blockedBy={blockedBy}
+              leftOut={leftOut}
+              debounceMs={countDelay}
+            />
           </div>
           <FilterEditor editor={editor} label="Audience filter" renderNodeAside={nodeAside} />
           <section className="card builder-summary" aria-labelledby="summary-title">

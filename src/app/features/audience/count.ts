@@ -12,6 +12,11 @@ export const COUNT_QUERY_KEY = ["audience", "count"] as const;
 
 /** How long the tree must stay unchanged before it is counted. */
 export const COUNT_DEBOUNCE_MS = 300;
+/**
+ * In the Builder, which knows how the tree changed: a pause this long ends typing; a discrete edit
+ * (a picked value, a toggle, a level, a command) is counted at once.
+ */
+export const TYPING_SETTLE_MS = 150;
 
 /**
  * Counts the people a filter keeps. The canonical form is sent (ids dropped, defaults explicit),

@@ -39,6 +39,18 @@ describe("useFilterEditor", () => {
     expect(result.current.canUndo).toBe(false);
   });
 
+  it("tells typing (updates with a merge key) from discrete edits, for the count's wait", () => {
+    const { result } = renderHook(() => useFilterEditor(group([cond("a", "FOUNDED_ORG", 1990)])));
+    expect(result.current.typing).toBe(false);
+    act(() => result.current.update([0], { value: 199 }, "a:value"));
+    expect(result.current.typing).toBe(true);
+    act(() => result.current.update([0], { operator: "gte" }));
+    expect(result.current.typing).toBe(false);
+    act(() => result.current.update([0], { value: 19 }, "a:value"));
+    act(() => result.current.run("negate", [0]));
+    expect(result.current.typing).toBe(false);
+  });
+
   it("replaces the tree as an undoable step, or with a fresh history", () => {
     const { result } = renderHook(() => useFilterEditor(group([cond("a")])));
     act(() => result.current.replace(group([cond("b"), cond("c")])));

@@ -90,6 +90,8 @@ export interface FilterEditorState {
   shownBlocking: BlockingProblem | undefined;
   /** Focus left this node (for a row: the person moved on from it). */
   leave(nodeId: string): void;
+  /** The last change was typing in a field (its count waits for a pause), not a discrete edit. */
+  typing: boolean;
   run(command: CommandId, path: Path): void;
   update(path: Path, patch: NodePatch, mergeKey?: string): void;
   /** Replaces the whole tree (an undoable step; `{ resetHistory: true }` starts a fresh history). */
@@ -120,6 +122,8 @@ interface State {
   focus: FocusRequest | null;
   notice: EditorNotice | null;
   token: number;
+  /** The last change was typing (an update with a merge key), not a discrete edit. */
+  typing: boolean;
 }
 
 const DONE: Record<CommandId, string> = {
@@ -168,6 +172,7 @@ function reducer(state: State, action: Action): State {
         token,
         focus: focusPath ? { path: focusPath, token } : state.focus,
         notice: { text: DONE[action.command], tone: "info", token },
+        typing: false,
       };
     }
     case "apply": {
@@ -179,16 +184,17 @@ function reducer(state: State, action: Action): State {
       const options =
         action.mergeKey === undefined ? { now: action.now } : { now: action.now, mergeKey: action.mergeKey };
       const history = commit(state.history, result.tree, options);
-      if (!action.focus) return { ...state, history };
+      const typing = action.mergeKey !== undefined;
+      if (!action.focus) return { ...state, history, typing };
       const token = state.token + 1;
-      return { ...state, history, token, focus: { path: result.focus ?? path, token } };
+      return { ...state, history, typing, token, focus: { path: result.focus ?? path, token } };
     }
     case "replace": {
       const next = withIds(action.tree);
       const history = action.resetHistory
         ? createHistory(next)
         : commit(state.history, next, { now: action.now });
-      return { ...state, history };
+      return { ...state, history, typing: false };
     }
     case "focus": {
       const path = resolve(tree, action.target);
@@ -200,7 +206,7 @@ function reducer(state: State, action: Action): State {
 }
 
 function init(initial: GroupNode): State {
-  return { history: createHistory(withIds(initial)), focus: null, notice: null, token: 0 };
+  return { history: createHistory(withIds(initial)), focus: null, notice: null, token: 0, typing: false };
 }
 
 /** The reducer's state outside React: `send` reduces at once and tells the subscribers. */
@@ -398,6 +404,7 @@ export function useFilterEditor(initial: GroupNode): FilterEditorState {
     shownProblems,
     shownBlocking,
     leave,
+    typing: state.typing,
     run,
     update,
     replace,
