@@ -105,10 +105,18 @@ describe("the database server stops mid-run", () => {
   });
 });
 
-/** `npm start` on the real service's settings (nothing is reached: it must refuse first). */
-function launch(dataDir: string, asUser?: string) {
+/**
+ * `npm start` on the real service's settings (nothing is reached: it must refuse first).
+ * `withoutWriteOverride`: run as root stripped of CAP_DAC_OVERRIDE (util-linux's setpriv), so
+ * that folder permissions bind it as they bind an unprivileged user, while it still reads the
+ * project wherever it was cloned (another user cannot enter a clone in a private folder, such as
+ * one made by `mktemp -d`).
+ */
+function launch(dataDir: string, withoutWriteOverride = false) {
   const node = [process.execPath, "--import", "tsx", "src/launcher.ts"];
-  const [command, ...args] = asUser ? ["runuser", "-u", asUser, "--", ...node] : node;
+  const [command, ...args] = withoutWriteOverride
+    ? ["setpriv", "--bounding-set", "-dac_override", "--", ...node]
+    : node;
   return new Promise<{ code: number | null; stderr: string; stdout: string }>((resolve) => {
     const child = spawn(command!, args, {
       cwd: process.cwd(),
@@ -144,8 +152,8 @@ describe("the data folder at start", () => {
     const readOnly = path.join(root, "read-only");
     mkdirSync(readOnly, { mode: 0o555 });
     chmodSync(readOnly, 0o555);
-    // root writes anywhere: the proxy runs as an unprivileged user then, as it should in production.
-    const result = await launch(readOnly, process.getuid?.() === 0 ? "nobody" : undefined);
+    // root writes anywhere: it is run without that power then, as the proxy should be in production.
+    const result = await launch(readOnly, process.getuid?.() === 0);
     expect(result.code).toBe(1);
     expect(result.stderr.trim().split("\n")).toEqual([
       expect.stringMatching(
