@@ -302,14 +302,10 @@ export async function createProxy(
     c.json({ viewBudget: limits.viewBudget(), proxyPerMinute: shaper.currentLimit }),
   );
   const refuse = (reason: string) => fail(403, reason, { code: TEAM_CODES.roleRequired });
+  // The plan behind the key: the caps' prices and a company discover's charge depend on it.
+  const planOfKey = async () => (await plan.get()).plan;
   // Caps and approvals: every spend but key rotation is priced and admitted before the journal.
-  const policy = new SpendingPolicy({
-    db: database.db,
-    journal,
-    client,
-    plan: async () => (await plan.get()).plan,
-    purchases,
-  });
+  const policy = new SpendingPolicy({ db: database.db, journal, client, plan: planOfKey, purchases });
   const spendDeps = {
     config,
     client,
@@ -321,7 +317,7 @@ export async function createProxy(
     log: logger,
     purchases,
     policy,
-    plan: async () => (await plan.get()).plan,
+    plan: planOfKey,
   };
   spendingRoutes(app, { db: database.db, access, maxBodyBytes: config.maxBodyBytes });
   approvalRoutes(app, {

@@ -353,21 +353,15 @@ export async function settleSeen(deps: ExportDeps, answer: BufferedAnswer | stri
   for (const e of ended) if (mine.has(e.exportId)) await settle(deps, e);
 }
 
+/**
+ * A purchase to settle (an export here, a batch verification in tool-purchases.ts): not claimed, or
+ * claimed by an instance that stopped before settling it. Bracketed: it is ANDed with other terms.
+ */
+export const unsettled = sql<boolean>`(state = 'pending' or (state = 'settling' and claimed_at < now() - interval '10 minutes'))`;
+
 /** The proxy's own look at its unsettled exports (every minute). */
 export async function checkPending(deps: ExportDeps): Promise<void> {
-  const pending = await deps.db
-    .selectFrom("export_purchases")
-    .select("export_id")
-    .where((eb) =>
-      eb.or([
-        eb("state", "=", "pending"),
-        eb.and([
-          eb("state", "=", "settling"),
-          eb(sql<Date>`claimed_at`, "<", sql<Date>`now() - interval '10 minutes'`),
-        ]),
-      ]),
-    )
-    .execute();
+  const pending = await deps.db.selectFrom("export_purchases").select("export_id").where(unsettled).execute();
   const op = operationById("exportStatus");
   for (const { export_id } of pending) {
     const outcome = await deps.client.send({
@@ -391,15 +385,7 @@ export async function settle(deps: ExportDeps, seen: StatusSeen): Promise<void> 
     .updateTable("export_purchases")
     .set({ state: "settling", claimed_at: sql<Date>`now()` as never })
     .where("export_id", "=", seen.exportId)
-    .where((eb) =>
-      eb.or([
-        eb("state", "=", "pending"),
-        eb.and([
-          eb("state", "=", "settling"),
-          eb(sql<Date>`claimed_at`, "<", sql<Date>`now() - interval '10 minutes'`),
-        ]),
-      ]),
-    )
+    .where(unsettled)
     .returningAll()
     .executeTakeFirst();
   if (!claimed) return;

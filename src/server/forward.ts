@@ -52,6 +52,7 @@ import {
   TOOL_OPERATIONS,
   type ToolFile,
   type ToolPurchase,
+  toolFile,
   toolPurchase,
   unknownToolRecorder,
   unreadableUpload,
@@ -374,7 +375,7 @@ export async function runSpend(
 
   // An upload, read once: priced (its addresses counted), kept whole with an approval request.
   const file: ToolFile | undefined = input.file
-    ? { name: input.file.name, type: input.file.type, bytes: new Uint8Array(await input.file.arrayBuffer()) }
+    ? toolFile(input.file.name, input.file.type, new Uint8Array(await input.file.arrayBuffer()))
     : undefined;
 
   if (file && TOOL_OPERATIONS.has(op.id)) {

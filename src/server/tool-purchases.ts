@@ -4,9 +4,10 @@ import { DISCOVER_RESULT_COUNT_DEFAULT, type Plan, PRICE } from "../contract/inf
 import { responses } from "../contract/operations";
 import { discoverCost, isDefiniteVerification, verificationCost } from "../contract/pricing";
 import { operationById } from "../contract/routes";
-import { parseEmailUpload } from "../contract/verify-upload";
+import { parseEmailUpload, type UploadParseResult } from "../contract/verify-upload";
 import type { BufferedAnswer } from "./answer";
 import type { LedgerOutcome, Tables } from "./db/schema";
+import { unsettled } from "./export-purchases";
 import { writeLedgerRow } from "./ledger";
 import type { Recorder, WorkResult } from "./spend-journal";
 import type { UpstreamClient } from "./upstream";
@@ -38,11 +39,17 @@ const BATCH_STARTS: Readonly<Record<string, "v1" | "v2">> = {
   batchV2: "v2",
 };
 
-/** An upload as the proxy received it. */
+/** An upload as the proxy received it, read once with the contract's reader. */
 export interface ToolFile {
   name: string;
   type: string;
   bytes: Uint8Array;
+  /** Its addresses, or why the reader refuses it. */
+  read: UploadParseResult;
+}
+
+export function toolFile(name: string, type: string, bytes: Uint8Array): ToolFile {
+  return { name, type, bytes, read: parseEmailUpload(name, bytes) };
 }
 
 /** What a tool spend is, as it will be sent. */
@@ -55,9 +62,8 @@ export interface ToolRequest {
 /** The addresses a batch start verifies: its list, or those its upload holds (0: unreadable, refused first). */
 export function batchAddresses(request: ToolRequest): number {
   if (request.operation === "batchV1") return ((request.body?.emails as unknown[] | undefined) ?? []).length;
-  if (!request.file) return 0;
-  const parsed = parseEmailUpload(request.file.name, request.file.bytes);
-  return "emails" in parsed ? parsed.emails.length : 0;
+  const read = request.file?.read;
+  return read && "emails" in read ? read.emails.length : 0;
 }
 
 /**
@@ -66,8 +72,7 @@ export function batchAddresses(request: ToolRequest): number {
  * sent: a file it cannot count could not be held to the team's caps.
  */
 export function unreadableUpload(file: ToolFile): { status: 400 | 422; detail: string } | null {
-  const parsed = parseEmailUpload(file.name, file.bytes);
-  return "error" in parsed ? parsed.error : null;
+  return "error" in file.read ? file.read.error : null;
 }
 
 /**
@@ -274,9 +279,6 @@ function jobStatusOf(operation: string, text: string): { processId: string; stat
     return null;
   }
 }
-
-/** A batch not claimed, or claimed by an instance that stopped before settling it (bracketed: ANDed with others). */
-const unsettled = sql<boolean>`(state = 'pending' or (state = 'settling' and claimed_at < now() - interval '10 minutes'))`;
 
 /** The proxy's own look at the batches it started and has not settled (every minute). */
 export async function checkPendingJobs(deps: VerifyDeps): Promise<void> {

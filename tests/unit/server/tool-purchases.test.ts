@@ -1,12 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { discoverCost, isDefiniteVerification, verificationCost } from "../../../src/contract/pricing";
-import { batchAddresses, toolDetail, toolEstimate } from "../../../src/server/tool-purchases";
+import { batchAddresses, toolDetail, toolEstimate, toolFile } from "../../../src/server/tool-purchases";
 
-const file = (name: string, text: string) => ({
-  name,
-  type: "text/csv",
-  bytes: new TextEncoder().encode(text),
-});
+const file = (name: string, text: string) => toolFile(name, "text/csv", new TextEncoder().encode(text));
 
 describe("what verification and the company tools cost", () => {
   it("a definite verdict costs a credit on either generation; an unknown one nothing", () => {

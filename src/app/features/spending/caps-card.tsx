@@ -1,5 +1,5 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useEffect, useId, useState } from "react";
+import { type ReactNode, useEffect, useId, useState } from "react";
 import { type UseFormRegisterReturn, useForm } from "react-hook-form";
 import type { Caps, SpendingSummary } from "../../../contract/spending";
 import { formatCredits } from "../../lib/format";
@@ -25,6 +25,27 @@ function capText(cap: number | null, none: string) {
 /** What is set, for someone who is not an admin (they read it; only admins change it). */
 function CapsTable({ caps, spent }: { caps: Caps; spent: Map<string, number> }) {
   return (
+    <CapsTableFrame units="">
+      <tbody>
+        {caps.people.map((p) => (
+          <tr key={p.name}>
+            <td>{personLabel(p.name)}</td>
+            <td className="spend-number">{spentCell(spent, p.name)}</td>
+            <td>{capText(p.monthlyCap, NO_CAP)}</td>
+            <td>{capText(p.approvalThreshold, NO_THRESHOLD)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </CapsTableFrame>
+  );
+}
+
+/**
+ * The caps table around its rows: the same columns read and edited; the form's headers say the
+ * unit, since its cells are bare number fields.
+ */
+function CapsTableFrame({ units, children }: { units: "" | " (credits)"; children: ReactNode }) {
+  return (
     <div className="spend-table-wrap">
       <table className="spend-table spend-caps-table">
         <caption className="visually-hidden">Monthly caps and approval thresholds per person</caption>
@@ -34,20 +55,11 @@ function CapsTable({ caps, spent }: { caps: Caps; spent: Map<string, number> }) 
             <th scope="col" className="spend-number">
               Spent this month
             </th>
-            <th scope="col">Monthly cap</th>
-            <th scope="col">Needs approval above</th>
+            <th scope="col">Monthly cap{units}</th>
+            <th scope="col">Needs approval above{units}</th>
           </tr>
         </thead>
-        <tbody>
-          {caps.people.map((p) => (
-            <tr key={p.name}>
-              <td>{personLabel(p.name)}</td>
-              <td className="spend-number">{spentCell(spent, p.name)}</td>
-              <td>{capText(p.monthlyCap, NO_CAP)}</td>
-              <td>{capText(p.approvalThreshold, NO_THRESHOLD)}</td>
-            </tr>
-          ))}
-        </tbody>
+        {children}
       </table>
     </div>
   );
@@ -129,50 +141,37 @@ function CapsEditor({ caps, spent }: { caps: Caps; spent: Map<string, number> })
         </p>
         {fieldError(errors.teamMonthlyCap?.message, `${id}-team-error`)}
       </div>
-      <div className="spend-table-wrap">
-        <table className="spend-table spend-caps-table">
-          <caption className="visually-hidden">Monthly caps and approval thresholds per person</caption>
-          <thead>
-            <tr>
-              <th scope="col">Person</th>
-              <th scope="col" className="spend-number">
-                Spent this month
-              </th>
-              <th scope="col">Monthly cap (credits)</th>
-              <th scope="col">Needs approval above (credits)</th>
-            </tr>
-          </thead>
-          <tbody>
-            {caps.people.map((p, index) => {
-              const capError = errors.people?.[index]?.monthlyCap?.message;
-              const thresholdError = errors.people?.[index]?.approvalThreshold?.message;
-              const who = personLabel(p.name);
-              return (
-                <tr key={p.name} data-person={p.name}>
-                  <th scope="row" className="spend-person">
-                    {who}
-                  </th>
-                  <td className="spend-number">{spentCell(spent, p.name)}</td>
-                  {creditsCell(
-                    form.register(`people.${index}.monthlyCap`),
-                    `Monthly cap of ${who}`,
-                    NO_CAP,
-                    capError,
-                    `${id}-${index}-cap-error`,
-                  )}
-                  {creditsCell(
-                    form.register(`people.${index}.approvalThreshold`),
-                    `Approval threshold of ${who}`,
-                    NO_THRESHOLD,
-                    thresholdError,
-                    `${id}-${index}-threshold-error`,
-                  )}
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </div>
+      <CapsTableFrame units=" (credits)">
+        <tbody>
+          {caps.people.map((p, index) => {
+            const capError = errors.people?.[index]?.monthlyCap?.message;
+            const thresholdError = errors.people?.[index]?.approvalThreshold?.message;
+            const who = personLabel(p.name);
+            return (
+              <tr key={p.name} data-person={p.name}>
+                <th scope="row" className="spend-person">
+                  {who}
+                </th>
+                <td className="spend-number">{spentCell(spent, p.name)}</td>
+                {creditsCell(
+                  form.register(`people.${index}.monthlyCap`),
+                  `Monthly cap of ${who}`,
+                  NO_CAP,
+                  capError,
+                  `${id}-${index}-cap-error`,
+                )}
+                {creditsCell(
+                  form.register(`people.${index}.approvalThreshold`),
+                  `Approval threshold of ${who}`,
+                  NO_THRESHOLD,
+                  thresholdError,
+                  `${id}-${index}-threshold-error`,
+                )}
+              </tr>
+            );
+          })}
+        </tbody>
+      </CapsTableFrame>
       <p className="hint-text">
         Blank cap: the person draws on the team's pool. Blank threshold: their purchases need no approval. A
         purchase that would pass a cap is refused before anything is sent; one above the threshold waits for
