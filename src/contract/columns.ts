@@ -14,6 +14,11 @@ export interface Column {
   level: ColumnLevel;
   /** Its distinct values can be listed with the column-values operation (company columns only). */
   enumerable: boolean;
+  /**
+   * Its values are names many people share (a country, a title, an industry): the builder suggests
+   * them with how many people carry each, and says when a typed one matches no one.
+   */
+  categorical?: boolean;
   /** Never returned by View: replaced there by the flag named here. */
   maskedAs?: "hasEmail" | "hasMobile";
   /** Its values have a natural order (size and revenue bands), kept when they are listed. */
@@ -30,29 +35,41 @@ const SPECS: Spec[] = [
   ["FIRST_NAME_PER", "First name", "text", "person"],
   ["LAST_NAME_PER", "Last name", "text", "person"],
   ["FULL_NAME_PER", "Full name", "text", "person"],
-  ["JOB_TITLE_PER", "Job title", "text", "person"],
-  ["JOB_LEVEL_PER", "Job level", "text", "person"],
-  ["JOB_FUNCTION_PER", "Job function", "text", "person"],
+  ["JOB_TITLE_PER", "Job title", "text", "person", { categorical: true }],
+  ["JOB_LEVEL_PER", "Job level", "text", "person", { categorical: true }],
+  ["JOB_FUNCTION_PER", "Job function", "text", "person", { categorical: true }],
   ["EMAIL_ADDRESS_PER", "Email", "text", "person", { maskedAs: "hasEmail" }],
   ["CELLPHONE_PER", "Mobile", "text", "person", { maskedAs: "hasMobile" }],
   ["LINKEDIN_URL_PER", "LinkedIn profile", "text", "person"],
-  ["CITY_PER", "City", "text", "person"],
-  ["STATE_NAME_PER", "State or region", "text", "person"],
-  ["COUNTRY_NAME_PER", "Country", "text", "person"],
-  ["CONTINENT_PER", "Continent", "text", "person"],
-  ["COMPANY_NAME_ORG", "Company", "text", "company"],
-  ["DOMAIN_ORG", "Company domain", "text", "company"],
+  ["CITY_PER", "City", "text", "person", { categorical: true }],
+  ["STATE_NAME_PER", "State or region", "text", "person", { categorical: true }],
+  ["COUNTRY_NAME_PER", "Country", "text", "person", { categorical: true }],
+  ["CONTINENT_PER", "Continent", "text", "person", { categorical: true }],
+  ["COMPANY_NAME_ORG", "Company", "text", "company", { categorical: true }],
+  ["DOMAIN_ORG", "Company domain", "text", "company", { categorical: true }],
   ["WEBSITE_ORG", "Company website", "text", "company"],
-  ["INDUSTRY_LINKEDIN_ORG", "Industry", "text", "company", { enumerable: true }],
+  ["INDUSTRY_LINKEDIN_ORG", "Industry", "text", "company", { enumerable: true, categorical: true }],
   ["EMPLOYEE_COUNT_MIN", "Employees (min)", "integer", "company"],
   ["EMPLOYEE_COUNT_MAX", "Employees (max)", "integer", "company"],
-  ["EMPLOYEE_COUNT_RANGE_ORG", "Employee range", "text", "company", { enumerable: true, ordinal: true }],
-  ["REVENUE_RANGE_ORG", "Revenue range", "text", "company", { enumerable: true, ordinal: true }],
+  [
+    "EMPLOYEE_COUNT_RANGE_ORG",
+    "Employee range",
+    "text",
+    "company",
+    { enumerable: true, categorical: true, ordinal: true },
+  ],
+  [
+    "REVENUE_RANGE_ORG",
+    "Revenue range",
+    "text",
+    "company",
+    { enumerable: true, categorical: true, ordinal: true },
+  ],
   ["REVENUE_MIN", "Revenue (min, USD)", "integer", "company"],
   ["REVENUE_MAX", "Revenue (max, USD)", "integer", "company"],
   ["FOUNDED_ORG", "Founded", "integer", "company"],
-  ["HEADQUARTERS_CITY_ORG", "HQ city", "text", "company"],
-  ["HEADQUARTERS_COUNTRY_NAME_ORG", "HQ country", "text", "company", { enumerable: true }],
+  ["HEADQUARTERS_CITY_ORG", "HQ city", "text", "company", { categorical: true }],
+  ["HEADQUARTERS_COUNTRY_NAME_ORG", "HQ country", "text", "company", { enumerable: true, categorical: true }],
   ["ABOUT_US_ORG", "About the company", "text", "company"],
 ];
 

@@ -40,7 +40,7 @@ describe("quiet new rules and contained errors", () => {
       await poll(() => rule.getByText("Enter a value.").count()).toBe(1);
 
       // Filled in: counted.
-      await rule.getByRole("textbox", { name: "Value of condition 1" }).fill("Germany");
+      await rule.getByRole("combobox", { name: "Value of condition 1" }).fill("Germany");
       const germany = await settledCount(page, everyone);
       await poll(() => leftOut(page).count()).toBe(0);
 

@@ -155,7 +155,7 @@ async function builderFilter(page: Page) {
   return {
     rules: await page.getByRole("group", { name: /^Condition \d/ }).count(),
     field: await condition.getByRole("combobox", { name: "Field of condition 1" }).inputValue(),
-    value: await condition.getByRole("textbox", { name: "Value of condition 1" }).inputValue(),
+    value: await condition.getByRole("combobox", { name: "Value of condition 1" }).inputValue(),
     stored: await page.evaluate((key) => localStorage.getItem(key) !== null, WORKING_TREE_KEY),
     inLink: new URL(page.url()).searchParams.has("a"),
   };

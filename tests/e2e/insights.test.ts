@@ -335,7 +335,7 @@ describe("the Insights page", () => {
           .getByRole("listbox", { name: "Field of condition 1" })
           .getByRole("option", { name: "Continent" })
           .click();
-        await page.getByRole("textbox", { name: "Value of condition 1" }).fill("Europe");
+        await page.getByRole("combobox", { name: "Value of condition 1" }).fill("Europe");
         await poll(() => summaryOf(page)).toBe('Continent is "Europe"');
         const europe = await settledCount(page, "50,000", 15_000);
 

@@ -88,7 +88,7 @@ describe("building a condition", () => {
         .getAllByRole("option")
         .map((o) => o.textContent),
     ).toEqual(["has not", "has"]);
-    expect(screen.queryByRole("textbox", { name: "Value of condition 1" })).toBeNull();
+    expect(screen.queryByRole("combobox", { name: "Value of condition 1" })).toBeNull();
   });
 
   it("takes whole numbers, a between pair, and shows the reason in place for anything else", async () => {
@@ -151,7 +151,7 @@ describe("lists of values", () => {
         { type: "condition", id: "c", column: "COUNTRY_NAME_PER", operator: "in", valueList: ["France"] },
       ]),
     );
-    const input = screen.getByRole("textbox", { name: "Values of condition 1" });
+    const input = screen.getByRole("combobox", { name: "Values of condition 1" });
     await user.click(input);
     await user.paste("Germany, france\nSpain\tItaly\n\nGermany");
     expect(tree().children[0]).toMatchObject({ valueList: ["France", "Germany", "Spain", "Italy"] });
@@ -171,7 +171,7 @@ describe("lists of values", () => {
     const { tree } = renderEditor(
       group([{ type: "condition", id: "c", column: "COUNTRY_NAME_PER", operator: "in", valueList: [] }]),
     );
-    const input = screen.getByRole("textbox", { name: "Values of condition 1" });
+    const input = screen.getByRole("combobox", { name: "Values of condition 1" });
     const pasted = Array.from({ length: VALUE_LIST_MAX + 5 }, (_, i) => `v${i}`).join("\n");
     fireEvent.paste(input, { clipboardData: { getData: () => pasted } });
     const first = tree().children[0];
@@ -195,7 +195,7 @@ describe("lists of values", () => {
 });
 
 describe("enumerable company columns", () => {
-  it("offer the server's values with typeahead", async () => {
+  it("offer the server's values with typeahead, with how many people carry each", async () => {
     const sent = installFakeFetch((request) =>
       request.path === "/api/v2/contact/company/columns/INDUSTRY_LINKEDIN_ORG/values"
         ? json({
@@ -203,7 +203,18 @@ describe("enumerable company columns", () => {
             values: ["Financial Services", "Software Development", "Staffing and Recruiting"],
             count: 3,
           })
-        : json({ detail: "unexpected" }, 404),
+        : request.path === "/api/v2/contact/insights"
+          ? json({
+              section: "breakdown",
+              groupField: "INDUSTRY_LINKEDIN_ORG",
+              total: 1500,
+              buckets: [
+                { value: "Software Development", count: 1200 },
+                { value: "Financial Services", count: 300 },
+              ],
+              otherCount: 0,
+            })
+          : json({ detail: "unexpected" }, 404),
     );
     const user = userEvent.setup();
     const { tree } = renderEditor(group([cond("c", "INDUSTRY_LINKEDIN_ORG", "")]));
@@ -211,15 +222,26 @@ describe("enumerable company columns", () => {
     await user.type(value, "s");
     const listbox = screen.getByRole("listbox", { name: "Value of condition 1" });
     await waitFor(() => expect(within(listbox).getAllByRole("option")).toHaveLength(3));
+    await waitFor(() =>
+      expect(
+        within(listbox)
+          .getAllByRole("option")
+          .map((o) => o.textContent),
+      ).toEqual([
+        "Financial Services300 people",
+        "Software Development1,200 people",
+        "Staffing and Recruiting",
+      ]),
+    );
     await user.type(value, "of");
     expect(
       within(listbox)
         .getAllByRole("option")
         .map((o) => o.textContent),
-    ).toEqual(["Software Development"]);
+    ).toEqual(["Software Development1,200 people"]);
     await user.keyboard("{ArrowDown}{Enter}");
     expect(tree().children[0]).toMatchObject({ value: "Software Development" });
-    expect(sent.map((r) => `${r.method} ${r.path}`)).toEqual([
+    expect(sent.filter((r) => r.method === "GET").map((r) => `${r.method} ${r.path}`)).toEqual([
       "GET /api/v2/contact/company/columns/INDUSTRY_LINKEDIN_ORG/values",
     ]);
   });
@@ -240,7 +262,7 @@ describe("undo", () => {
   it("merges a burst of typing in one field into one step; Ctrl+Z works inside the field", async () => {
     const user = userEvent.setup();
     const { tree, editor } = renderEditor(group([cond("c", "COUNTRY_NAME_PER", "")]));
-    const value = screen.getByRole("textbox", { name: "Value of condition 1" });
+    const value = screen.getByRole("combobox", { name: "Value of condition 1" });
     await user.type(value, "Spain");
     expect(tree().children[0]).toMatchObject({ value: "Spain" });
     await user.selectOptions(screen.getByRole("combobox", { name: "Comparison of condition 1" }), "contains");
@@ -261,7 +283,7 @@ describe("undo", () => {
   it("starts a new step after a pause in typing", async () => {
     vi.useFakeTimers({ toFake: ["Date"] });
     const { tree, editor } = renderEditor(group([cond("c", "COUNTRY_NAME_PER", "")]));
-    const value = screen.getByRole("textbox", { name: "Value of condition 1" });
+    const value = screen.getByRole("combobox", { name: "Value of condition 1" });
     fireEvent.change(value, { target: { value: "Fr" } });
     act(() => vi.advanceTimersByTime(5000));
     fireEvent.change(value, { target: { value: "France" } });

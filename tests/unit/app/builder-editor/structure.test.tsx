@@ -132,11 +132,11 @@ describe("menu and shortcuts", () => {
   it("adds, duplicates and deletes with the keyboard on the focused node", async () => {
     const user = userEvent.setup();
     const { tree } = renderEditor(group([cond("a", "COUNTRY_NAME_PER", "Peru")]));
-    await user.click(screen.getByRole("textbox", { name: "Value of condition 1" }));
+    await user.click(screen.getByRole("combobox", { name: "Value of condition 1" }));
     await user.keyboard("{Control>}d{/Control}");
     expect(tree().children).toHaveLength(2);
     // Focus follows to the same field of the copy.
-    expect(document.activeElement).toBe(screen.getByRole("textbox", { name: "Value of condition 2" }));
+    expect(document.activeElement).toBe(screen.getByRole("combobox", { name: "Value of condition 2" }));
 
     await user.keyboard("{Control>}{Enter}{/Control}");
     expect(tree().children).toHaveLength(3);
@@ -187,7 +187,7 @@ describe("menu and shortcuts", () => {
   it("does not move the node on Alt+Arrows typed in a text field", async () => {
     const user = userEvent.setup();
     const { tree } = renderEditor(group([cond("a"), cond("b")]));
-    await user.click(screen.getByRole("textbox", { name: "Value of condition 2" }));
+    await user.click(screen.getByRole("combobox", { name: "Value of condition 2" }));
     await user.keyboard("{Alt>}{ArrowUp}{/Alt}");
     expect(ids(tree())).toEqual(["a", "b"]);
   });
@@ -205,18 +205,18 @@ describe("collapse", () => {
         }),
       ]),
     );
-    expect(screen.getByRole("textbox", { name: "Value of condition 2.1" })).toBeTruthy();
+    expect(screen.getByRole("combobox", { name: "Value of condition 2.1" })).toBeTruthy();
     const collapse = screen.getByRole("button", { name: "Collapse group 2" });
     expect(collapse.getAttribute("aria-expanded")).toBe("true");
     await user.click(collapse);
-    expect(screen.queryByRole("textbox", { name: "Value of condition 2.1" })).toBeNull();
+    expect(screen.queryByRole("combobox", { name: "Value of condition 2.1" })).toBeNull();
     const summary = screen.getByRole("button", { name: /^Expand group 2: / });
     expect(summary.textContent).toBe('Job level is "Director" or Job level is "VP"');
     expect(screen.getByRole("button", { name: "Expand group 2" }).getAttribute("aria-expanded")).toBe(
       "false",
     );
     await user.click(summary);
-    expect(screen.getByRole("textbox", { name: "Value of condition 2.1" })).toBeTruthy();
+    expect(screen.getByRole("combobox", { name: "Value of condition 2.1" })).toBeTruthy();
   });
 
   it("opens a collapsed group when a command moves focus into it", async () => {

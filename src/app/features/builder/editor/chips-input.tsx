@@ -10,9 +10,14 @@ export interface ChipsInputProps {
   onChange(values: string[]): void;
   /** Entries must be whole numbers (flagged in place when they are not). */
   integer?: boolean;
-  /** Values offered while typing (an enumerable column's). */
-  suggestions?: readonly string[] | undefined;
+  /** Values offered while typing (a categorical column's), with how many people carry each. */
+  suggestions?: readonly { value: string; hint?: string }[] | undefined;
   suggestionsStatus?: string | undefined;
+  /** The text being typed, for suggestions that follow it. */
+  onDraftChange?: (draft: string) => void;
+  onFocus?: () => void;
+  /** Entries (lower case) that match no one: marked on their chips. */
+  absent?: ReadonlySet<string>;
   invalid?: boolean;
   describedBy?: string | undefined;
   dataField?: string;
@@ -34,11 +39,18 @@ export function ChipsInput({
   integer = false,
   suggestions,
   suggestionsStatus,
+  onDraftChange,
+  onFocus,
+  absent,
   invalid,
   describedBy,
   dataField,
 }: ChipsInputProps) {
-  const [draft, setDraft] = useState("");
+  const [draft, setDraftState] = useState("");
+  const setDraft = (text: string) => {
+    setDraftState(text);
+    onDraftChange?.(text);
+  };
   const [message, setMessage] = useState<string | null>(null);
   const [showAll, setShowAll] = useState(false);
   const messageId = useId();
@@ -86,7 +98,11 @@ export function ChipsInput({
   const options = useMemo<ComboOption[]>(() => {
     if (!suggestions) return [];
     const taken = new Set(values.map((v) => v.toLowerCase()));
-    return suggestions.filter((s) => !taken.has(s.toLowerCase())).map((s) => ({ value: s, label: s }));
+    return suggestions
+      .filter((s) => !taken.has(s.value.toLowerCase()))
+      .map((s) =>
+        s.hint ? { value: s.value, label: s.value, hint: s.hint } : { value: s.value, label: s.value },
+      );
   }, [suggestions, values]);
 
   const visible = showAll ? values : values.slice(0, CHIPS_SHOWN);
@@ -107,10 +123,17 @@ export function ChipsInput({
         <ul className="fe-chip-list" aria-label={`${label}: ${values.length} chosen`}>
           {visible.map((value, index) => {
             const bad = integer && parseWholeNumber(value) === null;
+            const nobody = absent?.has(value.trim().toLowerCase()) === true;
             return (
-              <li key={keys[index]} className="fe-chip" data-invalid={bad || undefined}>
+              <li
+                key={keys[index]}
+                className="fe-chip"
+                data-invalid={bad || undefined}
+                data-absent={nobody || undefined}
+              >
                 <span>{value}</span>
                 {bad ? <span className="visually-hidden"> (not a whole number)</span> : null}
+                {nobody ? <span className="visually-hidden"> (matches no one)</span> : null}
                 <button
                   type="button"
                   className="fe-chip-remove"
@@ -158,6 +181,7 @@ export function ChipsInput({
           onEnter={addDraft}
           onKeyDown={onKeyDown}
           onPaste={onPaste}
+          {...(onFocus ? { onFocus } : {})}
           placeholder={values.length === 0 ? "Type or paste values" : "Add a value"}
           invalid={invalid ?? false}
           describedBy={describe}

@@ -35,6 +35,8 @@ export interface ComboboxProps {
   /** Enter with no option highlighted (free-text mode): e.g. add the typed entry to a list. */
   onEnter?: () => void;
   onPaste?: (event: ClipboardEvent<HTMLInputElement>) => void;
+  /** The input took focus (e.g. to start loading suggestions only when someone looks for them). */
+  onFocus?: () => void;
   /** Extra key handling before the combobox's own (call preventDefault to take the key). */
   onKeyDown?: (event: KeyboardEvent<HTMLInputElement>) => void;
   placeholder?: string;
@@ -69,6 +71,7 @@ export function Combobox({
   onTextChange,
   onEnter,
   onPaste,
+  onFocus,
   onKeyDown,
   placeholder,
   invalid,
@@ -237,6 +240,7 @@ export function Combobox({
         }}
         onFocus={(event) => {
           if (!free) event.target.select();
+          onFocus?.();
         }}
         onClick={() => (open ? undefined : openList())}
         onBlur={close}

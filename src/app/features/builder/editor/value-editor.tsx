@@ -1,14 +1,20 @@
-import { type ReactNode, useMemo } from "react";
+import { type ReactNode, useMemo, useState } from "react";
 import type { Column } from "../../../../contract/columns";
 import type { ConditionNode, Scalar } from "../../../../contract/filter";
 import { OPERATOR_READS } from "../../../../contract/inferred";
-import { useColumnValues } from "../../../api/column-values";
-import { readableError } from "../../../ui/status";
+import { valueKey } from "../../../api/value-counts";
+import { AbsentValuesNote } from "./absent-values-note";
 import { ChipsInput } from "./chips-input";
 import { Combobox, type ComboOption } from "./combobox";
 import { fieldProblems } from "./field-problems";
 import { type ProblemField, problemId } from "./problem-fields";
 import { integerFromText } from "./use-condition-row";
+import { useValueSuggestions, useValuesThatExist } from "./use-values-that-exist";
+import { mergeIntoList } from "./value-list";
+
+/** A single value is checked once typing has paused this long (a list's chips are added whole). */
+const SINGLE_VALUE_SETTLE_MS = 700;
+const LIST_SETTLE_MS = 250;
 
 export interface ValueEditorProps {
   node: ConditionNode;
@@ -39,20 +45,46 @@ export function ValueEditor({
 }: ValueEditorProps) {
   const reads = OPERATOR_READS[node.operator];
   const integer = column?.type === "integer";
+  // Values that exist are offered and checked for equality and lists; "contains" and the like take
+  // any text.
   const picksFromValues =
-    column?.enumerable === true && (node.operator === "eq" || node.operator === "ne" || reads === "list");
-  const values = useColumnValues(column?.name ?? "", { enabled: picksFromValues });
-  const options = useMemo<ComboOption[]>(
-    () => (values.data?.values ?? []).map((value) => ({ value, label: value })),
-    [values.data],
+    column?.categorical === true && (node.operator === "eq" || node.operator === "ne" || reads === "list");
+  const [wanted, setWanted] = useState(false);
+  const [draft, setDraft] = useState("");
+  const valueColumn = picksFromValues ? column : undefined;
+  const { suggestions, status } = useValueSuggestions(
+    valueColumn,
+    reads === "list" ? draft : asText(node.value),
+    wanted,
   );
-  const status = !picksFromValues
-    ? undefined
-    : values.isPending
-      ? "Loading values…"
-      : values.isError
-        ? `Could not load the values: ${readableError(values.error)}`
-        : undefined;
+  const check = useValuesThatExist(
+    valueColumn,
+    reads === "list" ? (node.valueList ?? []) : reads === "value" ? [asText(node.value)] : undefined,
+    reads === "list" ? LIST_SETTLE_MS : SINGLE_VALUE_SETTLE_MS,
+  );
+  const absentKeys = useMemo(() => new Set(check.absent.map((a) => valueKey(a.value))), [check.absent]);
+  const options = useMemo<ComboOption[]>(
+    () =>
+      (suggestions ?? []).map((s) =>
+        s.hint ? { value: s.value, label: s.value, hint: s.hint } : { value: s.value, label: s.value },
+      ),
+    [suggestions],
+  );
+  const useInstead = (typed: string, existing: string) => {
+    if (reads !== "list") return setValue(existing);
+    const list = node.valueList ?? [];
+    const at = list.findIndex((entry) => valueKey(entry) === valueKey(typed));
+    const without = list.filter((entry) => valueKey(entry) !== valueKey(typed));
+    const merged = mergeIntoList(without.slice(0, Math.max(0, at)), [
+      existing,
+      ...without.slice(Math.max(0, at)),
+    ]);
+    setList(merged.list);
+  };
+  const absentNote =
+    check.absent.length > 0 ? (
+      <AbsentValuesNote id={`${problemId(nodeId, "node")}-absent`} absent={check.absent} onUse={useInstead} />
+    ) : null;
 
   const field = (key: ProblemField) => ({
     invalid: (problems[key]?.length ?? 0) > 0,
@@ -76,6 +108,7 @@ export function ValueEditor({
           selected={asText(value)}
           onTextChange={(text) => set(text)}
           onSelect={(option) => set(option.value)}
+          onFocus={() => setWanted(true)}
           placeholder="Type or choose a value"
           invalid={state.invalid}
           describedBy={state.describedBy}
@@ -102,6 +135,7 @@ export function ValueEditor({
       <div className="fe-field fe-field-value" key={key}>
         {control}
         {fieldProblems(problemId(nodeId, key), problems[key])}
+        {key === "value" && reads === "value" ? absentNote : null}
       </div>
     );
   };
@@ -130,13 +164,17 @@ export function ValueEditor({
             values={node.valueList ?? []}
             onChange={setList}
             integer={integer}
-            suggestions={picksFromValues ? (values.data?.values ?? []) : undefined}
+            suggestions={picksFromValues ? (suggestions ?? []) : undefined}
             suggestionsStatus={status}
+            onDraftChange={setDraft}
+            onFocus={() => setWanted(true)}
+            absent={absentKeys}
             invalid={state.invalid}
             describedBy={state.describedBy}
             dataField="valueList"
           />
           {fieldProblems(problemId(nodeId, "valueList"), problems.valueList)}
+          {absentNote}
         </div>
       );
     }

@@ -1,0 +1,136 @@
+import { keepPreviousData, useQueries, useQuery } from "@tanstack/react-query";
+import { useMemo } from "react";
+import type { Column } from "../../../../contract/columns";
+import { useColumnValues } from "../../../api/column-values";
+import {
+  presenceChunks,
+  type ValueCount,
+  valueCandidatesQueryOptions,
+  valueKey,
+  valuePresenceQueryOptions,
+  valueSuggestionsQueryOptions,
+} from "../../../api/value-counts";
+import { formatNumber } from "../../../lib/format";
+import { nearestValues } from "../../../lib/nearest-values";
+import { readableError } from "../../../ui/status";
+import { useDebouncedValue } from "./use-debounced-value";
+
+/** Values whose "no one" is explained with nearest values; the rest are only marked. */
+const EXPLAINED_MAX = 3;
+
+export interface Suggestion {
+  value: string;
+  /** "12,345 people" when known. */
+  hint?: string;
+}
+
+function peopleHint(count: number | undefined): string | undefined {
+  return count === undefined ? undefined : `${formatNumber(count)} ${count === 1 ? "person" : "people"}`;
+}
+
+/**
+ * What a value field offers while typing: the column's values containing the text, most common
+ * first, with how many people carry each. An enumerable column lists all its values (in their own
+ * order: size bands stay in size order), counted where the answer knows them.
+ */
+export function useValueSuggestions(column: Column | undefined, text: string, wanted: boolean) {
+  const offers = wanted && column?.categorical === true;
+  const enumerable = column?.enumerable === true;
+  const settledText = useDebouncedValue(text, 150);
+  const counts = useQuery({
+    ...valueSuggestionsQueryOptions(column?.name ?? "", settledText),
+    enabled: offers,
+    placeholderData: keepPreviousData,
+  });
+  const listed = useColumnValues(column?.name ?? "", { enabled: offers && enumerable });
+  const suggestions = useMemo<Suggestion[] | undefined>(() => {
+    if (!offers) return undefined;
+    const known = new Map((counts.data ?? []).map((entry) => [valueKey(entry.value), entry.count]));
+    const values = enumerable ? (listed.data?.values ?? []) : (counts.data ?? []).map((entry) => entry.value);
+    return values.map((value) => {
+      const hint = peopleHint(known.get(valueKey(value)));
+      return hint ? { value, hint } : { value };
+    });
+  }, [offers, enumerable, counts.data, listed.data]);
+  // An enumerable column's list stands without its counts; any other column's list is its counts.
+  const failed = enumerable ? (listed.isError ? listed.error : null) : counts.isError ? counts.error : null;
+  const status = !offers
+    ? undefined
+    : failed
+      ? `Could not load the values: ${readableError(failed)}`
+      : (enumerable ? listed.isPending : counts.isPending)
+        ? "Loading values…"
+        : undefined;
+  return { suggestions, status };
+}
+
+export interface AbsentValue {
+  value: string;
+  /** Existing values it probably meant, most likely first. */
+  nearest: ValueCount[];
+}
+
+export interface ValueCheck {
+  /** People per value (by valueKey), once the check has answered. */
+  counts: ReadonlyMap<string, number>;
+  /** Values that match no one (in the order given), each with what it probably meant. */
+  absent: AbsentValue[];
+}
+
+const NO_VALUES: readonly string[] = [];
+
+/**
+ * Every answer's entries as one text ("null" until all have answered): a value compared by text,
+ * so that the memos below run only when an answer changes.
+ */
+function answersOf(results: readonly { isSuccess: boolean; data?: ValueCount[] | undefined }[]): string {
+  if (results.length === 0 || !results.every((r) => r.isSuccess)) return "null";
+  return JSON.stringify(results.flatMap((r) => r.data ?? []));
+}
+
+/**
+ * Checks that typed values exist in a categorical column, once they have settled (`settleMs`: a
+ * single value being typed waits longer than a list's chips, added whole). Nothing is said until
+ * every chunk has answered, so a value is never called absent while its answer is on its way.
+ */
+export function useValuesThatExist(
+  column: Column | undefined,
+  values: readonly string[] | undefined,
+  settleMs: number,
+): ValueCheck {
+  const checks = column?.categorical === true;
+  const key = JSON.stringify(checks ? (values ?? NO_VALUES) : NO_VALUES);
+  const settledKey = useDebouncedValue(key, settleMs);
+  const settled = useMemo(() => JSON.parse(settledKey) as string[], [settledKey]);
+  const name = column?.name ?? "";
+  const chunks = useMemo(() => presenceChunks(settled), [settled]);
+  const presence = useQueries({
+    queries: chunks.map((chunk) => ({ ...valuePresenceQueryOptions(name, chunk), enabled: checks })),
+    combine: answersOf,
+  });
+  const counts = useMemo(
+    () =>
+      new Map(((JSON.parse(presence) as ValueCount[] | null) ?? []).map((e) => [valueKey(e.value), e.count])),
+    [presence],
+  );
+  const absentValues = useMemo(() => {
+    if (chunks.length === 0 || presence === "null") return [];
+    const checked = new Set(chunks.flat().map(valueKey));
+    const missing = settled.filter((v) => checked.has(valueKey(v)) && !counts.has(valueKey(v)));
+    return [...new Map(missing.map((v) => [valueKey(v), v.trim()])).values()];
+  }, [chunks, presence, settled, counts]);
+  const near = useQueries({
+    queries: absentValues
+      .slice(0, EXPLAINED_MAX)
+      .map((value) => ({ ...valueCandidatesQueryOptions(name, value), enabled: checks })),
+    combine: (results) => JSON.stringify(results.map((r) => r.data ?? [])),
+  });
+  const absent = useMemo(() => {
+    const candidates = JSON.parse(near) as ValueCount[][];
+    return absentValues.map((value, index) => ({
+      value,
+      nearest: nearestValues(value, candidates[index] ?? []),
+    }));
+  }, [absentValues, near]);
+  return { counts, absent };
+}

@@ -1,0 +1,84 @@
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import {
+  browserAndAppForFile,
+  cspViolations,
+  openPage,
+  parseGroupedNumber,
+  screenshot,
+  settledCount,
+} from "../support/browser";
+
+/**
+ * Values that exist, in Chromium at 1440 x 900 and 768 x 1024: a categorical column (Country)
+ * suggests its values with how many people carry each as one types; a typed value that matches no
+ * one ("UK") is marked on its chip and explained in place with the value it probably meant
+ * ("UK: no one. United Kingdom?"), which one click puts in its place, and the count follows.
+ * Screenshots: test-artifacts/builder/values-*.png.
+ */
+
+const env = browserAndAppForFile();
+const poll = <T>(read: () => Promise<T>) => expect.poll(read, { timeout: 10_000 });
+const shot = (page: Page, name: string) => screenshot(page, "builder", name, { fromTop: true });
+
+describe("values that exist", () => {
+  for (const viewport of [
+    { width: 1440, height: 900 },
+    { width: 768, height: 1024 },
+  ])
+    it(`suggests values with counts and marks one that matches no one (${viewport.width} wide)`, async () => {
+      const { page, log, context } = await openPage(env.browser, viewport);
+      try {
+        await page.goto(env.app.url);
+        await poll(() => page.getByRole("heading", { level: 1 }).textContent()).toBe("Builder");
+        const everyone = await settledCount(page);
+
+        await page.getByRole("button", { name: "Add condition to the whole filter" }).click();
+        const rule = page.getByRole("group", { name: /^Condition 1:/ });
+        await rule.getByLabel("Comparison of condition 1").selectOption("in");
+        const entry = rule.getByRole("combobox", { name: "Values of condition 1" });
+
+        // Typing narrows the suggestions, each with how many people carry it.
+        await entry.fill("ger");
+        const list = page.getByRole("listbox", { name: "Values of condition 1" });
+        const germany = list.getByRole("option", { name: /^Germany/ });
+        await poll(() => germany.textContent()).toMatch(/^Germany[\d,]+ people$/);
+        if (viewport.width === 1440) await shot(page, "values-01-suggestions-with-counts");
+        await germany.click();
+        await entry.fill("France");
+        await entry.press("Enter");
+        await entry.fill("UK");
+        await entry.press("Enter");
+        const twoCountries = parseGroupedNumber(await settledCount(page, everyone));
+
+        // "UK" matches no one: marked on its chip, explained with what it probably meant.
+        await poll(() => rule.locator(".fe-chip[data-absent]").textContent()).toMatch(/^UK/);
+        const note = rule.locator(".fe-absent");
+        await poll(() => note.textContent()).toBe("UK: no one.United Kingdom?");
+        expect(await rule.locator(".fe-chip[data-absent]").count()).toBe(1);
+        await shot(page, `values-02-uk-no-one-${viewport.width}`);
+
+        await note.getByRole("button", { name: "United Kingdom?" }).click();
+        await poll(() => rule.getByRole("list", { name: /Values of condition 1/ }).textContent()).toBe(
+          "Germany×France×United Kingdom×Clear all",
+        );
+        await poll(() => note.count()).toBe(0);
+        const threeCountries = parseGroupedNumber(await settledCount(page, String(twoCountries)));
+        expect(threeCountries).toBeGreaterThan(twoCountries);
+
+        // One value: a typo is explained the same way once typing pauses.
+        await rule.getByLabel("Comparison of condition 1").selectOption("eq");
+        const value = rule.getByRole("combobox", { name: "Value of condition 1" });
+        await value.fill("Germny");
+        await poll(() => rule.locator(".fe-absent").textContent()).toBe("Germny: no one.Germany?");
+        await rule.locator(".fe-absent").getByRole("button", { name: "Germany?" }).click();
+        await poll(() => value.inputValue()).toBe("Germany");
+        await poll(() => rule.locator(".fe-absent").count()).toBe(0);
+
+        expect(log.pageErrors).toEqual([]);
+        expect(cspViolations(log)).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    });
+});
