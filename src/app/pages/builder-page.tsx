@@ -112,9 +112,25 @@ export function BuilderPage() {
       {linkTooLong ? (
         <LinkTooLong open={openState?.open ?? null} unsaved={openState?.unsaved ?? false} />
       ) : null}
-      <div className="builder-layout">
-        <div className="builder-main">
+      {/*
+        Two panes from 1200 px: the filter (and what is saved) on the left, the audience on the right
+        with its count pinned on top. Stacked below that, the count stays pinned above the filter.
+      */}
+      <div className="builder-panes">
+        <div className="builder-filter-pane">
           <OpenAudienceBar currentTree={editor.tree} currentCount={savedCount} onOpen={open} />
+          <FilterEditor editor={editor} label="Audience filter" renderNodeAside={nodeAside} />
+          <section className="card builder-summary" aria-labelledby="summary-title">
+            <h2 className="card-title" id="summary-title">
+              In plain English
+            </h2>
+            <p>{describe(filter)}</p>
+          </section>
+          <aside className="builder-saved" aria-label="Saved audiences">
+            <SavedAudiencesPanel currentTree={editor.tree} currentCount={savedCount} onOpen={open} />
+          </aside>
+        </div>
+        <section className="builder-audience-pane" aria-label="The audience">
           <div className="builder-count">
             <CountBadge
               filter={shown}
@@ -124,13 +140,7 @@ export function BuilderPage() {
               debounceMs={countDelay}
             />
           </div>
-          <FilterEditor editor={editor} label="Audience filter" renderNodeAside={nodeAside} />
-          <section className="card builder-summary" aria-labelledby="summary-title">
-            <h2 className="card-title" id="summary-title">
-              In plain English
-            </h2>
-            <p>{describe(filter)}</p>
-          </section>
+          <SamplePanel filter={shown} valid={part !== null} blockedBy={blockedBy} />
           <InsightsPanel
             filter={shown}
             valid={part !== null}
@@ -138,12 +148,8 @@ export function BuilderPage() {
             countSettled={!counting}
             onAddCondition={addCondition}
           />
-        </div>
-        <aside className="builder-side" aria-label="Saved audiences">
-          <SavedAudiencesPanel currentTree={editor.tree} currentCount={savedCount} onOpen={open} />
-        </aside>
+        </section>
       </div>
-      <SamplePanel filter={shown} valid={part !== null} blockedBy={blockedBy} />
     </Page>
   );
 }

@@ -43,8 +43,10 @@ export function NodeCountButton({ node, valid = true, blockedBy }: NodeCountButt
     content = (
       <>
         <span className="node-count-number">{formatNumber(data.count)}</span>
-        {data.count === 1 ? " person" : " people"}{" "}
-        <span className="visually-hidden">match this rule on its own</span>
+        {/* The number alone keeps the rule on one line; the words are for screen readers. */}{" "}
+        <span className="visually-hidden">
+          {data.count === 1 ? "person matches" : "people match"} this rule on its own
+        </span>
         {loading ? <Spinner /> : null}
       </>
     );
@@ -60,7 +62,13 @@ export function NodeCountButton({ node, valid = true, blockedBy }: NodeCountButt
     content = "Count failed: try again";
   } else {
     state = "idle";
-    content = "How many does this keep?";
+    // Short, to keep the rule on one line; said in full to screen readers and on hover.
+    content = (
+      <>
+        <span aria-hidden="true">Count</span>
+        <span className="visually-hidden">How many does this keep?</span>
+      </>
+    );
   }
   return (
     <span className="node-count" data-state={state}>
@@ -68,6 +76,13 @@ export function NodeCountButton({ node, valid = true, blockedBy }: NodeCountButt
       <button
         type="button"
         className="button button-quiet node-count-button"
+        title={
+          state === "idle"
+            ? "How many does this keep? (counts this rule on its own, free)"
+            : data
+              ? `${formatNumber(data.count)} ${data.count === 1 ? "person matches" : "people match"} this rule on its own`
+              : undefined
+        }
         aria-busy={loading}
         onClick={() => {
           if (loading) return;

@@ -75,7 +75,9 @@ export const NodeItem = memo(function NodeItem({ node, index, position, depth, n
     >
       {index > 0 ? (
         <Connector nodeId={id} join={node.joinWithPrevious} name={nameOf(node, position)} />
-      ) : null}
+      ) : (
+        <span className="fe-connector-spacer" aria-hidden="true" />
+      )}
       {row}
     </li>
   );
