@@ -1,14 +1,17 @@
 /**
  * Text vectors for the sandbox: pure, deterministic, dependency-free.
  *
- * Both embeddings are "feature hashing": every feature (a word, a character 3-gram, a concept)
- * adds ±weight to one of VECTOR_DIMS coordinates chosen by a seeded 32-bit hash; the sign comes
- * from another bit of the same hash so that collisions cancel out on average instead of piling
- * up. Vectors are unit length, so cosine similarity is a dot product.
+ * Both embeddings are "feature hashing": every word feature (a word, a character 3-gram) adds
+ * ±weight to one of VECTOR_DIMS coordinates chosen by a seeded 32-bit hash; the sign comes from
+ * another bit of the same hash so that collisions cancel out on average instead of piling up.
+ * The few heavy features (title concepts, company topics) have coordinates of their own, ahead of
+ * the hashed ones. Vectors are unit length, so cosine similarity is a dot product.
  *
  * - Titles: word tokens + character 3-grams (typos, plurals, "Mgr"/"Manager") + concept features
  *   from a synonym taxonomy (level, function, role), which is what puts "CMO" on top of
- *   "Chief Marketing Officer" and "Head of Marketing" next to "VP Marketing".
+ *   "Chief Marketing Officer" and "Head of Marketing" next to "VP Marketing". Concepts have
+ *   coordinates of their own (only words are hashed), and the function weighs more than the
+ *   level: a title is near titles of the same function first, then of the same seniority.
  * - Company texts: two parts, each unit length, mixed TOPIC_SHARE : 1 - TOPIC_SHARE.
  *   Topics: one dedicated coordinate per industry (no collisions); every word spreads its weight
  *   over the industries whose offerings or name use it, so "hospital" or "recruiting agency"
@@ -37,10 +40,6 @@ export function hash32(text: string, seed = HASH_SEED): number {
   h = Math.imul(h, 0xc2b2ae35);
   h ^= h >>> 16;
   return h >>> 0;
-}
-
-function addFeature(vec: Float64Array, feature: string, weight: number): void {
-  addHashed(vec, hash32(feature), weight);
 }
 
 /**
@@ -167,7 +166,11 @@ const PHRASES_BY_HEAD: Map<string, CompiledPhrase[]> = (() => {
   return map;
 })();
 
-/** Tuned weights (see tests/unit/sandbox-dataset/embed.test.ts for the distances they give). */
+/**
+ * Tuned weights (see tests/unit/sandbox-dataset/embed.test.ts for the distances they give). The
+ * function outweighs the level, so that the default match level keeps to the job's function
+ * before its seniority (tests/unit/sandbox-dataset/title-precision.test.ts).
+ */
 const TITLE_WEIGHTS = {
   /** A word the taxonomy knows (level or function word): its concept carries the meaning. */
   knownToken: 0.55,
@@ -175,12 +178,42 @@ const TITLE_WEIGHTS = {
   specialToken: 1.3,
   /** All character 3-grams of one token together. */
   trigramsPerToken: 0.45,
-  function: 1.45,
-  level: 1.7,
+  function: 1.7,
+  level: 1.2,
   role: 1.1,
   /** Share of a level's weight given to each neighbouring rung of the ladder. */
-  levelNeighbour: 0.35,
+  levelNeighbour: 0.45,
+  /**
+   * Share of the level weight for the entry rung of a title that names no level: nearly all such
+   * titles in the vocabulary ("Recruiter", "Accountant") are individual contributors.
+   */
+  impliedLevel: 0.6,
 };
+
+/**
+ * Coordinates of their own for the concepts (functions, roles, rungs of the level ladder): hashed
+ * among the words, a concept could collide with a word and, say, put "VP of Implementation" next
+ * to "VP Marketing". Words and 3-grams are hashed into the coordinates after these.
+ */
+const CONCEPT_INDEX: ReadonlyMap<string, number> = (() => {
+  const keys = new Set<string>();
+  for (const [, concepts] of TITLE_PHRASES)
+    for (const concept of concepts) if (!concept.startsWith("lvl:")) keys.add(concept);
+  for (const rank of Object.values(LEVEL_RANK))
+    for (const rung of [rank - 1, rank, rank + 1]) keys.add(`lvl:${rung}`);
+  return new Map([...keys].map((key, i) => [key, i]));
+})();
+const CONCEPT_DIMS = CONCEPT_INDEX.size;
+
+function addConcept(vec: Float64Array, key: string, weight: number): void {
+  const index = CONCEPT_INDEX.get(key);
+  if (index === undefined) throw new Error(`title concept ${key} has no coordinate`);
+  vec[index] = (vec[index] ?? 0) + weight;
+}
+
+function addWordFeature(vec: Float64Array, feature: string, weight: number): void {
+  addHashed(vec, hash32(feature), weight, CONCEPT_DIMS);
+}
 
 export interface TitleAnalysis {
   tokens: string[];
@@ -215,34 +248,35 @@ export function embedTitle(text: string): Float32Array {
   const { tokens, known, concepts } = analyzeTitle(text);
 
   tokens.forEach((token, i) => {
-    addFeature(vec, `t:${token}`, known[i] ? w.knownToken : w.specialToken);
+    addWordFeature(vec, `t:${token}`, known[i] ? w.knownToken : w.specialToken);
     const padded = `^${token}$`;
     const grams = padded.length - 2;
     const gramWeight = (w.trigramsPerToken * (known[i] ? w.knownToken : w.specialToken)) / Math.sqrt(grams);
-    for (let k = 0; k < grams; k++) addFeature(vec, `g:${padded.slice(k, k + 3)}`, gramWeight);
+    for (let k = 0; k < grams; k++) addWordFeature(vec, `g:${padded.slice(k, k + 3)}`, gramWeight);
   });
 
   // Several functions (e.g. "Sales Engineer") share the function weight instead of doubling it.
   const functions = [...concepts].filter(([c]) => c.startsWith("fn:"));
   const fnNorm = Math.sqrt(functions.reduce((s, [, v]) => s + v * v, 0)) || 1;
   for (const [concept, strength] of functions) {
-    addFeature(vec, concept, (w.function * strength) / Math.max(1, fnNorm));
+    addConcept(vec, concept, (w.function * strength) / Math.max(1, fnNorm));
   }
 
   // Levels light their rung of the ladder and, more faintly, the neighbouring rungs; a title with
   // two levels ("Founder & CEO") shares the weight between them.
   const levels = [...concepts].filter(([c]) => c.startsWith("lvl:"));
+  if (levels.length === 0 && tokens.length > 0) levels.push(["lvl:entry", w.impliedLevel]);
   const lvlNorm = Math.sqrt(levels.reduce((s, [, v]) => s + v * v, 0)) || 1;
   for (const [concept, strength] of levels) {
     const rank = LEVEL_RANK[concept.slice(4)] ?? 0;
     const weight = (w.level * strength) / Math.max(1, lvlNorm);
-    addFeature(vec, `lvl:${rank}`, weight);
-    addFeature(vec, `lvl:${rank - 1}`, weight * w.levelNeighbour);
-    addFeature(vec, `lvl:${rank + 1}`, weight * w.levelNeighbour);
+    addConcept(vec, `lvl:${rank}`, weight);
+    addConcept(vec, `lvl:${rank - 1}`, weight * w.levelNeighbour);
+    addConcept(vec, `lvl:${rank + 1}`, weight * w.levelNeighbour);
   }
 
   for (const [concept, strength] of concepts) {
-    if (concept.startsWith("role:")) addFeature(vec, concept, w.role * strength);
+    if (concept.startsWith("role:")) addConcept(vec, concept, w.role * strength);
   }
   return toUnit(vec);
 }

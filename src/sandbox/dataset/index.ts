@@ -13,7 +13,7 @@ import { fileURLToPath } from "node:url";
 export { VECTOR_DIMS } from "./embed";
 
 /** Bump whenever the file's content or layout changes: it is part of the file name. */
-export const DATASET_VERSION = 8;
+export const DATASET_VERSION = 9;
 
 export interface DatasetSpec {
   rows: number;

@@ -7,6 +7,7 @@ import {
   hash32,
   VECTOR_DIMS,
 } from "../../../src/sandbox/dataset/embed";
+import { DATASET_VERSION } from "../../../src/sandbox/dataset/index";
 
 const titleDistance = (a: string, b: string) => cosineDistance(embedTitle(a), embedTitle(b));
 const textDistance = (a: string, b: string) => cosineDistance(embedCompanyText(a), embedCompanyText(b));
@@ -62,6 +63,9 @@ describe("embedTitle", () => {
     ["HR Manager", "Human Resources Manager", 0.1],
     ["VP Marketing", "Head of Marketing", 0.2],
     ["VP Marketing", "Vice President, Marketing", 0.1],
+    ["VP Marketing", "Marketing Director", 0.25],
+    ["CFO", "Head of Finance", 0.25],
+    ["Recruiter", "Senior Recruiter", 0.25],
     ["Marketing Manager", "Digital Marketing Manager", 0.2],
     ["Software Engineer", "Software Developer", 0.2],
     ["Software Engineer", "Backend Engineer", 0.2],
@@ -70,7 +74,7 @@ describe("embedTitle", () => {
     ["Sales Director", "Regional Sales Director", 0.2],
     ["Marketing Manager", "Marketing Director", 0.35],
     ["Sales Director", "Sales Manager", 0.35],
-    ["Software Engineer", "Senior Software Engineer", 0.35],
+    ["Software Engineer", "Senior Software Engineer", 0.25],
   ])("%s ~ %s within %d", (a, b, ceiling) => {
     expect(titleDistance(a, b)).toBeLessThanOrEqual(ceiling);
   });
@@ -82,8 +86,30 @@ describe("embedTitle", () => {
     ["Marketing Manager", "Sales Manager", 0.25],
     ["Chief Marketing Officer", "Chief Financial Officer", 0.25],
     ["Marketing Manager", "Marketing Intern", 0.4],
-  ])("%s is farther than %d from %s", (a, b, floor) => {
+    // The default level matches on the function before the seniority: a title of the same level
+    // but another function, or of no function, is not `similar`.
+    ["VP Marketing", "Vice President", 0.25],
+    ["VP Marketing", "Executive Vice President", 0.25],
+    ["VP Marketing", "VP Sales", 0.25],
+    ["Marketing Manager", "Sales Manager", 0.4],
+    // "implementation" once shared a hashed coordinate with the marketing function.
+    ["VP Marketing", "VP of Implementation", 0.25],
+    // Seniority still tells titles apart: not the `same` title.
+    ["Software Engineer", "Senior Software Engineer", 0.1],
+    ["Software Engineer", "Software Engineer Intern", 0.1],
+  ])("%s vs %s: farther than %s", (a, b, floor) => {
     expect(titleDistance(a, b)).toBeGreaterThan(floor);
+  });
+
+  it("puts the function before the seniority", () => {
+    const vp = "VP Marketing";
+    const sameFunction = titleDistance(vp, "Marketing Director");
+    expect(sameFunction).toBeLessThan(titleDistance(vp, "Vice President"));
+    expect(sameFunction).toBeLessThan(titleDistance(vp, "VP Sales"));
+    // A title naming no level counts as an individual contributor's.
+    expect(titleDistance("Recruiter", "Senior Recruiter")).toBeLessThan(
+      titleDistance("Recruiter", "Head of Recruiting"),
+    );
   });
 
   it("keeps the level ladder ordered: nearer rungs are nearer", () => {
@@ -98,6 +124,20 @@ describe("embedTitle", () => {
     expect(concepts.get("lvl:director")).toBe(1);
     expect(concepts.get("fn:marketing")).toBe(1);
     expect(analyzeTitle("Head of Sales").concepts.has("lvl:vp")).toBe(true);
+    expect(analyzeTitle("CTO").concepts.get("fn:engineering")).toBe(1);
+    expect(analyzeTitle("CFO").tokens).toEqual(analyzeTitle("Chief Financial Officer").tokens);
+  });
+
+  it("is tied to DATASET_VERSION: stored title vectors are only rebuilt when the version changes", () => {
+    // If this fails after a change to the title embedding or its vocabulary, bump DATASET_VERSION
+    // and then update the fingerprint.
+    const fingerprint = ["VP Marketing", "Software Engineer", "Recruiter", "CFO"]
+      .flatMap((title) => Array.from(embedTitle(title)))
+      .reduce((sum, x, i) => sum + x * ((i % 7) + 1), 0);
+    expect({ version: DATASET_VERSION, fingerprint: fingerprint.toFixed(6) }).toEqual({
+      version: 9,
+      fingerprint: "21.032179",
+    });
   });
 });
 

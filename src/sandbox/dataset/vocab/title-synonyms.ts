@@ -9,7 +9,7 @@
 export const ABBREVIATIONS: Readonly<Record<string, string>> = {
   ceo: "chief executive officer",
   cto: "chief technology officer",
-  cfo: "chief financial officer",
+  cfo: "chief finance officer",
   coo: "chief operating officer",
   cio: "chief information officer",
   cmo: "chief marketing officer",
@@ -53,8 +53,10 @@ export const ABBREVIATIONS: Readonly<Record<string, string>> = {
   ml: "machine learning",
   ai: "artificial intelligence",
   bi: "business intelligence",
-  fpa: "financial planning analysis",
+  fpa: "finance planning analysis",
   rd: "research development",
+  // One word for the function, so that "Chief Financial Officer" shares it with "VP Finance".
+  financial: "finance",
   mktg: "marketing",
   mkt: "marketing",
   ops: "operations",
@@ -156,6 +158,9 @@ export const TITLE_PHRASES: readonly PhraseRule[] = [
   ["business development representative", ["fn:sales", "role:sdr"]],
   ["revenue", ["fn:sales"], 0.7],
   ["software", ["fn:engineering"]],
+  // "technology" alone is also IT's ("information technology") and consulting's; these two are not.
+  ["chief technology officer", ["lvl:c", "fn:engineering"]],
+  ["tech lead", ["lvl:senior", "fn:engineering"]],
   ["engineer", ["fn:engineering"], 0.8],
   ["engineering", ["fn:engineering"]],
   ["developer", ["fn:engineering", "role:swe"], 0.8],
@@ -181,7 +186,6 @@ export const TITLE_PHRASES: readonly PhraseRule[] = [
   ["security", ["fn:it"], 0.6],
   ["database", ["fn:it"], 0.6],
   ["finance", ["fn:finance"]],
-  ["financial", ["fn:finance"]],
   ["accounting", ["fn:finance"]],
   ["accountant", ["fn:finance"]],
   ["controller", ["fn:finance"]],
