@@ -112,3 +112,36 @@ export function labelOf(field: string): string {
   if (field === "score") return "Similarity";
   return byName.get(field)?.label ?? field;
 }
+
+/**
+ * How a CSV file's header row names its columns: by their labels ("Contact ID"), for people, or by
+ * the service's names ("RBID_PAO"), for files loaded back into systems that expect those.
+ */
+export const CSV_HEADER_STYLES = ["labels", "names"] as const;
+export type CsvHeaderStyle = (typeof CSV_HEADER_STYLES)[number];
+
+/**
+ * The header row of a CSV file of `columns`. Names: the columns as they are. Labels: each column's
+ * label (a name the catalogue does not know stays as it is), and never one header twice, so a file
+ * read back by its headers loses no column: a label another column's header also is carries its
+ * name ("Email (EMAIL_ADDRESS_PER)"), and what still repeats (a name given twice) is numbered.
+ * Compared without case, as spreadsheets and most importers compare headers.
+ */
+export function csvHeaders(columns: readonly string[], style: CsvHeaderStyle): string[] {
+  if (style === "names") return [...columns];
+  const key = (header: string) => header.toLowerCase();
+  const labels = columns.map(labelOf);
+  const namesOf = new Map<string, Set<string>>();
+  for (const [i, label] of labels.entries())
+    namesOf.set(key(label), (namesOf.get(key(label)) ?? new Set()).add(columns[i]!));
+  const taken = new Set<string>();
+  return columns.map((name, i) => {
+    const label = labels[i]!;
+    const shared = (namesOf.get(key(label))?.size ?? 0) > 1;
+    const wanted = shared && label !== name ? `${label} (${name})` : label;
+    let header = wanted;
+    for (let n = 2; taken.has(key(header)); n++) header = `${wanted} (${n})`;
+    taken.add(key(header));
+    return header;
+  });
+}

@@ -1,8 +1,10 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   COLUMN_NAMES,
   COLUMNS,
   COMPANY_COLUMNS,
+  csvHeaders,
   ENUMERABLE_COMPANY_COLUMNS,
   getColumn,
   labelOf,
@@ -118,5 +120,57 @@ describe("column catalogue", () => {
       "CELLPHONE_PER",
     ]);
     for (const name of DEFAULT_VIEW_COLUMNS) expect(getColumn(name), name).toBeDefined();
+  });
+});
+
+describe("a CSV file's header row", () => {
+  it("in labels: the catalogue's label of each column, a name it does not know kept as it is", () => {
+    expect(csvHeaders(["RBID_PAO", "FULL_NAME_PER", "EMAIL_ADDRESS_PER", "my_field"], "labels")).toEqual([
+      "Contact ID",
+      "Full name",
+      "Email",
+      "my_field",
+    ]);
+  });
+
+  it("in names: the columns as they are", () => {
+    const names = ["RBID_PAO", "FULL_NAME_PER", "RBID_PAO"];
+    expect(csvHeaders(names, "names")).toEqual(names);
+  });
+
+  it("gives every column of the catalogue a header of its own", () => {
+    const headers = csvHeaders(COLUMN_NAMES, "labels");
+    expect(new Set(headers.map((h) => h.toLowerCase())).size).toBe(COLUMN_NAMES.length);
+    expect(headers).toEqual(COLUMNS.map((c) => c.label));
+  });
+
+  it("never gives two columns one header, whatever their names (compared without case)", () => {
+    expect(csvHeaders(["EMAIL_ADDRESS_PER", "email"], "labels")).toEqual([
+      "Email (EMAIL_ADDRESS_PER)",
+      "email",
+    ]);
+    expect(csvHeaders(["RBID_PAO", "RBID_PAO", "Contact ID (2)"], "labels")).toEqual([
+      "Contact ID",
+      "Contact ID (2)",
+      "Contact ID (2) (2)",
+    ]);
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.oneof(
+            fc.constantFrom(...COLUMN_NAMES, "Email", "Contact ID", "email", "Email (EMAIL_ADDRESS_PER)"),
+            fc.string(),
+          ),
+          {
+            maxLength: 12,
+          },
+        ),
+        (names) => {
+          const headers = csvHeaders(names, "labels");
+          expect(headers).toHaveLength(names.length);
+          expect(new Set(headers.map((h) => h.toLowerCase())).size).toBe(names.length);
+        },
+      ),
+    );
   });
 });
