@@ -1,5 +1,11 @@
 import { z } from "zod";
-import { COMPANY_COLUMNS, ENUMERABLE_COMPANY_COLUMNS, getColumn, MASK_FLAGS } from "./columns";
+import {
+  COMPANY_COLUMNS,
+  CSV_HEADER_STYLES,
+  ENUMERABLE_COMPANY_COLUMNS,
+  getColumn,
+  MASK_FLAGS,
+} from "./columns";
 import { detailErrorSchema, INT_MESSAGE } from "./errors";
 import { makeFilterSchemas } from "./filter";
 import {
@@ -169,6 +175,8 @@ export function makeRequestSchemas(strict: boolean) {
       }),
     }),
     exportIdParams: obj({ exportId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "not an export id") }),
+    // The proxy's own, never sent to the service: the file's header row in labels or as it comes.
+    csvHeadersQuery: obj({ headers: z.enum(CSV_HEADER_STYLES).optional() }),
 
     // Email verification, v1 (documented + inferred) and v2 (public OpenAPI).
     verifyV1: obj({ email: z.string().min(1).max(320) }),

@@ -13,6 +13,8 @@ export interface OperationSpec {
   body?: keyof Requests;
   query?: keyof Requests;
   params?: keyof Requests;
+  /** Query parameters the proxy reads itself and never sends on (the service does not know them). */
+  proxyQuery?: keyof Requests;
   /** Multipart uploads carry a file in `requested_file` (public docs). */
   bodyKind: "json" | "multipart" | "none";
   /** What a successful answer carries. */
@@ -92,6 +94,7 @@ export const OPERATIONS = [
     method: "GET",
     path: "/v2/contact/export/:exportId/download",
     params: "exportIdParams",
+    proxyQuery: "csvHeadersQuery",
     access: "paid",
     answer: "file",
   }),
@@ -273,6 +276,9 @@ export type OperationParams<Id extends OperationId> = InputOf<
 >;
 export type OperationQuery<Id extends OperationId> = InputOf<
   OperationOf<Id> extends { query: infer Q } ? Q : undefined
+>;
+export type OperationProxyQuery<Id extends OperationId> = InputOf<
+  OperationOf<Id> extends { proxyQuery: infer Q } ? Q : undefined
 >;
 
 const byId = new Map<string, OperationSpec>(OPERATIONS.map((o) => [o.id, o]));

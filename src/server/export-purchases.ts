@@ -8,6 +8,7 @@ import { revealsEmail, revealsMobile } from "../contract/pricing";
 import { operationById } from "../contract/routes";
 import { OWNED_CHOICES, OWNED_HEADER, type OwnedChoice } from "../contract/spending";
 import { type BufferedAnswer, fail } from "./answer";
+import { csvLine } from "./csv";
 import type { Tables } from "./db/schema";
 import { pgJson } from "./db/storable";
 import { writeLedgerRow } from "./ledger";
@@ -544,17 +545,6 @@ export function withFreeRows(
       },
     }),
   );
-}
-
-/** One RFC 4180 record: a field quoted when it holds a comma, quote, CR or LF; null is empty. */
-function csvLine(values: readonly unknown[]): string {
-  const field = (value: unknown) => {
-    if (value === null || value === undefined) return "";
-    const text =
-      typeof value === "string" ? value : typeof value === "object" ? JSON.stringify(value) : String(value);
-    return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-  };
-  return `${values.map(field).join(",")}\r\n`;
 }
 
 /** The header's value as a choice (default `leave-out`); anything else is refused (422). */

@@ -19,6 +19,7 @@ import { type BufferedAnswer, fail, problem, toResponse, unprocessable } from ".
 import { credits } from "./approvals";
 import type { ProxyConfig } from "./config";
 import type { ProxyEnv } from "./context";
+import { withLabelledHeader } from "./csv";
 import {
   type ExportPurchase,
   type ExportStarted,
@@ -139,13 +140,23 @@ export function forwardHandler(op: OperationSpec, deps: ForwardDeps): Handler<Pr
           : null;
       const outcome = await deps.client.send(call, onUpstreamMs);
       if (outcome.kind === "stream") {
-        const headers = withoutTag(passedHeaders(outcome.headers, "file"));
-        if (free && outcome.body && deps.purchases)
-          return new Response(withFreeRows(deps.purchases.db, outcome.body, free), {
-            status: 200,
-            headers: headers.filter(([name]) => name !== "content-length"),
-          });
-        return new Response(outcome.body, { status: 200, headers });
+        let headers = withoutTag(passedHeaders(outcome.headers, "file"));
+        let body = outcome.body;
+        if (free && body && deps.purchases) {
+          body = withFreeRows(deps.purchases.db, body, free);
+          headers = headers.filter(([name]) => name !== "content-length");
+        }
+        // Asked for in labels (`?headers=labels`): the header row is rewritten, after the free rows
+        // were matched to the service's names; a file that says it is JSON is no CSV to rewrite.
+        if (input.proxyQuery?.headers === "labels" && body && !isJson(headers)) {
+          const labelled = await withLabelledHeader(body);
+          body = labelled.body;
+          headers = headers.map(([name, value]) => [
+            name,
+            name === "content-length" ? String(Number(value) + labelled.lengthChange) : value,
+          ]);
+        }
+        return new Response(body, { status: 200, headers });
       }
       return toResponse(answerOf(outcome, deps.scrub).answer);
     }
@@ -588,6 +599,11 @@ async function findExport(
 /** `X-Owned-Contacts` (default `leave-out`); anything else is refused before anything is read. */
 export function ownedChoiceOf(c: Context<ProxyEnv>): OwnedChoice {
   return parseOwnedChoice(c.req.header(OWNED_HEADER));
+}
+
+function isJson(headers: [string, string][]): boolean {
+  const type = headers.find(([name]) => name === "content-type")?.[1] ?? "";
+  return /^application\/json\b/i.test(type);
 }
 
 /** The journal's tag is in an export's name, and so in its file's name: people get theirs back. */

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { Context } from "hono";
-import type { z } from "zod";
+import { z } from "zod";
 import {
   invalidJsonRecord,
   toValidationRecord,
@@ -20,7 +20,10 @@ import type { ProxyEnv } from "./context";
  */
 export interface Input {
   params: Record<string, string>;
+  /** The service's query, as sent on. */
   query: Record<string, string>;
+  /** The proxy's own query parameters (the operation's `proxyQuery`), validated; never sent on. */
+  proxyQuery?: Record<string, unknown>;
   /** The body as sent (validated), re-serialised for the upstream. */
   json?: unknown;
   /** The body as the contract reads it (defaults applied), for cache keys. */
@@ -64,6 +67,12 @@ function validate(name: keyof typeof strictRequests, value: unknown, where: "bod
   return result.data;
 }
 
+/** The field names of an object schema (a `proxyQuery`'s parameters). */
+function fieldsOf(name: keyof typeof strictRequests): string[] {
+  const schema = strictRequests[name] as z.ZodType;
+  return schema instanceof z.ZodObject ? Object.keys(schema.shape) : [];
+}
+
 export async function readInput(c: Context<ProxyEnv>, op: OperationSpec, maxBytes: number): Promise<Input> {
   const params = c.req.param() as Record<string, string>;
   if (op.params) validate(op.params, params, "path");
@@ -76,6 +85,13 @@ export async function readInput(c: Context<ProxyEnv>, op: OperationSpec, maxByte
       throw unprocessable(validationError(["query", name], "give this parameter once", value));
     query[name] = value;
   }
+  // The proxy's own parameters are taken out first: what is left is the service's, or refused.
+  const own: Record<string, string> = Object.create(null);
+  for (const name of op.proxyQuery ? fieldsOf(op.proxyQuery) : [])
+    if (Object.hasOwn(query, name)) {
+      own[name] = query[name]!;
+      delete query[name];
+    }
   if (op.query) validate(op.query, query, "query");
   else
     for (const [name, value] of Object.entries(query))
@@ -85,9 +101,15 @@ export async function readInput(c: Context<ProxyEnv>, op: OperationSpec, maxByte
         type: "extra_forbidden",
         input: value,
       });
+  let proxyQuery: Record<string, unknown> | undefined;
+  if (op.proxyQuery) {
+    const result = (strictRequests[op.proxyQuery] as z.ZodType).safeParse({ ...own });
+    if (result.success) proxyQuery = result.data as Record<string, unknown>;
+    else extra.push(...toValidationRecord(result.error.issues, "query", own).detail);
+  }
   if (extra.length > 0) throw unprocessable({ detail: extra });
 
-  const input: Input = { params, query };
+  const input: Input = { params, query, ...(proxyQuery ? { proxyQuery } : {}) };
   if (op.method === "GET") return input;
   const bytes = await readLimited(c.req.raw, maxBytes, c.env?.incoming);
   const rawType = c.req.header("content-type") ?? "";

@@ -5,10 +5,12 @@
  * charges nothing; enrich charges once for duplicates and for a request whose browser went away
  * before the answer; downloads are free, survive an interruption, refuse an unfinished export in
  * words, and are paced by the browser (a reader that stops holds the upstream back, one that
- * leaves cancels it). A 402 arrives intact and charges nothing; AYCE exports cost nothing.
+ * leaves cancels it); with `?headers=labels` (the proxy's own parameter, never sent on) the header
+ * row is in labels and the rest byte for byte the service's. A 402 arrives intact and charges nothing; AYCE exports cost nothing.
  * The journal surviving a proxy restart is idempotency.test.ts's.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getColumn } from "../../../src/contract/columns";
 import type { Sandbox } from "../../../src/sandbox/app";
 import {
   type Browser,
@@ -340,56 +342,126 @@ describe("download", () => {
     expect(await balance()).toBe(before);
   });
 
-  it("reads the upstream only as fast as the browser takes it, and cancels it when the browser leaves", async () => {
-    // An endless file: only backpressure keeps the proxy from reading all of it.
-    const chunk = new Uint8Array(64 * 1024).fill(120);
-    let produced = 0;
-    let cancelled = false;
-    const endless = fakeUpstream(
-      () =>
-        new Response(
-          new ReadableStream<Uint8Array>(
-            {
-              pull(controller) {
-                produced += chunk.byteLength;
-                controller.enqueue(chunk.slice());
-              },
-              cancel() {
-                cancelled = true;
-              },
-            },
-            { highWaterMark: 0 },
-          ),
-          { headers: { "content-type": "text/csv" } },
-        ),
-    );
-    const server = await startProxy(endless);
-    try {
-      const leaving = new AbortController();
-      const response = await fetch(`${server.url}/api/v2/contact/export/exp_endless/download`, {
-        headers: { "x-csrf": "1" },
-        signal: leaving.signal,
-      });
-      expect(response.status).toBe(200);
-      const reader = response.body!.getReader();
-      expect((await reader.read()).done).toBe(false);
-      // The browser stops reading: socket and stream buffers fill, then the proxy stops pulling.
-      let held = -1;
-      for (let i = 0; i < 30 && produced !== held; i++) {
-        held = produced;
-        await sleep(150);
-      }
-      expect(produced, "the proxy stopped reading ahead").toBe(held);
-      expect(held).toBeLessThan(32 * 2 ** 20);
-      await sleep(300);
-      expect(produced).toBe(held);
-      expect(cancelled).toBe(false);
-
-      leaving.abort();
-      for (let i = 0; i < 100 && !cancelled; i++) await sleep(20);
-      expect(cancelled, "the upstream stream is cancelled once the browser has gone").toBe(true);
-    } finally {
-      await server.close();
-    }
+  it("gives the header row in labels with ?headers=labels, the rest byte for byte; the service is asked as always", async () => {
+    const before = await balance();
+    const path = `/api/v2/contact/export/${exportId}/download`;
+    const plain = await api.get(path);
+    const seen = upstream.seen.length;
+    const labelled = await api.get(`${path}?headers=labels`);
+    expect(labelled.status).toBe(200);
+    const [plainHead, ...plainRest] = plain.text.split("\r\n");
+    const [head, ...rest] = labelled.text.split("\r\n");
+    const names = plainHead!.split(",");
+    expect(names[0]).toBe("RBID_PAO");
+    expect(head!.startsWith("Contact ID,Full name,")).toBe(true);
+    expect(head!.split(",")).toEqual(names.map((name) => getColumn(name)!.label));
+    expect(rest.join("\r\n")).toBe(plainRest.join("\r\n"));
+    // Its own length, its name and type as the service gave them.
+    expect(Number(labelled.headers.get("content-length"))).toBe(Buffer.byteLength(labelled.text));
+    for (const header of ["content-type", "content-disposition"])
+      expect(labelled.headers.get(header), header).toBe(plain.headers.get(header));
+    // The parameter is the proxy's: the service got the same request as for the plain file.
+    expect(upstream.seen.slice(seen).map((s) => `${s.path}${s.search}`)).toEqual([
+      `/v2/contact/export/${exportId}/download`,
+    ]);
+    // In the service's names: the file as it comes.
+    expect((await api.get(`${path}?headers=names`)).text).toBe(plain.text);
+    expect(await balance()).toBe(before);
   });
+
+  it("refuses another header style, another parameter or one given twice with the 422 record, sending nothing", async () => {
+    const path = `/api/v2/contact/export/${exportId}/download`;
+    const seen = upstream.seen.length;
+    const headers = ["query", "headers"];
+    const refused: [string, Record<string, unknown>][] = [
+      [
+        "headers=LABELS",
+        { loc: headers, msg: "Input should be 'labels' or 'names'", type: "enum", input: "LABELS" },
+      ],
+      [
+        "headers=labels&columns=x",
+        {
+          loc: ["query", "columns"],
+          msg: "Extra inputs are not permitted",
+          type: "extra_forbidden",
+          input: "x",
+        },
+      ],
+      [
+        "headers=labels&headers=names",
+        { loc: headers, msg: "Value error, give this parameter once", type: "value_error", input: "names" },
+      ],
+    ];
+    for (const [query, record] of refused) {
+      const answer = await api.get(`${path}?${query}`);
+      expect(answer.status, query).toBe(422);
+      expect(answer.body, query).toEqual({ detail: [record] });
+    }
+    expect(upstream.seen.length).toBe(seen);
+  });
+
+  it.each([
+    ["as it comes", "", "RBID_PAO,FULL_NAME_PER\r\n"],
+    ["in labels", "?headers=labels", "Contact ID,Full name\r\n"],
+  ])(
+    "reads the upstream only as fast as the browser takes it (%s), and cancels it when the browser leaves",
+    async (_, query, firstLine) => {
+      // An endless file: only backpressure keeps the proxy from reading all of it. Its header row
+      // comes cut in two, as a slow upstream may send it.
+      const head = ["RBID_PAO,FULL", "_NAME_PER\r\n"].map((text) => new TextEncoder().encode(text));
+      const chunk = new Uint8Array(64 * 1024).fill(120);
+      let produced = 0;
+      let cancelled = false;
+      const endless = fakeUpstream(
+        () =>
+          new Response(
+            new ReadableStream<Uint8Array>(
+              {
+                pull(controller) {
+                  const next = head.shift();
+                  if (next) return controller.enqueue(next);
+                  produced += chunk.byteLength;
+                  controller.enqueue(chunk.slice());
+                },
+                cancel() {
+                  cancelled = true;
+                },
+              },
+              { highWaterMark: 0 },
+            ),
+            { headers: { "content-type": "text/csv" } },
+          ),
+      );
+      const server = await startProxy(endless);
+      try {
+        const leaving = new AbortController();
+        const response = await fetch(`${server.url}/api/v2/contact/export/exp_endless/download${query}`, {
+          headers: { "x-csrf": "1" },
+          signal: leaving.signal,
+        });
+        expect(response.status).toBe(200);
+        const reader = response.body!.getReader();
+        let text = "";
+        while (!text.includes("\n")) text += new TextDecoder().decode((await reader.read()).value);
+        expect(text.startsWith(firstLine)).toBe(true);
+        // The browser stops reading: socket and stream buffers fill, then the proxy stops pulling.
+        let held = -1;
+        for (let i = 0; i < 30 && produced !== held; i++) {
+          held = produced;
+          await sleep(150);
+        }
+        expect(produced, "the proxy stopped reading ahead").toBe(held);
+        expect(held).toBeLessThan(32 * 2 ** 20);
+        await sleep(300);
+        expect(produced).toBe(held);
+        expect(cancelled).toBe(false);
+
+        leaving.abort();
+        for (let i = 0; i < 100 && !cancelled; i++) await sleep(20);
+        expect(cancelled, "the upstream stream is cancelled once the browser has gone").toBe(true);
+      } finally {
+        await server.close();
+      }
+    },
+  );
 });

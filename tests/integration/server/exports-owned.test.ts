@@ -211,6 +211,13 @@ describe("exports leave out the contacts the team owns", () => {
       const delivered = await fileIds(api, started.body.exportId);
       expect(delivered).toHaveLength(100 + mine);
       expect(new Set(delivered).size).toBe(delivered.length);
+      // In labels, the same rows: the free ones are matched to the service's names before relabelling.
+      const labelled = await api.get(
+        `/api/v2/contact/export/${started.body.exportId}/download?headers=labels`,
+      );
+      const read = Papa.parse<Record<string, string>>(labelled.text, { header: true, skipEmptyLines: true });
+      expect(read.meta.fields?.[0]).toBe("Contact ID");
+      expect(read.data.map((r) => r["Contact ID"])).toEqual(delivered);
       const fresh = delivered.slice(0, 100);
       expect(fresh.filter((id) => owned.includes(id))).toEqual([]);
       const ownedNow = await server.proxy.database.db

@@ -119,6 +119,9 @@ export const PATH_TRICKS: readonly PathTrick[] = [
   path("__proto__ query", false, (t) => `${t}${t.includes("?") ? "&" : "?"}__proto__=1&constructor=x`),
   path("array query", false, (t) => `${t}${t.includes("?") ? "&" : "?"}a[]=1&a[__proto__][x]=1`),
   path("metadata query", false, (t) => `${t}${t.includes("?") ? "&" : "?"}metadata=true`),
+  // The proxy's own parameter (a download's header row): read there, refused elsewhere, never sent on.
+  path("the proxy's own query", false, (t) => `${t}${t.includes("?") ? "&" : "?"}headers=labels`),
+  path("the proxy's own query, odd", false, (t) => `${t}${t.includes("?") ? "&" : "?"}headers=LABELS%00`),
   path("bad percent in query", false, (t) => `${t}${t.includes("?") ? "&" : "?"}process_id=%zz%`),
   path(
     "many query parameters",

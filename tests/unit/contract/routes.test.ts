@@ -22,6 +22,17 @@ describe("operation table", () => {
     }
   });
 
+  it("gives the proxy's own query parameters object schemas whose names the service's query does not use", () => {
+    const withOwn = OPERATIONS.filter((op) => "proxyQuery" in op);
+    expect(withOwn.map((op) => op.id)).toEqual(["exportDownload"]);
+    for (const op of withOwn) {
+      const name = (op as { proxyQuery: keyof typeof requests }).proxyQuery;
+      expect(requests[name], op.id).toBeInstanceOf(z.ZodObject);
+      const service = "query" in op && op.query ? fieldsOf(op.query as keyof typeof requests) : [];
+      for (const field of fieldsOf(name)) expect(service, `${op.id}: ${field}`).not.toContain(field);
+    }
+  });
+
   it("has unique ids", () => {
     const ids = OPERATIONS.map((o) => o.id);
     expect(new Set(ids).size).toBe(ids.length);
