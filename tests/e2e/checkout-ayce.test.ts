@@ -57,7 +57,7 @@ describe("Checkout on the AYCE plan", () => {
       await confirm.getByRole("button", { name: "Confirm and export 50 rows" }).click();
       const csv = await readCsvDownload(await download);
       expect(csv.rows).toHaveLength(50);
-      expect(csv.header.slice(-2)).toEqual(["EMAIL_ADDRESS_PER", "CELLPHONE_PER"]);
+      expect(csv.header.slice(-2)).toEqual(["Email", "Mobile"]);
       await poll(() => tab.textContent()).toContain("The file is ready: 50 rows, 0 credits charged.");
       expect(await balanceOf(app)).toBe(before);
       expect(await pageText(page)).not.toContain("$");

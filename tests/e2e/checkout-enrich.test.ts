@@ -111,12 +111,24 @@ describe("Enrich: the rows selected in the sample", () => {
       expect(await result.textContent()).toContain(`for ${cost} credits`);
       await shot(page, "enrich-04-rows");
 
+      // The CSV's header row reads in labels by default; the service's names are one choice away.
+      const headers = result.getByRole("combobox", { name: "Column headers" });
+      expect(await headers.inputValue()).toBe("labels");
       const download = page.waitForEvent("download");
       await result.getByRole("button", { name: "Download CSV" }).click();
       const csv = await readCsvDownload(await download);
       expect(csv.name).toMatch(/^enriched-\d{4}-\d{2}-\d{2}-\d{4}\.csv$/);
-      expect(csv.header).toEqual(ENRICH_COLUMNS_WITH_EMAIL);
-      expect(csv.rows.map((r) => r.RBID_PAO).sort()).toEqual([...ids].sort());
+      expect(csv.text.split("\r\n")[0]).toBe(
+        "Contact ID,Full name,Job title,Job level,Company,Country,Email",
+      );
+      expect(csv.rows.map((r) => r["Contact ID"]).sort()).toEqual([...ids].sort());
+      await headers.selectOption("names");
+      const named = page.waitForEvent("download");
+      await result.getByRole("button", { name: "Download CSV" }).click();
+      const namedCsv = await readCsvDownload(await named);
+      expect(namedCsv.header).toEqual(ENRICH_COLUMNS_WITH_EMAIL);
+      expect(namedCsv.text.split("\r\n").slice(1)).toEqual(csv.text.split("\r\n").slice(1));
+      await headers.selectOption("labels");
       // The CSV is made from what was bought: no second request, nothing charged.
       expect(await balanceOf(app)).toBe(before - cost);
 

@@ -307,7 +307,7 @@ describe("Checkout reviews: already yours, suppressed, new; owned contacts in an
       .click();
     const csv = await readCsvDownload(await download);
     expect(csv.rows).toHaveLength(figures.rows);
-    const delivered = new Set(csv.rows.map((row) => row.RBID_PAO));
+    const delivered = new Set(csv.rows.map((row) => row["Contact ID"]));
     for (const id of ids) expect(delivered.has(id)).toBe(false);
     await poll(() => balance(), 30_000).toBe(before - figures.credits);
     await bo.log.settle();

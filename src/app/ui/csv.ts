@@ -1,4 +1,5 @@
 import Papa from "papaparse";
+import { type CsvHeaderStyle, csvHeaders } from "../../contract/columns";
 
 /** A cell's text: nothing as an empty field (as the service's own CSV files do), objects as JSON. */
 function cellText(value: unknown): string {
@@ -10,13 +11,18 @@ function cellText(value: unknown): string {
 }
 
 /**
- * RFC 4180 text of `rows` in the order of `columns`: one header row of the column names, then one
- * record per row, CRLF line ends, fields quoted when they need it. Missing fields are empty. The
- * same shape as the service's export files, so a file made here and one downloaded read alike.
+ * RFC 4180 text of `rows` in the order of `columns`: one header row, then one record per row, CRLF
+ * line ends, fields quoted when they need it. Missing fields are empty. The same shape as the
+ * service's export files, so a file made here and one downloaded read alike. The header row holds
+ * the column names, or with `headers: "labels"` their labels (contract/columns.ts, `csvHeaders`).
  */
-export function toCsv(rows: readonly Record<string, unknown>[], columns: readonly string[]): string {
-  const fields = [...columns];
-  const data = rows.map((row) => fields.map((column) => cellText(row[column])));
+export function toCsv(
+  rows: readonly Record<string, unknown>[],
+  columns: readonly string[],
+  { headers = "names" }: { headers?: CsvHeaderStyle } = {},
+): string {
+  const data = rows.map((row) => columns.map((column) => cellText(row[column])));
+  const fields = csvHeaders(columns, headers);
   const body = Papa.unparse({ fields, data }, { newline: "\r\n", quotes: false, header: true });
   return `${body}\r\n`;
 }

@@ -7,6 +7,7 @@ import { personLabel, useAbilities } from "../../lib/roles";
 import { RecordsTable } from "../../ui/records-table";
 import { readableError } from "../../ui/status";
 import { useExports } from "./api/exports";
+import { CsvHeadersField } from "./csv-headers-field";
 import { useExportDownload } from "./export-progress";
 import { formatAmount } from "./pricing";
 
@@ -69,7 +70,7 @@ const LABELS: Record<string, string> = {
 
 /**
  * Earlier exports of this account, newest first: status, rows, credits, when; completed files can
- * be downloaded again at no cost.
+ * be downloaded again at no cost, their header row as chosen.
  */
 export function ExportHistory({ plan }: { plan: Plan | null }) {
   const titleId = useId();
@@ -96,14 +97,17 @@ export function ExportHistory({ plan }: { plan: Plan | null }) {
         <h2 className="card-title" id={titleId}>
           Export history
         </h2>
-        <button
-          type="button"
-          className="button button-quiet"
-          onClick={() => void exports.refetch()}
-          disabled={exports.isFetching}
-        >
-          {exports.isFetching ? "Refreshing…" : "Refresh"}
-        </button>
+        <div className="checkout-actions">
+          {cannotDownload ? null : <CsvHeadersField />}
+          <button
+            type="button"
+            className="button button-quiet"
+            onClick={() => void exports.refetch()}
+            disabled={exports.isFetching}
+          >
+            {exports.isFetching ? "Refreshing…" : "Refresh"}
+          </button>
+        </div>
       </div>
       <p className="hint-text checkout-hint">
         {cannotDownload ?? "Downloading a completed export again costs nothing."} "By" is the person who

@@ -10,6 +10,8 @@ import { useCancelExport } from "./api/export-cancel";
 import { downloadExport } from "./api/export-download";
 import { isFinished, useExportStatus } from "./api/export-status";
 import { EXPORTS_QUERY_KEY } from "./api/exports";
+import { useCsvHeaders } from "./csv-headers";
+import { CsvHeadersField } from "./csv-headers-field";
 import { formatAmount } from "./pricing";
 import { activeExport, type FollowedExport } from "./saved-results";
 
@@ -19,23 +21,24 @@ export type DownloadState =
   | { phase: "done"; filename: string; bytes: number }
   | { phase: "failed"; error: unknown };
 
-/** Downloads an export's file, with its state; downloading again is free. */
+/** Downloads an export's file, its header row as chosen, with its state; downloading again is free. */
 export function useExportDownload(exportId: string, name: string | null) {
   const [state, setState] = useState<DownloadState>({ phase: "idle" });
+  const [headers] = useCsvHeaders();
   const running = useRef(false);
   const start = useCallback(async () => {
     if (running.current) return;
     running.current = true;
     setState({ phase: "downloading" });
     try {
-      const saved = await downloadExport(exportId, name);
+      const saved = await downloadExport(exportId, name, headers);
       setState({ phase: "done", ...saved });
     } catch (error) {
       setState({ phase: "failed", error });
     } finally {
       running.current = false;
     }
-  }, [exportId, name]);
+  }, [exportId, name, headers]);
   return { state, start };
 }
 
@@ -171,6 +174,7 @@ export function ExportProgress({
       ) : null}
 
       <div className="checkout-actions">
+        {current === "COMPLETED" || running ? <CsvHeadersField /> : null}
         {current === "COMPLETED" ? (
           <button
             type="button"

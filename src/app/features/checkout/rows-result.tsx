@@ -4,6 +4,8 @@ import { saveTextFile } from "../../api/download";
 import { fileStamp, formatDateTime, formatNumber } from "../../lib/format";
 import { toCsv } from "../../ui/csv";
 import { RecordsTable } from "../../ui/records-table";
+import { useCsvHeaders } from "./csv-headers";
+import { CsvHeadersField } from "./csv-headers-field";
 import { formatAmount } from "./pricing";
 import type { RowsResult } from "./saved-results";
 
@@ -12,8 +14,8 @@ const NOT_FOUND_SHOWN = 200;
 
 /**
  * Rows that were paid for: what was bought and what it cost, the rows in a table, the entries that
- * matched nobody, and a CSV of the rows made here (no second request, nothing charged). The result
- * is kept on this device until cleared.
+ * matched nobody, and a CSV of the rows made here (no second request, nothing charged), its header
+ * row as chosen. The result is kept on this device until cleared.
  */
 export function RowsResultView({
   result,
@@ -30,9 +32,10 @@ export function RowsResultView({
 }) {
   const titleId = useId();
   const [saved, setSaved] = useState<string | null>(null);
+  const [headers] = useCsvHeaders();
   const download = () => {
     const name = `${filePrefix}-${fileStamp(new Date(result.at))}.csv`;
-    saveTextFile(toCsv(result.rows, result.columns), name);
+    saveTextFile(toCsv(result.rows, result.columns, { headers }), name);
     setSaved(name);
   };
   const count = result.rows.length;
@@ -43,6 +46,7 @@ export function RowsResultView({
           {title}
         </h3>
         <div className="checkout-actions">
+          <CsvHeadersField />
           <button type="button" className="button button-primary" onClick={download} disabled={count === 0}>
             Download CSV
           </button>

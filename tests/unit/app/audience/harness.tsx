@@ -8,6 +8,8 @@ import type { GroupNode } from "../../../../src/contract/filter";
 /** One request the app sent through the fake fetch. */
 export interface SentRequest {
   path: string;
+  /** The query, with its `?` (empty when none). */
+  search: string;
   body: unknown;
   signal: AbortSignal;
   headers: Headers;
@@ -54,6 +56,7 @@ export function installFakeFetch(handler: Handler) {
     const text = await input.clone().text();
     const request: SentRequest = {
       path: new URL(input.url).pathname,
+      search: new URL(input.url).search,
       body: text === "" ? null : JSON.parse(text),
       signal: input.signal,
       headers: input.headers,

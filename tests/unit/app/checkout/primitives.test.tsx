@@ -13,30 +13,13 @@ import { toCsv } from "../../../../src/app/ui/csv";
 import { ProgressBar } from "../../../../src/app/ui/progress-bar";
 import { RecordsTable } from "../../../../src/app/ui/records-table";
 import { installFakeFetch } from "../audience/harness";
+import { captureSaves } from "./capture-saves";
 
 afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
 });
-
-/** Captures what would be saved: the object URL's blob and the link's download name. */
-function captureSaves() {
-  const saved: { name: string; blob: Blob }[] = [];
-  const blobs = new Map<string, Blob>();
-  let n = 0;
-  // jsdom has no object URLs: these two are all a download needs.
-  URL.createObjectURL = (blob: Blob) => {
-    const url = `blob:test/${++n}`;
-    blobs.set(url, blob);
-    return url;
-  };
-  URL.revokeObjectURL = () => {};
-  vi.spyOn(HTMLAnchorElement.prototype, "click").mockImplementation(function (this: HTMLAnchorElement) {
-    saved.push({ name: this.download, blob: blobs.get(this.getAttribute("href") ?? "")! });
-  });
-  return saved;
-}
 
 describe("toCsv", () => {
   it("writes RFC 4180: a header, CRLF, quotes where needed, nothing as an empty field", () => {
