@@ -1,14 +1,8 @@
-import { keepPreviousData, queryOptions, useQuery, useQueryClient } from "@tanstack/react-query";
+import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
-import { canonicalFilter, canonicalKey } from "../../../contract/canonical";
-import type { FilterNode, GroupNode } from "../../../contract/filter";
-import type { CountResponse } from "../../../contract/operations";
-import { call } from "../../api/operations";
-
-/** `POST /api/v2/contact/count`: how many people a filter keeps. Free on every plan. */
-export type CountResult = CountResponse;
-
-export const COUNT_QUERY_KEY = ["audience", "count"] as const;
+import { canonicalKey } from "../../../contract/canonical";
+import type { GroupNode } from "../../../contract/filter";
+import { type CountResult, countQueryOptions } from "../../api/count";
 
 /** How long the tree must stay unchanged before it is counted. */
 export const COUNT_DEBOUNCE_MS = 300;
@@ -17,36 +11,6 @@ export const COUNT_DEBOUNCE_MS = 300;
  * (a picked value, a toggle, a level, a command) is counted at once.
  */
 export const TYPING_SETTLE_MS = 150;
-
-/**
- * Counts the people a filter keeps. The canonical form is sent (ids dropped, defaults explicit),
- * so that two trees with one cache key are always the same request.
- */
-export function fetchCount(filter: GroupNode, signal?: AbortSignal): Promise<CountResult> {
-  return call("count", { body: { filter: canonicalFilter(filter) }, ...(signal ? { signal } : {}) });
-}
-
-/**
- * Keyed by the canonical form, so that going back to an earlier tree (undo, a removed rule put
- * back) shows its count at once from the cache. Counts change slowly: a minute fresh, ten kept.
- */
-export function countQueryOptions(filter: GroupNode) {
-  return queryOptions({
-    queryKey: [...COUNT_QUERY_KEY, canonicalKey(filter)] as const,
-    queryFn: ({ signal }) => fetchCount(filter, signal),
-    staleTime: 60_000,
-    gcTime: 10 * 60_000,
-  });
-}
-
-/** A single node's own audience: the node as the root's only child (same cache as the tree's counts). */
-export function nodeAsFilter(node: FilterNode): GroupNode {
-  return { type: "group", op: "AND", negate: false, children: [{ ...node, joinWithPrevious: null }] };
-}
-
-export function nodeCountQueryOptions(node: FilterNode) {
-  return countQueryOptions(nodeAsFilter(node));
-}
 
 interface Settled {
   key: string;

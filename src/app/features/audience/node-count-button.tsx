@@ -2,10 +2,10 @@ import { useQuery } from "@tanstack/react-query";
 import { type ReactNode, useState } from "react";
 import { canonicalKey } from "../../../contract/canonical";
 import type { FilterNode } from "../../../contract/filter";
+import { nodeAsFilter, nodeCountQueryOptions } from "../../api/count";
 import { formatNumber } from "../../lib/format";
 import { Spinner } from "../../ui/spinner";
 import { readableError } from "../../ui/status";
-import { nodeAsFilter, nodeCountQueryOptions } from "./count";
 import "./node-count-button.css";
 
 export interface NodeCountButtonProps {

@@ -768,3 +768,65 @@ export function andAtTop(tree: GroupNode, item: FilterNode): OpResult {
   };
   return addNode(root, [], node);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Excluding a value a match captures ("VP Marketing" without plain "Vice President")
+// ---------------------------------------------------------------------------------------------
+
+/** The condition that excludes values of `column` next to a match: `column is none of [...]`. */
+function isExclusionOf(node: FilterNode | undefined, column: string): node is ConditionNode {
+  return node?.type === "condition" && node.column === column && node.operator === "notIn";
+}
+
+/**
+ * The match at `path` without the people whose `column` is `value`: a `notIn` condition ANDed with
+ * the match alone. Beside the match when its group ANDs everything (it then narrows nothing else),
+ * otherwise with the match wrapped in a group of its own, so that an OR around it is kept. A second
+ * value goes into the same condition. Focus: the match.
+ */
+export function excludeFromMatch(tree: GroupNode, path: Path, column: string, value: string): OpResult {
+  const here = locate(tree, path, "narrowed");
+  if (typeof here === "string") return fail(tree, here);
+  const { parent, parentPath, index } = here;
+  const siblings = childrenOf(parent);
+  const beside = !parent.negate && andsEverything(parent);
+  if (beside) {
+    const next = siblings[index + 1];
+    if (isExclusionOf(next, column) && next.joinWithPrevious !== "OR") {
+      const list = next.valueList ?? [];
+      if (list.some((v) => v.toLowerCase() === value.toLowerCase())) return done(tree, path);
+      const updated = updateNode(tree, [...parentPath, index + 1], { valueList: [...list, value] });
+      return updated.ok ? { ...updated, focus: path } : updated;
+    }
+    const exclusion: ConditionNode = {
+      type: "condition",
+      column,
+      operator: "notIn",
+      valueList: [value],
+      id: newId(),
+    };
+    const added = addNode(tree, parentPath, exclusion, index + 1);
+    return added.ok ? { ...added, focus: path } : added;
+  }
+  const wrapped = wrapInGroup(tree, path);
+  if (!wrapped.ok) return wrapped;
+  const exclusion: ConditionNode = {
+    type: "condition",
+    column,
+    operator: "notIn",
+    valueList: [value],
+    id: newId(),
+  };
+  const added = addNode(wrapped.tree, path, exclusion, 1);
+  return added.ok ? { ...added, focus: [...path, 0] } : added;
+}
+
+/** The values of `column` left out beside the match `nodeId` (see excludeFromMatch), in order. */
+export function excludedBeside(tree: GroupNode, nodeId: string, column: string): readonly string[] {
+  const path = pathOfId(tree, nodeId);
+  if (!path || path.length === 0) return [];
+  const parent = nodeAt(tree, path.slice(0, -1));
+  if (!isGroup(parent)) return [];
+  const next = childrenOf(parent)[path[path.length - 1]! + 1];
+  return isExclusionOf(next, column) && next.joinWithPrevious !== "OR" ? (next.valueList ?? []) : [];
+}

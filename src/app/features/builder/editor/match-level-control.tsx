@@ -1,19 +1,47 @@
-import { memo } from "react";
+import { memo, type ReactNode, useMemo } from "react";
 import {
   DEFAULT_MATCH_LEVEL,
   MATCH_LEVEL_TEXT,
   MATCH_LEVELS,
   type MatchLevel,
 } from "../../../../contract/inferred";
+import { formatNumber } from "../../../lib/format";
 import { fieldProblems } from "./field-problems";
 import { problemId } from "./problem-fields";
 import { Segmented, type SegmentedOption } from "./segmented";
 
-const LEVEL_OPTIONS: readonly SegmentedOption<MatchLevel>[] = MATCH_LEVELS.map((level) => ({
-  value: level,
-  label: level.charAt(0).toUpperCase() + level.slice(1),
-  title: MATCH_LEVEL_TEXT[level],
-}));
+const levelLabel = (level: MatchLevel) => level.charAt(0).toUpperCase() + level.slice(1);
+
+/** People the match keeps at each level, once counted. */
+export type LevelCounts = Partial<Record<MatchLevel, number>>;
+
+function levelOptions(counts: LevelCounts | undefined): SegmentedOption<MatchLevel>[] {
+  return MATCH_LEVELS.map((level) => {
+    const count = counts?.[level];
+    return {
+      value: level,
+      // The count is said once for all levels in the control's description, not in each name.
+      label:
+        count === undefined ? (
+          levelLabel(level)
+        ) : (
+          <>
+            {levelLabel(level)}
+            <span className="fe-level-count" aria-hidden="true">
+              {formatNumber(count)}
+            </span>
+          </>
+        ),
+      title: MATCH_LEVEL_TEXT[level],
+    };
+  });
+}
+
+function countsSentence(counts: LevelCounts | undefined): string {
+  const known = MATCH_LEVELS.filter((level) => counts?.[level] !== undefined);
+  if (known.length === 0) return "";
+  return ` People at each level: ${known.map((level) => `${levelLabel(level)} ${formatNumber(counts?.[level] ?? 0)}`).join(", ")}.`;
+}
 
 /**
  * How close a match must be, narrowest to widest (exact → same → similar → related → broad), with
@@ -25,13 +53,19 @@ export const MatchLevelControl = memo(function MatchLevelControl({
   match,
   maxDistance,
   onChange,
+  counts,
+  extra,
 }: {
   nodeId: string;
   name: string;
   match: MatchLevel | null | undefined;
   maxDistance: number | null | undefined;
   onChange(level: MatchLevel): void;
+  counts?: LevelCounts | undefined;
+  /** Shown after the level's words (e.g. "See the titles it takes in"). */
+  extra?: ReactNode;
 }) {
+  const options = useMemo(() => levelOptions(counts), [counts]);
   const custom = maxDistance !== undefined && maxDistance !== null;
   const level = custom ? null : (match ?? DEFAULT_MATCH_LEVEL);
   const textId = `fe-match-${nodeId}`;
@@ -39,7 +73,7 @@ export const MatchLevelControl = memo(function MatchLevelControl({
     <div className="fe-match">
       <Segmented
         label={`Match level of ${name}`}
-        options={LEVEL_OPTIONS}
+        options={options}
         value={level}
         onChange={onChange}
         describedBy={textId}
@@ -50,7 +84,9 @@ export const MatchLevelControl = memo(function MatchLevelControl({
         {level
           ? MATCH_LEVEL_TEXT[level]
           : `Custom: within distance ${maxDistance}. Choose a level to replace it.`}
+        <span className="visually-hidden">{countsSentence(counts)}</span>
       </p>
+      {extra}
     </div>
   );
 });
@@ -63,6 +99,8 @@ export function LevelFooter(props: {
   maxDistance: number | null | undefined;
   onChange: (match: MatchLevel) => void;
   problems: { match?: readonly string[] | undefined; node?: readonly string[] | undefined };
+  counts?: LevelCounts | undefined;
+  extra?: ReactNode;
 }) {
   const { problems, ...control } = props;
   return (

@@ -5,9 +5,11 @@ import type { MatchLevel } from "../../../../contract/inferred";
 import { useDispatch } from "./editor-context";
 import { fieldProblems } from "./field-problems";
 import { LevelFooter } from "./match-level-control";
+import { MatchReach } from "./match-reach";
 import { DragHandle, type HandleProps, RowTools, RuleRow, useRowProblems } from "./node-parts";
 import { problemId } from "./problem-fields";
 import { reportRender } from "./render-probe";
+import { useLevelCounts } from "./use-match-reach";
 
 /** Everything a similarity row does, apart from how it looks. */
 export function useSemanticRow(node: SemanticNode) {
@@ -38,6 +40,8 @@ export const SemanticRow = memo(function SemanticRow({
   const title = node.on === "title";
   const name = `${title ? "job title match" : "company match"} ${position}`;
   const textInvalid = (problems.text?.length ?? 0) > 0;
+  const complete = !reasons && node.text.trim() !== "";
+  const counts = useLevelCounts(node, complete);
   return (
     <RuleRow
       kind="semantic"
@@ -72,6 +76,8 @@ export const SemanticRow = memo(function SemanticRow({
         maxDistance={node.maxDistance}
         onChange={row.setLevel}
         problems={problems}
+        counts={counts}
+        extra={<MatchReach node={node} nodeId={row.id} name={name} enabled={complete && !node.negate} />}
       />
     </RuleRow>
   );

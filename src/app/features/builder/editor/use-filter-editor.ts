@@ -3,6 +3,7 @@ import type { FilterNode, GroupNode, JoinOp } from "../../../../contract/filter"
 import { type CommandId, runCommand } from "../../../lib/filter/commands";
 import { canRedo, canUndo, commit, createHistory, type History } from "../../../lib/filter/history";
 import {
+  excludeFromMatch,
   moveNode,
   type OpResult,
   type Path,
@@ -62,6 +63,8 @@ export interface EditorDispatch {
   update(nodeId: string, patch: NodePatch, mergeKey?: string): void;
   setJoin(nodeId: string, join: JoinOp | null): void;
   setGroupOp(nodeId: string, op: JoinOp): void;
+  /** Leaves out of a match the people whose `column` is `value` (one undoable step). */
+  exclude(nodeId: string, column: string, value: string): void;
   /** Moves a node into the group `toParentId` at `toIndex` (counted once the node has left its place). */
   move(nodeId: string, toParentId: string, toIndex: number): void;
   /** The current tree, read when needed (a menu opening), never during a node's render. */
@@ -322,6 +325,7 @@ export function useFilterEditor(initial: GroupNode): FilterEditorState {
       update: (id, patch, mergeKey) => apply(id, (t, p) => updateNode(t, p, patch), mergeKey),
       setJoin: (id, join) => apply(id, (t, p) => setJoin(t, p, join)),
       setGroupOp: (id, op) => apply(id, (t, p) => setGroupOp(t, p, op)),
+      exclude: (id, column, value) => apply(id, (t, p) => excludeFromMatch(t, p, column, value)),
       move: (id, toParentId, toIndex) =>
         apply(
           id,
