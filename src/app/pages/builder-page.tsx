@@ -8,6 +8,7 @@ import { SamplePanel } from "../features/audience/sample-panel";
 import type { NodeAsideContext } from "../features/builder/editor/editor-context";
 import { FilterEditor } from "../features/builder/editor/filter-editor";
 import { useFilterEditor } from "../features/builder/editor/use-filter-editor";
+import { usePageUndoKeys } from "../features/builder/editor/use-page-undo-keys";
 import type { AddCondition } from "../features/insights/buckets";
 import { InsightsPanel } from "../features/insights/insights-panel";
 import { OpenAudienceBar } from "../features/saved-audiences/open-audience-bar";
@@ -58,6 +59,7 @@ export function BuilderPage() {
   const shown = part?.tree ?? filter;
   const leftOut = part ? leftOutWords(part, editor.tree) : undefined;
   const { storageError, linkTooLong } = useWorkingTreePersistence(editor.tree);
+  usePageUndoKeys(editor);
   // Typing waits for a short pause; a discrete edit is counted at once.
   const countDelay = editor.typing ? TYPING_SETTLE_MS : 0;
   const { count, isFetching: counting, isStale } = useLiveCount(filter, valid, { debounceMs: countDelay });

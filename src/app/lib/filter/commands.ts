@@ -55,11 +55,13 @@ export interface EditorCommand {
   recordsHistory: boolean;
   /**
    * Whether the shortcut may fire while a text field has focus. False where the keys edit text
-   * there (Mod+Backspace deletes a word or line, Alt+Arrow moves by word on macOS): pass
-   * `{ typing: true }` to `commandForKey` from inside a text field and those are not matched.
-   * (Absent means true; every command of `COMMANDS` sets it.)
+   * there (Mod+Backspace deletes a word or line): pass `{ typing: true }` to `commandForKey` from
+   * inside a text field and those are not matched. "unlessMac": only macOS gives the keys a meaning
+   * in text (Option+Arrows move by word or paragraph); elsewhere they act on the row from its
+   * fields too (Alt+Left would otherwise be the browser's Back). (Absent means true; every command
+   * of `COMMANDS` sets it.)
    */
-  whileTyping?: boolean;
+  whileTyping?: boolean | "unlessMac";
   enabled(tree: GroupNode, path: Path): boolean;
   /**
    * add* commands add into the group at `path` when it is one, else right after the node in its
@@ -247,7 +249,7 @@ export const COMMANDS: readonly EditorCommand[] = [
     description: "Move the selected item above the one before it.",
     keys: ["Alt+ArrowUp"],
     recordsHistory: true,
-    whileTyping: false,
+    whileTyping: "unlessMac",
     enabled: (tree, path) => (child(tree, path)?.index ?? 0) > 0,
     perform: moveUp,
   },
@@ -257,7 +259,7 @@ export const COMMANDS: readonly EditorCommand[] = [
     description: "Move the selected item below the one after it.",
     keys: ["Alt+ArrowDown"],
     recordsHistory: true,
-    whileTyping: false,
+    whileTyping: "unlessMac",
     enabled: (tree, path) => {
       const here = child(tree, path);
       return here !== undefined && here.index < here.siblings - 1;
@@ -270,7 +272,7 @@ export const COMMANDS: readonly EditorCommand[] = [
     description: "Move the selected item into the group above it, or group it with the item above.",
     keys: ["Alt+ArrowRight"],
     recordsHistory: true,
-    whileTyping: false,
+    whileTyping: "unlessMac",
     enabled: (tree, path) => {
       const here = child(tree, path);
       if (here === undefined || here.index === 0) return false;
@@ -286,7 +288,7 @@ export const COMMANDS: readonly EditorCommand[] = [
     description: "Move the selected item out of its group, right after it.",
     keys: ["Alt+ArrowLeft"],
     recordsHistory: true,
-    whileTyping: false,
+    whileTyping: "unlessMac",
     enabled: (tree, path) => path.length >= 2 && child(tree, path) !== undefined,
     perform: outdent,
   },
@@ -360,11 +362,11 @@ const CHORDS: readonly [Chord, EditorCommand][] = COMMANDS.flatMap((command) =>
 /**
  * The command a key press triggers, if any. "Mod" is Ctrl or Cmd; the other modifiers must match
  * exactly. With `{ typing: true }` (the event comes from a text field), commands whose keys edit
- * text there are left out.
+ * text there are left out; `mac` says whose text keys those are (see `whileTyping`).
  */
 export function commandForKey(
   e: KeyEventLike,
-  options: { typing?: boolean } = {},
+  options: { typing?: boolean; mac?: boolean } = {},
 ): EditorCommand | undefined {
   if (typeof e?.key !== "string") return undefined;
   const mod = Boolean(e.ctrlKey || e.metaKey);
@@ -373,6 +375,7 @@ export function commandForKey(
     if (chord.key !== key || chord.mod !== mod || chord.shift !== Boolean(e.shiftKey)) continue;
     if (chord.alt !== Boolean(e.altKey)) continue;
     if (options.typing && command.whileTyping === false) continue;
+    if (options.typing && command.whileTyping === "unlessMac" && options.mac) continue;
     return command;
   }
   return undefined;

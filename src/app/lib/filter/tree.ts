@@ -788,37 +788,27 @@ export function excludeFromMatch(tree: GroupNode, path: Path, column: string, va
   const here = locate(tree, path, "narrowed");
   if (typeof here === "string") return fail(tree, here);
   const { parent, parentPath, index } = here;
-  const siblings = childrenOf(parent);
   const beside = !parent.negate && andsEverything(parent);
   if (beside) {
-    const next = siblings[index + 1];
+    const next = childrenOf(parent)[index + 1];
     if (isExclusionOf(next, column) && next.joinWithPrevious !== "OR") {
       const list = next.valueList ?? [];
       if (list.some((v) => v.toLowerCase() === value.toLowerCase())) return done(tree, path);
-      const updated = updateNode(tree, [...parentPath, index + 1], { valueList: [...list, value] });
-      return updated.ok ? { ...updated, focus: path } : updated;
+      return withFocus(updateNode(tree, [...parentPath, index + 1], { valueList: [...list, value] }), path);
     }
-    const exclusion: ConditionNode = {
-      type: "condition",
-      column,
-      operator: "notIn",
-      valueList: [value],
-      id: newId(),
-    };
-    const added = addNode(tree, parentPath, exclusion, index + 1);
-    return added.ok ? { ...added, focus: path } : added;
+    return withFocus(addNode(tree, parentPath, exclusion(column, value), index + 1), path);
   }
   const wrapped = wrapInGroup(tree, path);
   if (!wrapped.ok) return wrapped;
-  const exclusion: ConditionNode = {
-    type: "condition",
-    column,
-    operator: "notIn",
-    valueList: [value],
-    id: newId(),
-  };
-  const added = addNode(wrapped.tree, path, exclusion, 1);
-  return added.ok ? { ...added, focus: [...path, 0] } : added;
+  return withFocus(addNode(wrapped.tree, path, exclusion(column, value), 1), [...path, 0]);
+}
+
+function exclusion(column: string, value: string): ConditionNode {
+  return { type: "condition", column, operator: "notIn", valueList: [value], id: newId() };
+}
+
+function withFocus(result: OpResult, focus: Path): OpResult {
+  return result.ok ? { ...result, focus } : result;
 }
 
 /** The values of `column` left out beside the match `nodeId` (see excludeFromMatch), in order. */

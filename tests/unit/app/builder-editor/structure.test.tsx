@@ -184,12 +184,31 @@ describe("menu and shortcuts", () => {
     expect(screen.getByText("It is already first in its group.").getAttribute("role")).toBe("status");
   });
 
-  it("does not move the node on Alt+Arrows typed in a text field", async () => {
+  it("moves the node on Alt+Arrows from anywhere in its row, but a select keeps its own", async () => {
     const user = userEvent.setup();
     const { tree } = renderEditor(group([cond("a"), cond("b")]));
-    await user.click(screen.getByRole("combobox", { name: "Value of condition 2" }));
+    // (A click opens the value's list: its first Alt+Up would close it, as the combobox pattern asks.)
+    screen.getByRole("combobox", { name: "Value of condition 2" }).focus();
     await user.keyboard("{Alt>}{ArrowUp}{/Alt}");
-    expect(ids(tree())).toEqual(["a", "b"]);
+    expect(ids(tree())).toEqual(["b", "a"]);
+    screen.getByRole("combobox", { name: "Comparison of condition 2" }).focus();
+    await user.keyboard("{Alt>}{ArrowUp}{/Alt}");
+    expect(ids(tree())).toEqual(["b", "a"]);
+  });
+
+  it("leaves Alt+Arrows to a text field on macOS, where they move the caret", async () => {
+    const platform = Object.getOwnPropertyDescriptor(Navigator.prototype, "platform");
+    Object.defineProperty(navigator, "platform", { value: "MacIntel", configurable: true });
+    try {
+      const user = userEvent.setup();
+      const { tree } = renderEditor(group([cond("a"), cond("b")]));
+      await user.click(screen.getByRole("combobox", { name: "Value of condition 2" }));
+      await user.keyboard("{Alt>}{ArrowUp}{/Alt}");
+      expect(ids(tree())).toEqual(["a", "b"]);
+    } finally {
+      delete (navigator as { platform?: string }).platform;
+      if (platform) Object.defineProperty(Navigator.prototype, "platform", platform);
+    }
   });
 });
 

@@ -119,7 +119,8 @@ describe("commandForKey", () => {
 
   it("inside a text field, leaves out the keys that edit text there", () => {
     expect(commandForKey(key("Backspace", { metaKey: true }), { typing: true })).toBeUndefined();
-    expect(commandForKey(key("ArrowLeft", { altKey: true }), { typing: true })).toBeUndefined();
+    expect(commandForKey(key("ArrowLeft", { altKey: true }), { typing: true, mac: true })).toBeUndefined();
+    expect(commandForKey(key("ArrowLeft", { altKey: true }), { typing: true })?.id).toBe("outdent");
     expect(commandForKey(key("Enter", { metaKey: true }), { typing: true })?.id).toBe("addCondition");
     expect(commandForKey(key("z", { metaKey: true }), { typing: true })?.id).toBe("undo");
   });

@@ -123,6 +123,8 @@ export function Combobox({
     if (event.ctrlKey || event.metaKey) return;
     switch (event.key) {
       case "ArrowDown":
+        // A closed list leaves Alt+Down to the editor (it moves the row), as Alt+Up is.
+        if (event.altKey && !open) break;
         event.preventDefault();
         if (!open || event.altKey) openList(open ? active : undefined);
         else setActive((i) => (shown.length === 0 ? -1 : i >= shown.length - 1 ? 0 : i + 1));

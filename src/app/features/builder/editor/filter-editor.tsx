@@ -70,6 +70,13 @@ function isTextField(element: HTMLElement): boolean {
   return false;
 }
 
+/** The key that jumps to the add bar of the group holding focus. */
+const ADD_BAR_KEY = "Mod+/";
+
+function isAddBarKey(event: KeyboardEvent<HTMLElement>): boolean {
+  return event.key === "/" && !event.altKey && (event.ctrlKey || event.metaKey);
+}
+
 /** The element of node `id` (its row or group section). */
 function findNode(root: HTMLElement | null, id: string): HTMLElement | null {
   if (!root) return null;
@@ -144,7 +151,21 @@ export function FilterEditor({
       const target = event.target as HTMLElement;
       // Portalled content (the actions menu) bubbles here through React: its keys are its own.
       if (!rootRef.current?.contains(target)) return;
-      const command = commandForKey(event, { typing: isTextField(target) });
+      if (isAddBarKey(event)) {
+        // To the add buttons of the group around focus, past every rule in between.
+        const group = target.closest(".fe-group") ?? rootRef.current.querySelector(".fe-group");
+        const add = group?.querySelector<HTMLElement>(":scope > .fe-group-body > .fe-add-bar .fe-add");
+        if (add) {
+          event.preventDefault();
+          add.focus();
+        }
+        return;
+      }
+      // A select's Alt+Arrows open it (outside macOS): its keys stay its own, as a Mac's text keys do.
+      const command = commandForKey(event, {
+        typing: isTextField(target),
+        mac: platform.mac || target instanceof HTMLSelectElement,
+      });
       if (!command) return;
       event.preventDefault();
       event.stopPropagation();
@@ -154,7 +175,7 @@ export function FilterEditor({
         owner?.getAttribute("data-node-id") ?? owner?.getAttribute("data-connector-of") ?? rootId;
       dispatch.run(command.id, nodeId);
     },
-    [dispatch, memory, rootId, dragging],
+    [dispatch, memory, rootId, dragging, platform],
   );
 
   // Focus follows the node a command (or a drop) acted on, inside collapsed groups too.
@@ -255,6 +276,10 @@ export function FilterEditor({
                 <dd>{command.label}</dd>
               </div>
             ))}
+            <div>
+              <dt>{formatKey(ADD_BAR_KEY, platform.mac)}</dt>
+              <dd>Go to the add buttons of the group</dd>
+            </div>
             <div>
               <dt>Space, arrows, Space</dt>
               <dd>Drag with the keyboard from a handle</dd>
