@@ -2,6 +2,7 @@ import os from "node:os";
 import { downloadBench } from "./download-bench";
 import { editorBench } from "./editor-bench";
 import { exclusionBench } from "./exclusion-bench";
+import { latencyBench } from "./latency-bench";
 import { proxyBench } from "./proxy-bench";
 import { sandboxBench } from "./sandbox-bench";
 import { storeBench } from "./store-bench";
@@ -10,7 +11,7 @@ import { storeBench } from "./store-bench";
  * `npm run bench`: every speed and memory target of the project, each printed beside a baseline
  * measured in the same run (machines here are noisy, so ratios, not absolute times, are the
  * figures to compare). BENCH_ROWS and BENCH_RUNS shrink it for a quick look; BENCH_ONLY (a comma
- * list of sandbox, proxy, store, editor, download, exclusion) runs some parts only.
+ * list of sandbox, proxy, store, editor, download, exclusion, latency) runs some parts only.
  */
 const rows = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const runs = Math.max(20, Number(process.env.BENCH_RUNS ?? 30));
@@ -22,6 +23,7 @@ const parts = [
   { name: "editor", run: () => editorBench({ rows }) },
   { name: "download", run: () => downloadBench({ rows, runs }) },
   { name: "exclusion", run: () => exclusionBench({ rows, runs }) },
+  { name: "latency", run: () => latencyBench({ rows }) },
 ].filter((part) => !only || only.includes(part.name));
 
 console.log(`# Audience Builder benchmark, ${new Date().toISOString()}`);

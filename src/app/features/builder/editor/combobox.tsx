@@ -89,7 +89,10 @@ export function Combobox({
   const [active, setActive] = useState(-1);
   const listRef = useRef<HTMLDivElement>(null);
 
-  const filter = free ? text : query;
+  // Free text filters its suggestions only once typed into: opened on a value already there, the
+  // list shows every choice, not just the one that value matches.
+  const [typed, setTyped] = useState(false);
+  const filter = free ? (typed ? text : "") : query;
   const filtered = useMemo(() => options.filter((option) => matches(option, filter)), [options, filter]);
   const shown = filtered.length > maxShown ? filtered.slice(0, maxShown) : filtered;
   const hidden = filtered.length - shown.length;
@@ -104,6 +107,7 @@ export function Combobox({
 
   const openList = (startAt?: number) => {
     setOpen(true);
+    setTyped(false);
     const chosen = selected === undefined ? -1 : shown.findIndex((option) => option.value === selected);
     setActive(startAt ?? chosen);
   };
@@ -235,8 +239,10 @@ export function Combobox({
         placeholder={free ? placeholder : open && query === "" ? text || placeholder : placeholder}
         value={free ? text : open ? query : text}
         onChange={(event) => {
-          if (free) onTextChange(event.target.value);
-          else setQuery(event.target.value);
+          if (free) {
+            onTextChange(event.target.value);
+            setTyped(true);
+          } else setQuery(event.target.value);
           if (!open) setOpen(true);
           setActive(free ? -1 : 0);
         }}

@@ -82,6 +82,7 @@ export const ConditionRow = memo(function ConditionRow({
           name={name}
           problems={problems}
           setValue={row.setValue}
+          pickValue={row.pickValue}
           setValue2={row.setValue2}
           setList={row.setList}
         />

@@ -86,9 +86,12 @@ export function useConditionRow(node: ConditionNode) {
     (operator: Operator) => patch(operatorPatch(node, operator)),
     [patch, node],
   );
+  // Typing merges into one step and waits for a pause before counting; a value picked from a list,
+  // or a chip added or removed whole, is a step of its own, counted at once.
   const setValue = useCallback((value: Scalar) => patch({ value }, "value"), [patch]);
+  const pickValue = useCallback((value: Scalar) => patch({ value }), [patch]);
   const setValue2 = useCallback((value2: Scalar) => patch({ value2 }, "value2"), [patch]);
-  const setList = useCallback((valueList: string[]) => patch({ valueList }, "valueList"), [patch]);
+  const setList = useCallback((valueList: string[]) => patch({ valueList }), [patch]);
   const toggleNot = useCallback(() => dispatch.run("negate", id), [dispatch, id]);
 
   return {
@@ -99,6 +102,7 @@ export function useConditionRow(node: ConditionNode) {
     changeColumn,
     changeOperator,
     setValue,
+    pickValue,
     setValue2,
     setList,
     toggleNot,

@@ -36,29 +36,38 @@ function peopleHint(count: number | undefined): string | undefined {
 export function useValueSuggestions(column: Column | undefined, text: string, wanted: boolean) {
   const offers = wanted && column?.categorical === true;
   const enumerable = column?.enumerable === true;
-  const settledText = useDebouncedValue(text, 150);
-  const counts = useQuery({
-    ...valueSuggestionsQueryOptions(column?.name ?? "", settledText),
+  const settledText = useDebouncedValue(text.trim(), 150);
+  // The most common values (what a list opened on a value already there shows), and those
+  // containing the typed text (what typing narrows to, beyond the most common).
+  const common = useQuery({
+    ...valueSuggestionsQueryOptions(column?.name ?? "", ""),
     enabled: offers,
+  });
+  const matching = useQuery({
+    ...valueSuggestionsQueryOptions(column?.name ?? "", settledText),
+    enabled: offers && settledText !== "",
     placeholderData: keepPreviousData,
   });
   const listed = useColumnValues(column?.name ?? "", { enabled: offers && enumerable });
   const suggestions = useMemo<Suggestion[] | undefined>(() => {
     if (!offers) return undefined;
-    const known = new Map((counts.data ?? []).map((entry) => [valueKey(entry.value), entry.count]));
-    const values = enumerable ? (listed.data?.values ?? []) : (counts.data ?? []).map((entry) => entry.value);
+    const counted = [...(common.data ?? []), ...(settledText !== "" ? (matching.data ?? []) : [])];
+    const known = new Map(counted.map((entry) => [valueKey(entry.value), entry.count]));
+    const values = enumerable
+      ? (listed.data?.values ?? [])
+      : [...new Map(counted.map((entry) => [valueKey(entry.value), entry.value])).values()];
     return values.map((value) => {
       const hint = peopleHint(known.get(valueKey(value)));
       return hint ? { value, hint } : { value };
     });
-  }, [offers, enumerable, counts.data, listed.data]);
+  }, [offers, enumerable, common.data, matching.data, settledText, listed.data]);
   // An enumerable column's list stands without its counts; any other column's list is its counts.
-  const failed = enumerable ? (listed.isError ? listed.error : null) : counts.isError ? counts.error : null;
+  const failed = enumerable ? (listed.isError ? listed.error : null) : common.isError ? common.error : null;
   const status = !offers
     ? undefined
     : failed
       ? `Could not load the values: ${readableError(failed)}`
-      : (enumerable ? listed.isPending : counts.isPending)
+      : (enumerable ? listed.isPending : common.isPending)
         ? "Loading values…"
         : undefined;
   return { suggestions, status };

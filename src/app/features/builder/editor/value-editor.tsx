@@ -24,6 +24,8 @@ export interface ValueEditorProps {
   name: string;
   problems: Partial<Record<ProblemField | "node", string[]>>;
   setValue(value: Scalar): void;
+  /** A value chosen whole (from the list, or a suggestion): counted at once, not as typing. */
+  pickValue(value: Scalar): void;
   setValue2(value: Scalar): void;
   setList(list: string[]): void;
 }
@@ -40,6 +42,7 @@ export function ValueEditor({
   name,
   problems,
   setValue,
+  pickValue,
   setValue2,
   setList,
 }: ValueEditorProps) {
@@ -71,7 +74,7 @@ export function ValueEditor({
     [suggestions],
   );
   const useInstead = (typed: string, existing: string) => {
-    if (reads !== "list") return setValue(existing);
+    if (reads !== "list") return pickValue(existing);
     const list = node.valueList ?? [];
     const at = list.findIndex((entry) => valueKey(entry) === valueKey(typed));
     const without = list.filter((entry) => valueKey(entry) !== valueKey(typed));
@@ -107,7 +110,7 @@ export function ValueEditor({
           text={asText(value)}
           selected={asText(value)}
           onTextChange={(text) => set(text)}
-          onSelect={(option) => set(option.value)}
+          onSelect={(option) => (key === "value" ? pickValue(option.value) : set(option.value))}
           onFocus={() => setWanted(true)}
           placeholder="Type or choose a value"
           invalid={state.invalid}
