@@ -47,7 +47,7 @@ function describeAny(node: FilterNode, top: boolean): string {
       return node.negate ? `not (${phrase})` : phrase;
     }
     case "lookalike": {
-      const which = node.domain || node.rbidOrg;
+      const which = node.domain || node.rbidOrg || "a company not named yet";
       const phrase = isExact(node) ? `works at ${which}` : `works at a company ${level(node)} ${which}`;
       return node.negate ? `not (${phrase})` : phrase;
     }

@@ -233,7 +233,12 @@ export async function latencyBench(options: { rows: number }) {
       table(
         ["measure", "median", "p95", "x the count request alone"],
         [
-          ["count request alone (fetch from the page; baseline)", `${fmt(base)} ms`, `${fmt(p95(baseline))} ms`, "1.00x"],
+          [
+            "count request alone (fetch from the page; baseline)",
+            `${fmt(base)} ms`,
+            `${fmt(p95(baseline))} ms`,
+            "1.00x",
+          ],
           [
             `${EDITS} typed edits: last keystroke to the new count`,
             `${fmt(median(typed))} ms`,
@@ -267,7 +272,11 @@ export async function latencyBench(options: { rows: number }) {
             `${typedCalls} for ${EDITS} typed edits, ${discreteCalls} for ${EDITS} discrete`,
             verdict(typedCalls <= EDITS && discreteCalls <= EDITS),
           ],
-          [`none when ${REVISITS} undos revisit earlier trees`, `${revisitCalls}`, verdict(revisitCalls === 0)],
+          [
+            `none when ${REVISITS} undos revisit earlier trees`,
+            `${revisitCalls}`,
+            verdict(revisitCalls === 0),
+          ],
         ],
       ),
       "",

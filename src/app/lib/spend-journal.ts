@@ -20,7 +20,15 @@ import { newIdempotencyKey } from "../api/client";
 
 export const JOURNAL_KEY = "ab.checkout.pending.v1";
 
-export const PURCHASE_KINDS = ["enrich", "preview", "export", "verify", "verifyBatch", "rotateKey"] as const;
+export const PURCHASE_KINDS = [
+  "enrich",
+  "preview",
+  "export",
+  "verify",
+  "verifyBatch",
+  "rotateKey",
+  "resolveCompany",
+] as const;
 export type PurchaseKind = (typeof PURCHASE_KINDS)[number];
 
 const callSchema = z.object({

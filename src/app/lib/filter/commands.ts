@@ -173,7 +173,7 @@ export const COMMANDS: readonly EditorCommand[] = [
   {
     id: "addLookalike",
     label: "Add lookalike companies",
-    description: "Find people at companies similar to one you name by domain or company ID.",
+    description: "Find people at companies similar to one you name by domain, name or company ID.",
     keys: [],
     recordsHistory: true,
     whileTyping: true,

@@ -198,7 +198,7 @@ function describeIssue(issue: z.core.$ZodIssue, node: FilterNode): string {
       if (field === "on") return "Choose job title or company.";
       break;
     case "lookalike":
-      if (field === undefined) return "Enter a company domain or company ID.";
+      if (field === undefined) return "Name the company: its domain, its name or its company ID.";
       if (field === "domain" || field === "rbidOrg") return "Enter a company domain or company ID as text.";
       break;
     case "group":

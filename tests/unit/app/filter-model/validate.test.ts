@@ -68,7 +68,7 @@ describe("validateTree: messages for people, per node", () => {
     expect(reasons(sem("s", { maxDistance: 3 }))).toEqual(["Enter a distance between 0 and 2."]);
     expect(reasons(sem("s", { match: "close" as never }))).toEqual(["Choose a match level."]);
     expect(reasons(look("l", { domain: "", rbidOrg: "" }))).toEqual([
-      "Enter a company domain or company ID.",
+      "Name the company: its domain, its name or its company ID.",
     ]);
     expect(reasons(look("l", { domain: "", rbidOrg: "ORG000001" }))).toBeUndefined();
   });

@@ -1,6 +1,7 @@
 import { memo } from "react";
 import { describeNode } from "../../../../contract/describe";
 import type { LookalikeNode } from "../../../../contract/filter";
+import { useCompanyByName } from "./company-by-name";
 import { fieldProblems } from "./field-problems";
 import { LevelFooter } from "./match-level-control";
 import { DragHandle, type HandleProps, RowTools, RuleRow, useRowProblems } from "./node-parts";
@@ -11,6 +12,7 @@ import { type LookalikeBy, useLookalikeRow } from "./use-lookalike-row";
 
 const BY_OPTIONS: readonly SegmentedOption<LookalikeBy>[] = [
   { value: "domain", label: "Domain" },
+  { value: "name", label: "Name" },
   { value: "rbidOrg", label: "Company ID" },
 ];
 
@@ -28,6 +30,7 @@ export const LookalikeRow = memo(function LookalikeRow({
   reportRender("LookalikeRow", row.id);
   const { reasons, problems } = useRowProblems(node, row.id);
   const name = `lookalike ${position}`;
+  const byName = useCompanyByName(name, row.chooseCompany);
   const lookupId = `fe-lookup-${row.id}`;
   const invalid = (problems.company?.length ?? 0) > 0 || row.lookup.kind === "missing";
   const describedBy =
@@ -53,27 +56,35 @@ export const LookalikeRow = memo(function LookalikeRow({
           dataField="by"
         />
         <div className="fe-field fe-field-text">
-          <input
-            type="text"
-            className="fe-input"
-            aria-label={`${row.by === "domain" ? "Company domain" : "Company ID"} for ${name}`}
-            aria-invalid={invalid || undefined}
-            aria-describedby={describedBy}
-            placeholder={row.by === "domain" ? "e.g. northwind.example" : "Company ID (RBID)"}
-            spellCheck={false}
-            data-field="company"
-            value={row.text}
-            onChange={(event) => row.setText(event.target.value)}
-          />
-          {fieldProblems(problemId(row.id, "company"), problems.company)}
+          {row.by === "name" ? (
+            byName.field
+          ) : (
+            <input
+              type="text"
+              className="fe-input"
+              aria-label={`${row.by === "domain" ? "Company domain" : "Company ID"} for ${name}`}
+              aria-invalid={invalid || undefined}
+              aria-describedby={describedBy}
+              placeholder={row.by === "domain" ? "e.g. northwind.example" : "Company ID (RBID)"}
+              spellCheck={false}
+              data-field="company"
+              value={row.text}
+              onChange={(event) => row.setText(event.target.value)}
+            />
+          )}
+          {/* By name, the rule is unfinished until a company is chosen: the name field says how. */}
+          {row.by === "name" ? null : fieldProblems(problemId(row.id, "company"), problems.company)}
         </div>
         <RowTools node={node} nodeId={row.id} name={name} negated={node.negate} onToggleNot={row.toggleNot} />
       </div>
+      {row.by === "name" ? byName.extras : null}
       <p id={lookupId} className="fe-lookup" data-state={row.lookup.kind} role="status">
         {row.lookup.kind === "waiting"
           ? "Looking up the company…"
           : row.lookup.kind === "empty"
-            ? "Name a company by its web domain or its company ID."
+            ? row.by === "name"
+              ? "Type its name: pick it from the contact data, or search the data service."
+              : "Name a company by its web domain, its name or its company ID."
             : row.lookup.text}
       </p>
       <LevelFooter

@@ -6,7 +6,7 @@ import { type CompanyRef, useCompanyLookup } from "../api/company-lookup";
 import { useDispatch } from "./editor-context";
 import { useDebouncedValue } from "./use-debounced-value";
 
-export type LookalikeBy = "domain" | "rbidOrg";
+export type LookalikeBy = "domain" | "rbidOrg" | "name";
 
 /** How long typing must pause before the company is looked up. */
 export const LOOKUP_DEBOUNCE_MS = 400;
@@ -41,13 +41,24 @@ export function useLookalikeRow(node: LookalikeNode) {
   const setBy = useCallback(
     (next: LookalikeBy) => {
       setChosen(next);
-      if (next !== by && text !== "")
+      if (next === by || text === "") return;
+      // A name is looked for apart from the rule, which names the company once one is chosen.
+      if (next === "name") dispatch.update(id, { domain: "", rbidOrg: "" });
+      else
         dispatch.update(
           id,
           next === "domain" ? { domain: text, rbidOrg: "" } : { rbidOrg: text, domain: "" },
         );
     },
     [dispatch, id, by, text],
+  );
+  /** A company chosen by name: the rule names it by its ID. */
+  const chooseCompany = useCallback(
+    (rbid: string) => {
+      setChosen("rbidOrg");
+      dispatch.update(id, { rbidOrg: rbid, domain: "" });
+    },
+    [dispatch, id],
   );
   const setLevel = useCallback(
     (match: MatchLevel) => dispatch.update(id, { match, maxDistance: undefined }),
@@ -59,7 +70,7 @@ export function useLookalikeRow(node: LookalikeNode) {
   const settled = useDebouncedValue(wanted, LOOKUP_DEBOUNCE_MS);
   const [settledBy, settledText = ""] = settled.split("\u0000") as [LookalikeBy, string?];
   const ref: CompanyRef | null =
-    settledText === ""
+    settledText === "" || settledBy === "name"
       ? null
       : settledBy === "domain"
         ? { by: "domain", domain: settledText }
@@ -67,7 +78,7 @@ export function useLookalikeRow(node: LookalikeNode) {
   const lookup = useCompanyLookup(ref);
 
   let state: LookupState;
-  if (text.trim() === "") state = { kind: "empty" };
+  if (text.trim() === "" || by === "name") state = { kind: "empty" };
   else if (settled !== wanted || lookup.isPending) state = { kind: "waiting" };
   else if (lookup.isError)
     state = { kind: "error", text: `Could not check this company: ${readableError(lookup.error)}` };
@@ -88,5 +99,5 @@ export function useLookalikeRow(node: LookalikeNode) {
   }, [dispatch, id, unknown]);
   useEffect(() => () => dispatch.reportUnknown(id, null), [dispatch, id]);
 
-  return { id, by, text, setText, setBy, setLevel, toggleNot, lookup: state };
+  return { id, by, text, setText, setBy, chooseCompany, setLevel, toggleNot, lookup: state };
 }
