@@ -74,6 +74,14 @@ export function ValueEditor({
     [suggestions],
   );
   const useInstead = (typed: string, existing: string) => {
+    // The note (and its button, which had focus) goes: focus goes back to the value it fixed.
+    requestAnimationFrame(() =>
+      document
+        .querySelector<HTMLElement>(
+          `[data-node-id="${nodeId}"] [data-field="${reads === "list" ? "valueList" : "value"}"]`,
+        )
+        ?.focus(),
+    );
     if (reads !== "list") return pickValue(existing);
     const list = node.valueList ?? [];
     const at = list.findIndex((entry) => valueKey(entry) === valueKey(typed));
