@@ -1,5 +1,7 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
+import { encodeTreeForUrl } from "../../src/app/lib/working-tree";
+import type { GroupNode } from "../../src/contract/filter";
 import { browserAndAppForFile, cspViolations, openPage, screenshot, settledCount } from "../support/browser";
 
 /**
@@ -92,4 +94,39 @@ describe("quiet new rules and contained errors", () => {
       await context.close();
     }
   }, 90_000);
+
+  it("a rule the service refuses (its count's 422 names it) is marked on its row and counted without", async () => {
+    // Opened from a link: the count is asked at once, before the row's own lookup has answered.
+    const tree: GroupNode = {
+      type: "group",
+      op: "AND",
+      negate: false,
+      id: "root",
+      children: [
+        { type: "condition", id: "de", column: "COUNTRY_NAME_PER", operator: "eq", value: "Germany" },
+        { type: "lookalike", id: "hs", domain: "hubspot-nowhere.com", rbidOrg: "", negate: false },
+      ],
+    };
+    const { page, log, context } = await openPage(env.browser, { width: 1440, height: 900 });
+    try {
+      await page.goto(`${env.app.url}/?a=${encodeTreeForUrl(tree)}`);
+      const row = page.getByRole("group", { name: /^Lookalike 2:/ });
+      expect(await row.getByLabel("Company domain for lookalike 2").inputValue()).toBe("hubspot-nowhere.com");
+      await poll(() => leftOut(page).textContent()).toMatch(/hubspot-nowhere\.com.*Counted without it\./);
+      const germany = await settledCount(page);
+      expect(germany).toMatch(/^[\d,]+$/);
+      expect(germany).not.toBe("0");
+      // No page-wide banner, no internal path anywhere on the page.
+      expect(await page.locator(".count-badge[data-state=error]").count()).toBe(0);
+      // The sample and insights asked with the rule too: they come back without it, by themselves,
+      // and nothing anywhere names an internal path.
+      await poll(() => page.getByText(/could not be (taken|loaded)/).count()).toBe(0);
+      expect(await page.locator("body").textContent()).not.toMatch(/children|filter ›|RBID/);
+      await shot(page, "quiet-04-refused-rule-marked");
+      const expected = [/status of 422 .*\/api\/v2\/contact\/(company\/lookalike|count|insights|view)\)$/];
+      expect(log.problems().filter((line) => !expected.some((re) => re.test(line)))).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
 });

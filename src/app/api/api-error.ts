@@ -104,11 +104,40 @@ export function formatPath(loc: readonly (string | number)[]): string {
   return parts.join(" › ");
 }
 
-/** Where an issue points, for people: `["body", "filter", "children", 0, "value"]` -> `filter › children 0 › value`. */
+/** A node's fields as people name them (the rest keep their own name). */
+const FIELD_WORDS: Readonly<Record<string, string>> = {
+  column: "its field",
+  operator: "its comparison",
+  value: "its value",
+  value2: "its upper end",
+  valueList: "its list of values",
+  text: "its text",
+  domain: "its company domain",
+  rbidOrg: "its company ID",
+  match: "its match level",
+  maxDistance: "its distance",
+  op: "its AND / OR",
+  negate: "its NOT",
+  joinWithPrevious: "its and / or",
+};
+
+/**
+ * Where an issue points, for people: `["body", "filter", "children", 1, "children", 0, "value"]`
+ * -> `rule 2.1, its value`; `["query", "metadata"]` -> `metadata`; nothing -> `the request`.
+ */
 export function describeLocation(loc: readonly (string | number)[]): string {
   const [head, ...rest] = loc;
   const path = head === "body" || head === "query" || head === "path" ? rest : loc;
-  return path.length === 0 ? "the request" : formatPath(path);
+  if (path.length === 0) return "the request";
+  if (path[0] !== "filter") return formatPath(path);
+  const positions: number[] = [];
+  let i = 1;
+  for (; i + 1 < path.length && path[i] === "children" && typeof path[i + 1] === "number"; i += 2)
+    positions.push((path[i + 1] as number) + 1);
+  const where = positions.length === 0 ? "the filter" : `rule ${positions.join(".")}`;
+  const field = path[i];
+  if (field === undefined) return where;
+  return `${where}, ${typeof field === "string" ? (FIELD_WORDS[field] ?? field) : `item ${field + 1}`}`;
 }
 
 function validationMessage(issues: readonly ValidationIssue[]): string {

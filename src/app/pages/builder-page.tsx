@@ -1,4 +1,4 @@
-import { useCallback, useLayoutEffect, useMemo, useState } from "react";
+import { useCallback, useEffect, useLayoutEffect, useMemo, useState } from "react";
 import { describe, describeNode } from "../../contract/describe";
 import type { FilterNode, GroupNode } from "../../contract/filter";
 import { TYPING_SETTLE_MS, useLiveCount } from "../features/audience/count";
@@ -13,6 +13,7 @@ import type { AddCondition } from "../features/insights/buckets";
 import { InsightsPanel } from "../features/insights/insights-panel";
 import { OpenAudienceBar } from "../features/saved-audiences/open-audience-bar";
 import { SavedAudiencesPanel } from "../features/saved-audiences/saved-audiences-panel";
+import { refusedNode } from "../lib/filter/refusal";
 import { andAtTop, nodeAt, valueCondition } from "../lib/filter/tree";
 import { type CountablePart, countablePart, nodeProblems, toRequestFilter } from "../lib/filter/validate";
 import {
@@ -63,6 +64,14 @@ export function BuilderPage() {
   // Typing waits for a short pause; a discrete edit is counted at once.
   const countDelay = editor.typing ? TYPING_SETTLE_MS : 0;
   const { count, isFetching: counting, isStale } = useLiveCount(filter, valid, { debounceMs: countDelay });
+  // A count the service refused because of one rule (a 422 naming it) marks that rule, which the
+  // count then leaves out, saying so. The same query as the badge's: no request of its own.
+  const shownCount = useLiveCount(shown, part !== null, { debounceMs: countDelay });
+  const refusal = useMemo(() => refusedNode(shown, shownCount.error), [shown, shownCount.error]);
+  const { reportRefused } = editor.dispatch;
+  useEffect(() => {
+    if (refusal) reportRefused(refusal.node, refusal.reason);
+  }, [refusal, reportRefused]);
   // What a save records as the audience's size: only a count of this very tree.
   const savedCount = count !== null && !isStale && !counting ? count : null;
   const open = useCallback((tree: GroupNode) => editor.replace(tree), [editor.replace]);

@@ -47,7 +47,7 @@ describe("ApiError from an HTTP answer", () => {
     expect(error.issues[0]?.loc).toEqual(["body", "filter", "children", 0, "value"]);
     expect(error.issues[1]?.type).toBe("missing");
     expect(error.message).toBe(
-      "Some of what was sent is not valid: filter › children 0 › value: Input should be a valid integer (and 1 more).",
+      "Some of what was sent is not valid: rule 1, its value: Input should be a valid integer (and 1 more).",
     );
   });
 
@@ -215,7 +215,11 @@ describe("helpers", () => {
   });
 
   it("describeLocation drops where the input came from", () => {
-    expect(describeLocation(["body", "filter", "children", 2])).toBe("filter › children 2");
+    expect(describeLocation(["body", "filter", "children", 2])).toBe("rule 3");
+    expect(describeLocation(["body", "filter", "children", 1, "children", 0, "domain"])).toBe(
+      "rule 2.1, its company domain",
+    );
+    expect(describeLocation(["body", "filter"])).toBe("the filter");
     expect(describeLocation(["query", "metadata"])).toBe("metadata");
     expect(describeLocation(["body"])).toBe("the request");
   });

@@ -5,6 +5,7 @@ import { canRedo, canUndo, commit, createHistory, type History } from "../../../
 import {
   excludeFromMatch,
   moveNode,
+  nodeAt,
   type OpResult,
   type Path,
   pathOfId,
@@ -77,6 +78,11 @@ export interface EditorDispatch {
    * does not know); null: nothing (any more). Such a node is left out of the count, and blocks buying.
    */
   reportUnknown(nodeId: string, reason: string | null): void;
+  /**
+   * The service refused a node as it is (a count's 422 pointing at it): said on the node, which is
+   * left out of the count until it changes (then it is sent again, and may be refused again).
+   */
+  reportRefused(node: FilterNode, reason: string): void;
   /** Per-node validation reasons (arrays kept identical while their content is). */
   readonly problems: KeyedStore<readonly string[]>;
   /** Collapsed group ids. */
@@ -246,13 +252,35 @@ function sameReasons(a: readonly string[] | undefined, b: readonly string[] | un
   return a.every((reason, i) => reason === b[i]);
 }
 
-/** Keeps the store's arrays where the reasons did not change, so their nodes do not re-render. */
 /** The tree's own problems, plus what the service said of nodes that have none of their own. */
 function withUnknowns(problems: Problems, unknowns: ReadonlyMap<string, string>): Problems {
   if (unknowns.size === 0) return problems;
   const merged = new Map(problems);
   for (const [id, reason] of unknowns) if (!merged.has(id)) merged.set(id, [reason]);
   return merged;
+}
+
+interface Refusal {
+  /** The node as it was refused: a changed node is sent again. */
+  key: string;
+  reason: string;
+}
+
+function refusalKey(node: FilterNode): string {
+  return JSON.stringify(node, (name, value) =>
+    name === "id" || name === "joinWithPrevious" ? undefined : value,
+  );
+}
+
+/** The refusals that still apply: their node is there, unchanged. */
+function stillRefused(tree: GroupNode, refusals: ReadonlyMap<string, Refusal>): ReadonlyMap<string, string> {
+  const applying = new Map<string, string>();
+  for (const [id, refusal] of refusals) {
+    const path = pathOfId(tree, id);
+    const node = path ? nodeAt(tree, path) : undefined;
+    if (node && refusalKey(node) === refusal.key) applying.set(id, refusal.reason);
+  }
+  return applying;
 }
 
 /** The problems without those of rules not filled in yet that the person has not left. */
@@ -294,12 +322,20 @@ export function useFilterEditor(initial: GroupNode): FilterEditorState {
   const tree = state.history.present;
   const checked = useMemo(() => validateTree(tree), [tree]);
   const [unknowns, setUnknowns] = useState<ReadonlyMap<string, string>>(() => new Map());
-  const problems = useMemo(() => withUnknowns(checked, unknowns), [checked, unknowns]);
+  const [refusals, setRefusals] = useState<ReadonlyMap<string, Refusal>>(() => new Map());
+  const refused = useMemo(() => stillRefused(tree, refusals), [tree, refusals]);
+  const problems = useMemo(
+    () => withUnknowns(withUnknowns(checked, unknowns), refused),
+    [checked, unknowns, refused],
+  );
   const blocking = useMemo(() => firstProblem(tree, problems), [tree, problems]);
   // A rule not filled in yet is unfinished, not wrong: said only once the person has left it empty.
   const [left, setLeft] = useState<ReadonlySet<string>>(() => new Set());
   // The rows say what the service answered themselves (a lookalike's "No such company").
-  const shownProblems = useMemo(() => quietUnfinished(checked, left), [checked, left]);
+  const shownProblems = useMemo(
+    () => withUnknowns(quietUnfinished(checked, left), refused),
+    [checked, left, refused],
+  );
   const shownBlocking = useMemo(() => firstProblem(tree, shownProblems), [tree, shownProblems]);
   const leave = useCallback(
     (nodeId: string) => setLeft((seen) => (seen.has(nodeId) ? seen : new Set(seen).add(nodeId))),
@@ -348,6 +384,15 @@ export function useFilterEditor(initial: GroupNode): FilterEditorState {
           else next.set(id, reason);
           return next;
         }),
+      reportRefused: (node, reason) => {
+        const id = node.id;
+        if (!id) return;
+        setRefusals((known) => {
+          const key = refusalKey(node);
+          if (known.get(id)?.key === key && known.get(id)?.reason === reason) return known;
+          return new Map(known).set(id, { key, reason });
+        });
+      },
       problems: stores.problems,
       collapsed: stores.collapsed,
     };
