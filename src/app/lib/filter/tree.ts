@@ -720,15 +720,22 @@ export function valueCondition(column: string, value: string | number | null): C
   return { type: "condition", column, operator: "eq", value: typed, id: newId() };
 }
 
-/** Same column, operator and operands: the condition is already there. */
+/** Same column, operator and operands (a list's values too): the condition is already there. */
 function sameCondition(a: FilterNode, b: ConditionNode): boolean {
   return (
     a.type === "condition" &&
     a.column === b.column &&
     a.operator === b.operator &&
     Object.is(a.value ?? null, b.value ?? null) &&
-    Object.is(a.value2 ?? null, b.value2 ?? null)
+    Object.is(a.value2 ?? null, b.value2 ?? null) &&
+    sameList(a.valueList, b.valueList)
   );
+}
+
+function sameList(a: readonly string[] | null | undefined, b: readonly string[] | null | undefined): boolean {
+  const left = a ?? [];
+  const right = b ?? [];
+  return left.length === right.length && left.every((value, i) => value === right[i]);
 }
 
 /**

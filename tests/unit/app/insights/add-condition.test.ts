@@ -104,6 +104,14 @@ describe("andAtTop: the audience can only shrink", () => {
     );
   });
 
+  it("adds a list condition whose values differ from one the root has (another target list)", () => {
+    const list = (id: string, valueList: string[]) =>
+      ({ type: "condition", column: "DOMAIN_ORG", operator: "in", valueList, id }) as const;
+    const before = group("root", [list("had", ["a.com", "b.com"])]);
+    expect(shape(okTree(andAtTop(before, list("other", ["c.com"]))))).toBe("root(had other)");
+    expect(okTree(andAtTop(before, list("same", ["a.com", "b.com"])))).toBe(before);
+  });
+
   it("gives fresh ids where the node's id is already used", () => {
     const before = group("root", [cond("new")]);
     const tree = okTree(andAtTop(before, director()));
