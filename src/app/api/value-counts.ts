@@ -1,5 +1,7 @@
-import { queryOptions } from "@tanstack/react-query";
-import type { FilterNodeInput, GroupInput } from "../../contract/filter";
+import { type QueryClient, queryOptions } from "@tanstack/react-query";
+import { canonicalFilter, canonicalKey } from "../../contract/canonical";
+import type { FilterNodeInput, GroupInput, GroupNode } from "../../contract/filter";
+import { ApiError } from "./api-error";
 import { call } from "./operations";
 
 /**
@@ -56,17 +58,19 @@ export const valueSuggestionsQueryOptions = (column: string, text: string) =>
 
 /**
  * How many people carry each of `values` (at most PRESENCE_CHUNK): a value missing from the answer
- * matches no one.
+ * matches no one. Over the whole dataset, or over the people of `within` (an audience) when given.
  */
-export const valuePresenceQueryOptions = (column: string, values: readonly string[]) =>
+export const valuePresenceQueryOptions = (column: string, values: readonly string[], within?: GroupNode) =>
   queryOptions({
-    queryKey: ["value-counts", "presence", column, ...values] as const,
-    queryFn: ({ signal }) =>
-      breakdown(
+    queryKey: ["value-counts", "presence", column, within ? canonicalKey(within) : null, ...values] as const,
+    queryFn: ({ signal }) => {
+      const present: FilterNodeInput = { type: "condition", column, operator: "in", valueList: [...values] };
+      return breakdown(
         column,
-        everyoneWhere({ type: "condition", column, operator: "in", valueList: [...values] }),
+        within ? everyoneWhere(canonicalFilter(within), present) : everyoneWhere(present),
         signal,
-      ),
+      );
+    },
     staleTime: VALUE_COUNTS_STALE_MS,
     gcTime: VALUE_COUNTS_STALE_MS,
   });
@@ -105,15 +109,106 @@ export const valueCandidatesQueryOptions = (column: string, typed: string) =>
     gcTime: VALUE_COUNTS_STALE_MS,
   });
 
-/** The values of a list to check, deduplicated without case, in chunks of PRESENCE_CHUNK. */
-export function presenceChunks(values: readonly string[]): string[][] {
+/**
+ * The values of a list to check, deduplicated without case, in chunks of PRESENCE_CHUNK: the first
+ * `max` of them (the Builder checks what a person reads; a target-account list is checked whole).
+ */
+export function presenceChunks(values: readonly string[], max = PRESENCE_CHECKED_MAX): string[][] {
   const byKey = new Map<string, string>();
   for (const value of values)
     if (value.trim() !== "" && !byKey.has(valueKey(value))) byKey.set(valueKey(value), value.trim());
-  const unique = [...byKey.values()]
-    .slice(0, PRESENCE_CHECKED_MAX)
-    .sort((a, b) => valueKey(a).localeCompare(valueKey(b)));
+  const unique = [...byKey.values()].slice(0, max).sort((a, b) => valueKey(a).localeCompare(valueKey(b)));
   const chunks: string[][] = [];
   for (let i = 0; i < unique.length; i += PRESENCE_CHUNK) chunks.push(unique.slice(i, i + PRESENCE_CHUNK));
   return chunks;
+}
+
+/** How far a long presence check has got. */
+export interface PresenceProgress {
+  /** Values answered so far, of `total`. */
+  checked: number;
+  total: number;
+  /** Seconds the rate limit asked to wait before the next try; null while nothing waits. */
+  waitSeconds: number | null;
+}
+
+export interface CheckPresenceOptions {
+  signal?: AbortSignal;
+  /** Chunks asked at once: few, so that the team's other calls keep their turn in the proxy's queue. */
+  concurrency?: number;
+  onProgress?: (progress: PresenceProgress) => void;
+  within?: GroupNode;
+}
+
+/** Tries of one chunk the rate limit may refuse before the check gives up. */
+const RATE_LIMITED_TRIES = 6;
+const DEFAULT_WAIT_SECONDS = 5;
+
+function pause(seconds: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", stop);
+      resolve();
+    }, seconds * 1000);
+    const stop = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    signal?.addEventListener("abort", stop, { once: true });
+  });
+}
+
+/**
+ * Which of many values carry people, chunk by chunk through `valuePresenceQueryOptions` (free, and
+ * cached: the Builder's checks and a second run share the answers), a few at a time so a long list
+ * neither floods the proxy nor holds up the page. A 429 waits as long as it says and tries again;
+ * any other failure rejects (the chunks that answered stay cached, so running it again resumes).
+ * Resolves to each present value's count, by `valueKey`; rejects with the signal's reason when
+ * aborted, asking nothing more.
+ */
+export async function checkPresence(
+  queryClient: QueryClient,
+  column: string,
+  chunks: readonly (readonly string[])[],
+  { signal, concurrency = 2, onProgress, within }: CheckPresenceOptions = {},
+): Promise<Map<string, number>> {
+  const counts = new Map<string, number>();
+  const total = chunks.reduce((sum, chunk) => sum + chunk.length, 0);
+  let checked = 0;
+  let next = 0;
+  const report = (waitSeconds: number | null) => onProgress?.({ checked, total, waitSeconds });
+
+  const askOne = async (chunk: readonly string[]) => {
+    for (let tries = 1; ; tries++) {
+      signal?.throwIfAborted();
+      try {
+        return await queryClient.fetchQuery(valuePresenceQueryOptions(column, chunk, within));
+      } catch (error) {
+        if (!(error instanceof ApiError && error.kind === "rate-limited") || tries >= RATE_LIMITED_TRIES)
+          throw error;
+        const seconds = error.retryAfter ?? DEFAULT_WAIT_SECONDS;
+        report(seconds);
+        await pause(seconds, signal);
+      }
+    }
+  };
+  let failed = false;
+  const worker = async () => {
+    while (next < chunks.length && !failed) {
+      const chunk = chunks[next++] ?? [];
+      try {
+        for (const entry of await askOne(chunk)) counts.set(valueKey(entry.value), entry.count);
+      } catch (error) {
+        failed = true; // the other workers stop asking
+        throw error;
+      }
+      checked += chunk.length;
+      report(null);
+    }
+  };
+  report(null);
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, chunks.length)) }, worker));
+  signal?.throwIfAborted();
+  return counts;
 }

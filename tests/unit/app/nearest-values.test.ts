@@ -54,5 +54,7 @@ describe("the values a presence check asks about", () => {
     const chunks = presenceChunks(many);
     expect(chunks.flat()).toHaveLength(PRESENCE_CHECKED_MAX);
     expect(chunks.every((chunk) => chunk.length <= PRESENCE_CHUNK)).toBe(true);
+    // A target-account list is checked whole, up to the limit given.
+    expect(presenceChunks(many, 10_000).flat()).toHaveLength(1000);
   });
 });
