@@ -2,6 +2,7 @@ import { z } from "zod";
 import { COMPANY_COLUMNS } from "../../../contract/columns";
 import { LOOKALIKE_LIMIT } from "../../../contract/inferred";
 import type { LookalikeRequest } from "./api/lookalike";
+import { isDomain, normaliseDomain } from "./domains";
 
 /**
  * The lookalike finder's form: which company (by website domain or by company id), how many
@@ -38,17 +39,6 @@ export const DEFAULT_FORM_VALUES: LookalikeFormValues = {
   columns: [...DEFAULT_COLUMNS],
 };
 
-/** `https://www.Acme.com/about` -> `acme.com`: people paste addresses, the service wants the domain. */
-export function normaliseDomain(text: string): string {
-  return text
-    .trim()
-    .toLowerCase()
-    .replace(/^[a-z][a-z0-9+.-]*:\/\//, "")
-    .replace(/^www\./, "")
-    .replace(/[/?#].*$/, "");
-}
-
-const DOMAIN_PATTERN = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)+$/;
 const LIMIT_MESSAGE = `Enter a whole number from ${LOOKALIKE_LIMIT.min} to ${LOOKALIKE_LIMIT.max}.`;
 
 export const lookalikeFormSchema = z
@@ -72,7 +62,7 @@ export const lookalikeFormSchema = z
           path: ["company"],
           message: "Enter the company's website domain, such as acme.com.",
         });
-      else if (!DOMAIN_PATTERN.test(normaliseDomain(text)))
+      else if (!isDomain(normaliseDomain(text)))
         ctx.addIssue({
           code: "custom",
           path: ["company"],

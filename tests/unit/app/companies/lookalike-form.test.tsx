@@ -2,6 +2,7 @@
 import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { filterValues } from "../../../../src/app/features/companies/column-values-browser";
+import { normaliseDomain } from "../../../../src/app/features/companies/domains";
 import { lookalikeNodeFor } from "../../../../src/app/features/companies/lookalike-finder";
 import { LookalikeForm } from "../../../../src/app/features/companies/lookalike-form";
 import {
@@ -9,7 +10,6 @@ import {
   DEFAULT_FORM_VALUES,
   type LookalikeFormValues,
   lookalikeFormSchema,
-  normaliseDomain,
   toLookalikeRequest,
 } from "../../../../src/app/features/companies/lookalike-form-schema";
 import { companyName, resultColumns } from "../../../../src/app/features/companies/lookalike-results";
