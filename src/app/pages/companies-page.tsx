@@ -5,6 +5,7 @@ import { useLiveCount } from "../features/audience/count";
 import { ColumnValuesBrowser } from "../features/companies/column-values-browser";
 import { CompanyCountCard } from "../features/companies/company-count-card";
 import { LookalikeFinder } from "../features/companies/lookalike-finder";
+import { useAddToAudience } from "../features/companies/use-add-to-audience";
 import { nodeAt } from "../lib/filter/tree";
 import { firstProblem, toRequestFilter, validateTree } from "../lib/filter/validate";
 import { browserStorage } from "../lib/store";
@@ -12,9 +13,10 @@ import { loadInitialTree } from "../lib/working-tree";
 import { Page } from "../ui/page";
 
 /**
- * Company-level work on the audience being built: how many companies it spans, lookalikes of a
- * company (any of which can become a rule of the audience), and the values of company fields. The
- * working tree is read once, as the Builder would open it (URL, else this device's storage).
+ * Company-level work on the audience being built: its companies with their people (any of which
+ * becomes a rule of the audience in one click, and the Builder opens with it), lookalikes of a
+ * company, and the values of company fields. The working tree is read once, as the Builder would
+ * open it (URL, else this device's storage).
  */
 export function CompaniesPage() {
   const [initial] = useState(() => loadInitialTree(window.location, browserStorage()));
@@ -28,18 +30,30 @@ export function CompaniesPage() {
   }, [tree]);
   const valid = blockedBy === undefined;
   const people = useLiveCount(filter, valid);
+  const { add, error } = useAddToAudience();
 
   return (
     <Page
       title="Companies"
-      lead="How many companies your audience spans, and which companies resemble one you know."
+      lead="The companies your audience spans, with their people, and which companies resemble one you know."
     >
       {initial.warning ? (
         <p className="notice-warning companies-notice" role="status">
           {initial.warning}
         </p>
       ) : null}
-      <CompanyCountCard filter={filter} valid={valid} blockedBy={blockedBy} people={people.count} />
+      {error ? (
+        <div className="alert" role="alert">
+          <p>{error}</p>
+        </div>
+      ) : null}
+      <CompanyCountCard
+        filter={filter}
+        valid={valid}
+        blockedBy={blockedBy}
+        people={people.count}
+        onAdd={add}
+      />
       <LookalikeFinder />
       <ColumnValuesBrowser />
     </Page>

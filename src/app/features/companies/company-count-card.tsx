@@ -1,10 +1,11 @@
 import type { ReactNode } from "react";
 import { Link } from "wouter";
 import { describe } from "../../../contract/describe";
-import type { GroupNode } from "../../../contract/filter";
+import type { FilterNode, GroupNode } from "../../../contract/filter";
 import { formatNumber } from "../../lib/format";
 import { readableError } from "../../ui/status";
 import { useCompanyCount } from "./api/company-count";
+import { AudienceCompanies } from "./audience-companies";
 import "./companies.css";
 
 export interface CompanyCountCardProps {
@@ -16,6 +17,8 @@ export interface CompanyCountCardProps {
   blockedBy?: string | undefined;
   /** The people of the audience (the page counts them); null while unknown. */
   people: number | null;
+  /** Adds a company of the list to the audience. */
+  onAdd(node: FilterNode): void;
 }
 
 const plural = (count: number, one: string, many: string) =>
@@ -23,9 +26,10 @@ const plural = (count: number, one: string, many: string) =>
 
 /**
  * How many companies the working audience spans: "N companies employ the M people of this
- * audience", with the audience in plain English and a way back to the Builder to change it.
+ * audience", the companies themselves with their people, the audience in plain English and a way
+ * back to the Builder to change it.
  */
-export function CompanyCountCard({ filter, valid, blockedBy, people }: CompanyCountCardProps) {
+export function CompanyCountCard({ filter, valid, blockedBy, people, onAdd }: CompanyCountCardProps) {
   const query = useCompanyCount(filter, valid);
   const everyone = filter.children.length === 0 && !filter.negate;
 
@@ -87,6 +91,9 @@ export function CompanyCountCard({ filter, valid, blockedBy, people }: CompanyCo
           {everyone ? "Build an audience" : "Change it in the Builder"}
         </Link>
       </div>
+      {state === "ready" && query.data ? (
+        <AudienceCompanies filter={filter} companies={query.data.count} onAdd={onAdd} />
+      ) : null}
     </section>
   );
 }
