@@ -5,6 +5,7 @@ import { useLiveCount } from "../features/audience/count";
 import { ColumnValuesBrowser } from "../features/companies/column-values-browser";
 import { CompanyCountCard } from "../features/companies/company-count-card";
 import { LookalikeFinder } from "../features/companies/lookalike-finder";
+import { TargetAccounts } from "../features/companies/target-accounts";
 import { useAddToAudience } from "../features/companies/use-add-to-audience";
 import { nodeAt } from "../lib/filter/tree";
 import { firstProblem, toRequestFilter, validateTree } from "../lib/filter/validate";
@@ -13,10 +14,10 @@ import { loadInitialTree } from "../lib/working-tree";
 import { Page } from "../ui/page";
 
 /**
- * Company-level work on the audience being built: its companies with their people (any of which
- * becomes a rule of the audience in one click, and the Builder opens with it), lookalikes of a
- * company, and the values of company fields. The working tree is read once, as the Builder would
- * open it (URL, else this device's storage).
+ * Company-level work on the audience being built: its companies with their people, a target-account
+ * list checked against the data, lookalikes of a company, and the values of company fields; any of
+ * them becomes a rule of the audience in one click, and the Builder opens with it. The working
+ * tree is read once, as the Builder would open it (URL, else this device's storage).
  */
 export function CompaniesPage() {
   const [initial] = useState(() => loadInitialTree(window.location, browserStorage()));
@@ -35,7 +36,7 @@ export function CompaniesPage() {
   return (
     <Page
       title="Companies"
-      lead="The companies your audience spans, with their people, and which companies resemble one you know."
+      lead="The companies your audience spans, your target accounts, and companies like one you know: add any of them to the audience in one click."
     >
       {initial.warning ? (
         <p className="notice-warning companies-notice" role="status">
@@ -54,6 +55,7 @@ export function CompaniesPage() {
         people={people.count}
         onAdd={add}
       />
+      <TargetAccounts onAdd={add} />
       <LookalikeFinder />
       <ColumnValuesBrowser />
     </Page>
