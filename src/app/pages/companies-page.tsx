@@ -56,7 +56,7 @@ export function CompaniesPage() {
         onAdd={add}
       />
       <TargetAccounts onAdd={add} />
-      <LookalikeFinder />
+      <LookalikeFinder onAdd={add} />
       <ColumnValuesBrowser />
     </Page>
   );

@@ -1,13 +1,11 @@
 import { useState } from "react";
-import { useLocation } from "wouter";
-import type { LookalikeNode } from "../../../contract/filter";
+import type { ConditionNode, FilterNode, LookalikeNode } from "../../../contract/filter";
 import { DEFAULT_MATCH_LEVEL } from "../../../contract/inferred";
-import { browserStorage } from "../../lib/store";
-import { appendToWorkingAudience } from "../../lib/working-tree";
+import { valueCondition } from "../../lib/filter/tree";
 import { ErrorPanel } from "../../ui/status";
 import { type LookalikeRequest, lookalikeErrorText, useLookalikes } from "./api/lookalike";
 import { LookalikeForm } from "./lookalike-form";
-import { companyName, LookalikeResults } from "./lookalike-results";
+import { companyName, LookalikeResults, type UseAs } from "./lookalike-results";
 import "./companies.css";
 
 const text = (value: unknown) => (typeof value === "string" && value.trim() !== "" ? value.trim() : null);
@@ -29,30 +27,33 @@ export function lookalikeNodeFor(company: Record<string, unknown>): LookalikeNod
   };
 }
 
+/** The rule for the company itself: its domain (one company), else its name, else its id. */
+export function companyNodeFor(company: Record<string, unknown>): ConditionNode | null {
+  for (const column of ["DOMAIN_ORG", "COMPANY_NAME_ORG", "RBID_ORG"]) {
+    const value = text(company[column]);
+    if (value !== null) return valueCondition(column, value);
+  }
+  return null;
+}
+
 /**
- * Finds companies like one the person knows and turns any of them (or the company itself) into a
- * lookalike rule of the working audience: the rule is added and the Builder opens with it.
+ * Finds companies like one the person knows and adds any of them to the working audience, as the
+ * company itself or as a lookalike rule (`onAdd` opens the Builder with it).
  */
-export function LookalikeFinder() {
+export function LookalikeFinder({ onAdd }: { onAdd(node: FilterNode): void }) {
   const [request, setRequest] = useState<LookalikeRequest | null>(null);
   const [useError, setUseError] = useState<string | null>(null);
-  const [, navigate] = useLocation();
   const query = useLookalikes(request);
   // A new search whose answer has not come yet still shows the last one (dimmed), never a blank.
   const searching = query.isFetching;
 
-  const use = (company: Record<string, unknown>) => {
-    const node = lookalikeNodeFor(company);
+  const use = (company: Record<string, unknown>, as: UseAs) => {
+    const node = as === "company" ? companyNodeFor(company) : lookalikeNodeFor(company);
     if (node === null) {
       setUseError(`${companyName(company)} has neither a domain nor a company id to make a rule of.`);
       return;
     }
-    const result = appendToWorkingAudience(browserStorage(), node, window.location);
-    if (!result.ok) {
-      setUseError(result.error);
-      return;
-    }
-    navigate(result.href);
+    onAdd(node);
   };
 
   let status: string;

@@ -11,17 +11,25 @@ import { isDomain, normaliseDomain } from "./domains";
  */
 export type LookalikeBy = "domain" | "rbidOrg";
 
-/** Company ID comes back with every company, so it is not offered as a choice. */
-export const CHOOSABLE_COLUMNS: readonly string[] = COMPANY_COLUMNS.filter((name) => name !== "RBID_ORG");
-
-/** What the service returns when no columns are asked for: the form starts with these ticked. */
-export const DEFAULT_COLUMNS: readonly string[] = [
+/**
+ * What every lookalike is read by, so always asked for: its name, website, domain (a rule names the
+ * company by it), industry and size. Company ID comes back with every company anyway.
+ */
+export const ALWAYS_COLUMNS: readonly string[] = [
   "COMPANY_NAME_ORG",
+  "WEBSITE_ORG",
   "DOMAIN_ORG",
   "INDUSTRY_LINKEDIN_ORG",
   "EMPLOYEE_COUNT_RANGE_ORG",
-  "HEADQUARTERS_COUNTRY_NAME_ORG",
 ];
+
+/** The other company columns, which the person may add. */
+export const CHOOSABLE_COLUMNS: readonly string[] = COMPANY_COLUMNS.filter(
+  (name) => name !== "RBID_ORG" && !ALWAYS_COLUMNS.includes(name),
+);
+
+/** The service's default set, less what always comes: the form starts with these ticked. */
+export const DEFAULT_COLUMNS: readonly string[] = ["HEADQUARTERS_COUNTRY_NAME_ORG"];
 
 export interface LookalikeFormValues {
   by: LookalikeBy;
@@ -82,13 +90,7 @@ export const lookalikeFormSchema = z
       });
     if (!values.allColumns) {
       const unknown = values.columns.filter((name) => !CHOOSABLE_COLUMNS.includes(name));
-      if (values.columns.length === 0)
-        ctx.addIssue({
-          code: "custom",
-          path: ["columns"],
-          message: "Choose at least one column, or All columns.",
-        });
-      else if (unknown.length > 0)
+      if (unknown.length > 0)
         ctx.addIssue({
           code: "custom",
           path: ["columns"],
@@ -97,11 +99,11 @@ export const lookalikeFormSchema = z
     }
   });
 
-/** The request a valid form makes; columns in the catalogue's order. */
+/** The request a valid form makes: the columns always asked for and those ticked, in the catalogue's order. */
 export function toLookalikeRequest(values: LookalikeFormValues): LookalikeRequest {
   const columns = values.allColumns
     ? ["*"]
-    : CHOOSABLE_COLUMNS.filter((name) => values.columns.includes(name));
+    : COMPANY_COLUMNS.filter((name) => ALWAYS_COLUMNS.includes(name) || values.columns.includes(name));
   const text = values.company.trim();
   return values.by === "domain"
     ? { domain: normaliseDomain(text), limit: values.limit, columns }

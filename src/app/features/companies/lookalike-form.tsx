@@ -1,10 +1,11 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useId } from "react";
 import { useForm } from "react-hook-form";
-import { labelOf } from "../../../contract/columns";
+import { COMPANY_COLUMNS, labelOf } from "../../../contract/columns";
 import { LOOKALIKE_LIMIT } from "../../../contract/inferred";
 import type { LookalikeRequest } from "./api/lookalike";
 import {
+  ALWAYS_COLUMNS,
   CHOOSABLE_COLUMNS,
   DEFAULT_FORM_VALUES,
   type LookalikeFormValues,
@@ -134,7 +135,7 @@ export function LookalikeForm({
         className="lookalike-columns"
         aria-describedby={columnsError ? `${id}-columns-error` : `${id}-columns-hint`}
       >
-        <legend className="field-label">Columns to show</legend>
+        <legend className="field-label">More columns to show</legend>
         <label className="lookalike-choice lookalike-all">
           <input type="checkbox" {...register("allColumns")} />
           <span>All columns</span>
@@ -156,8 +157,8 @@ export function LookalikeForm({
         ) : (
           <p className="companies-hint" id={`${id}-columns-hint`}>
             {allColumns
-              ? `Every company column (${CHOOSABLE_COLUMNS.length + 1}) comes back. `
-              : "Company ID always comes back. "}
+              ? `Every company column (${COMPANY_COLUMNS.length}) comes back. `
+              : `${ALWAYS_COLUMNS.map(labelOf).join(", ")} and Company ID always come back. `}
             Companies are compared on what they do, not on their names.
           </p>
         )}

@@ -3,9 +3,10 @@ import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-li
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { filterValues } from "../../../../src/app/features/companies/column-values-browser";
 import { normaliseDomain } from "../../../../src/app/features/companies/domains";
-import { lookalikeNodeFor } from "../../../../src/app/features/companies/lookalike-finder";
+import { companyNodeFor, lookalikeNodeFor } from "../../../../src/app/features/companies/lookalike-finder";
 import { LookalikeForm } from "../../../../src/app/features/companies/lookalike-form";
 import {
+  ALWAYS_COLUMNS,
   CHOOSABLE_COLUMNS,
   DEFAULT_FORM_VALUES,
   type LookalikeFormValues,
@@ -19,6 +20,15 @@ import { strictFilterSchemas } from "../../../../src/contract/filter";
 import { requests } from "../../../../src/contract/operations";
 
 afterEach(cleanup);
+
+/** Asked with every search, in the catalogue's order. */
+const ALWAYS = [
+  "COMPANY_NAME_ORG",
+  "DOMAIN_ORG",
+  "WEBSITE_ORG",
+  "INDUSTRY_LINKEDIN_ORG",
+  "EMPLOYEE_COUNT_RANGE_ORG",
+];
 
 const values = (patch: Partial<LookalikeFormValues>): LookalikeFormValues => ({
   ...DEFAULT_FORM_VALUES,
@@ -60,19 +70,19 @@ describe("lookalike form validation", () => {
       );
   });
 
-  it("needs at least one column unless All columns is ticked", () => {
-    expect(messages({ company: "acme.com", columns: [] }).columns).toMatch(/at least one column/);
+  it("takes no extra column, or known company columns only", () => {
+    expect(messages({ company: "acme.com", columns: [] })).toEqual({});
     expect(messages({ company: "acme.com", columns: [], allColumns: true })).toEqual({});
     expect(messages({ company: "acme.com", columns: ["JOB_TITLE_PER"] }).columns).toMatch(/Unknown column/);
   });
 });
 
 describe("the request a valid form makes", () => {
-  it("sends the normalised domain, the limit and the columns in catalogue order; the contract accepts it", () => {
+  it("sends the normalised domain, the limit, and the columns always asked with those ticked, in catalogue order", () => {
     const request = toLookalikeRequest(
-      values({ company: "HTTPS://www.Acme.com/x", limit: 7, columns: ["FOUNDED_ORG", "COMPANY_NAME_ORG"] }),
+      values({ company: "HTTPS://www.Acme.com/x", limit: 7, columns: ["FOUNDED_ORG"] }),
     );
-    expect(request).toEqual({ domain: "acme.com", limit: 7, columns: ["COMPANY_NAME_ORG", "FOUNDED_ORG"] });
+    expect(request).toEqual({ domain: "acme.com", limit: 7, columns: [...ALWAYS, "FOUNDED_ORG"] });
     expect(requests.lookalike.safeParse(request).success).toBe(true);
   });
 
@@ -82,8 +92,9 @@ describe("the request a valid form makes", () => {
     expect(requests.lookalike.safeParse(request).success).toBe(true);
   });
 
-  it("offers every company column but the id, which always comes back", () => {
-    expect(CHOOSABLE_COLUMNS).toEqual(COMPANY_COLUMNS.filter((c) => c !== "RBID_ORG"));
+  it("always asks for name, website, domain, industry and size, and offers the rest but the id", () => {
+    expect(ALWAYS_COLUMNS).toEqual(expect.arrayContaining(ALWAYS));
+    expect([...CHOOSABLE_COLUMNS, ...ALWAYS_COLUMNS, "RBID_ORG"].sort()).toEqual([...COMPANY_COLUMNS].sort());
     expect(normaliseDomain(" www.Example.org/")).toBe("example.org");
   });
 });
@@ -116,34 +127,41 @@ describe("LookalikeForm", () => {
     const field = screen.getByRole("textbox", { name: "Company ID" });
     fireEvent.change(field, { target: { value: "org_42" } });
     fireEvent.change(screen.getByRole("spinbutton", { name: "How many" }), { target: { value: "10" } });
-    const columns = screen.getByRole("group", { name: "Columns to show" });
-    expect((within(columns).getByRole("checkbox", { name: "Industry" }) as HTMLInputElement).checked).toBe(
+    const columns = screen.getByRole("group", { name: "More columns to show" });
+    expect((within(columns).getByRole("checkbox", { name: "HQ country" }) as HTMLInputElement).checked).toBe(
       true,
     );
+    // What a lookalike is read by is not a choice.
+    expect(within(columns).queryByRole("checkbox", { name: "Industry" })).toBeNull();
     fireEvent.click(within(columns).getByRole("checkbox", { name: "All columns" }));
     // The single columns step aside while All columns is ticked.
-    expect(within(columns).queryByRole("checkbox", { name: "Industry" })).toBeNull();
+    expect(within(columns).queryByRole("checkbox", { name: "HQ country" })).toBeNull();
     fireEvent.click(screen.getByRole("button", { name: "Find lookalikes" }));
     await waitFor(() => expect(onSubmit).toHaveBeenCalledTimes(1));
     expect(onSubmit).toHaveBeenCalledWith({ rbidOrg: "org_42", limit: 10, columns: ["*"] });
   });
 
-  it("asks for a column when every one is unticked", async () => {
+  it("still asks for the columns a lookalike is read by when every box is unticked", async () => {
     const onSubmit = vi.fn();
     render(<LookalikeForm busy={false} onSubmit={onSubmit} />);
     fireEvent.change(screen.getByRole("textbox", { name: "Website domain" }), {
       target: { value: "acme.com" },
     });
-    const columns = screen.getByRole("group", { name: "Columns to show" });
+    const columns = screen.getByRole("group", { name: "More columns to show" });
     for (const box of within(columns).getAllByRole("checkbox"))
       if ((box as HTMLInputElement).checked) fireEvent.click(box);
     fireEvent.click(screen.getByRole("button", { name: "Find lookalikes" }));
-    await waitFor(() => expect(screen.getByRole("alert").textContent).toMatch(/at least one column/));
-    expect(onSubmit).not.toHaveBeenCalled();
+    await waitFor(() =>
+      expect(onSubmit).toHaveBeenCalledWith({ domain: "acme.com", limit: 25, columns: ALWAYS }),
+    );
     fireEvent.click(within(columns).getByRole("checkbox", { name: "Founded" }));
     fireEvent.click(screen.getByRole("button", { name: "Find lookalikes" }));
     await waitFor(() =>
-      expect(onSubmit).toHaveBeenCalledWith({ domain: "acme.com", limit: 25, columns: ["FOUNDED_ORG"] }),
+      expect(onSubmit).toHaveBeenLastCalledWith({
+        domain: "acme.com",
+        limit: 25,
+        columns: [...ALWAYS, "FOUNDED_ORG"],
+      }),
     );
   });
 
@@ -168,21 +186,33 @@ describe("results", () => {
     expect(formatSimilarity(Number.NaN)).toBe("—");
   });
 
-  it("orders the table: name, similarity, action, then the catalogue's order", () => {
+  it("orders the table: name, similarity, actions, website, industry, size, domain, the catalogue's order, the id", () => {
+    const company = {
+      RBID_ORG: "o2",
+      FOUNDED_ORG: 2001,
+      COMPANY_NAME_ORG: "Beta",
+      DOMAIN_ORG: "b.io",
+      HEADQUARTERS_COUNTRY_NAME_ORG: "Germany",
+      EMPLOYEE_COUNT_RANGE_ORG: "11-50",
+      INDUSTRY_LINKEDIN_ORG: "Banking",
+      WEBSITE_ORG: "https://www.b.io",
+    };
     const answer = {
       source: { RBID_ORG: "o1", FOUNDED_ORG: 1990, COMPANY_NAME_ORG: "Acme", DOMAIN_ORG: "acme.com" },
-      companies: [
-        { RBID_ORG: "o2", FOUNDED_ORG: 2001, COMPANY_NAME_ORG: "Beta", DOMAIN_ORG: "b.io", distance: 0.1 },
-      ],
+      companies: [{ ...company, distance: 0.1 }],
       limit: 1,
     };
     expect(resultColumns(answer)).toEqual([
       "COMPANY_NAME_ORG",
       "distance",
       "use",
-      "RBID_ORG",
+      "WEBSITE_ORG",
+      "INDUSTRY_LINKEDIN_ORG",
+      "EMPLOYEE_COUNT_RANGE_ORG",
       "DOMAIN_ORG",
       "FOUNDED_ORG",
+      "HEADQUARTERS_COUNTRY_NAME_ORG",
+      "RBID_ORG",
     ]);
     expect(companyName(answer.source)).toBe("Acme");
     expect(companyName({ RBID_ORG: "o9" })).toBe("o9");
@@ -207,6 +237,25 @@ describe("results", () => {
     });
     for (const node of [byDomain, byId]) expect(strictFilterSchemas.node.safeParse(node).success).toBe(true);
     expect(lookalikeNodeFor({ COMPANY_NAME_ORG: "Nameless" })).toBeNull();
+  });
+
+  it("makes the rule for the company itself: by domain, else by name, else by id", () => {
+    const rule = (company: Record<string, unknown>) => {
+      const node = companyNodeFor(company);
+      return node && { column: node.column, operator: node.operator, value: node.value };
+    };
+    expect(rule({ RBID_ORG: "org_1", DOMAIN_ORG: "acme.com", COMPANY_NAME_ORG: "Acme" })).toEqual({
+      column: "DOMAIN_ORG",
+      operator: "eq",
+      value: "acme.com",
+    });
+    expect(rule({ RBID_ORG: "org_1", DOMAIN_ORG: " ", COMPANY_NAME_ORG: "Acme" })).toEqual({
+      column: "COMPANY_NAME_ORG",
+      operator: "eq",
+      value: "Acme",
+    });
+    expect(rule({ RBID_ORG: "org_1" })).toEqual({ column: "RBID_ORG", operator: "eq", value: "org_1" });
+    expect(companyNodeFor({})).toBeNull();
   });
 
   it("filters column values by a case-insensitive search", () => {
