@@ -57,7 +57,7 @@ export function CompaniesPage() {
       />
       <TargetAccounts onAdd={add} />
       <LookalikeFinder onAdd={add} />
-      <ColumnValuesBrowser />
+      <ColumnValuesBrowser filter={filter} valid={valid} onAdd={add} />
     </Page>
   );
 }

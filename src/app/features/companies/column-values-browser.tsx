@@ -1,8 +1,13 @@
-import { useDeferredValue, useId, useState } from "react";
+import { useQueries } from "@tanstack/react-query";
+import { useDeferredValue, useId, useMemo, useState } from "react";
 import { ENUMERABLE_COMPANY_COLUMNS, labelOf } from "../../../contract/columns";
+import type { FilterNode, GroupNode } from "../../../contract/filter";
 import { useColumnValues } from "../../api/column-values";
+import { presenceChunks, valueKey, valuePresenceQueryOptions } from "../../api/value-counts";
+import { valueCondition } from "../../lib/filter/tree";
 import { formatNumber } from "../../lib/format";
 import { ErrorPanel } from "../../ui/status";
+import { AddableValues } from "./addable-values";
 import "./companies.css";
 
 /** Values containing `search` (ignoring case and surrounding spaces), in the service's order. */
@@ -12,12 +17,45 @@ export function filterValues(values: readonly string[], search: string): string[
   return values.filter((value) => value.toLowerCase().includes(needle));
 }
 
-function ValuesList({ column }: { column: string }) {
+/** The working audience, whose people each value is counted in. */
+interface Audience {
+  filter: GroupNode;
+  /** False while a rule is unfinished: values are not counted then. */
+  valid: boolean;
+}
+
+/**
+ * How many people of the audience have each of `values`: every value asked (20 a breakdown, free,
+ * cached), so one the top 20 would leave out still has its count. null until all have answered.
+ */
+function useCountsInAudience(column: string, values: readonly string[], { filter, valid }: Audience) {
+  const chunks = useMemo(() => presenceChunks(values, values.length), [values]);
+  return useQueries({
+    queries: chunks.map((chunk) => ({ ...valuePresenceQueryOptions(column, chunk, filter), enabled: valid })),
+    combine: (results) =>
+      results.length > 0 && results.every((r) => r.isSuccess)
+        ? new Map(results.flatMap((r) => r.data ?? []).map((e) => [valueKey(e.value), e.count]))
+        : null,
+  });
+}
+
+const NO_VALUES: readonly string[] = [];
+
+function ValuesList({
+  column,
+  audience,
+  onAdd,
+}: {
+  column: string;
+  audience: Audience;
+  onAdd(node: FilterNode): void;
+}) {
   const id = useId();
   const [search, setSearch] = useState("");
   const deferred = useDeferredValue(search);
   const query = useColumnValues(column);
   const label = labelOf(column);
+  const counts = useCountsInAudience(column, query.data?.values ?? NO_VALUES, audience);
 
   if (query.isError)
     return (
@@ -66,12 +104,17 @@ function ValuesList({ column }: { column: string }) {
       {shown.length === 0 ? (
         <p className="values-empty">No value contains “{deferred.trim()}”.</p>
       ) : (
-        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling list must be reachable by keyboard to scroll it.
-        <ul className="values-list" aria-labelledby={`${id}-title`} tabIndex={0}>
-          {shown.map((value) => (
-            <li key={value}>{value}</li>
-          ))}
-        </ul>
+        <AddableValues
+          className="values-list"
+          label={label}
+          onAdd={onAdd}
+          items={shown.map((value) => ({
+            key: value,
+            label: value,
+            people: audience.valid ? (counts?.get(valueKey(value)) ?? (counts ? 0 : null)) : undefined,
+            node: valueCondition(column, value),
+          }))}
+        />
       )}
     </div>
   );
@@ -79,16 +122,22 @@ function ValuesList({ column }: { column: string }) {
 
 /**
  * The values each enumerable company column takes (industry, size, revenue, HQ country): pick a
- * column, read or search its values. Only these columns can be listed (the service says so).
+ * column, read or search its values, each with its people in the audience, and add one to the
+ * audience in a click. Only these columns can be listed (the service says so).
  */
-export function ColumnValuesBrowser() {
+export function ColumnValuesBrowser({ filter, valid, onAdd }: Audience & { onAdd(node: FilterNode): void }) {
+  const audience = useMemo(() => ({ filter, valid }), [filter, valid]);
   const [column, setColumn] = useState(ENUMERABLE_COMPANY_COLUMNS[0] ?? "");
   return (
     <section className="card values-browser" aria-labelledby="values-browser-title">
       <h2 className="card-title" id="values-browser-title">
         Company field values
       </h2>
-      <p className="companies-lead">The values you can pick from when a rule compares one of these fields.</p>
+      <p className="companies-lead">
+        {valid
+          ? "Each value with how many people of your audience have it; Add puts it in your audience as a condition."
+          : "The values you can pick from when a rule compares one of these fields; Add puts one in your audience as a condition. Finish the audience to see how many people have each."}
+      </p>
       <div className="values-layout">
         <fieldset className="values-columns">
           <legend className="field-label">Field</legend>
@@ -105,7 +154,7 @@ export function ColumnValuesBrowser() {
             </label>
           ))}
         </fieldset>
-        {column === "" ? null : <ValuesList key={column} column={column} />}
+        {column === "" ? null : <ValuesList key={column} column={column} audience={audience} onAdd={onAdd} />}
       </div>
     </section>
   );
