@@ -110,7 +110,7 @@ describe("the marketer's audience", () => {
       await poll(() => summary(page)).toBe(SUMMARY);
       // Each rule narrows the audience, or keeps it: never widens it.
       const people = counts.map((c) => Number(c.replaceAll(",", "")));
-      people.forEach((n, i) => i > 0 && expect(n).toBeLessThanOrEqual(people[i - 1]!));
+      for (let i = 1; i < people.length; i++) expect(people[i]).toBeLessThanOrEqual(people[i - 1]!);
       mouseCount = counts.at(-1)!;
       await shot(page, "marketer-01-mouse-1440");
       expect(log.pageErrors).toEqual([]);
