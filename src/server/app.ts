@@ -36,6 +36,7 @@ import { recordJob, startedBy } from "./team/jobs";
 import { TEAM_PATH, teamRoutes } from "./team/routes";
 import { checkPendingJobs, JOB_STATUS_OPERATIONS, settleJobSeen } from "./tool-purchases";
 import { type Upstream, UpstreamClient } from "./upstream";
+import { PROBE_TIMEOUT_MS, UpstreamHealth } from "./upstream-health";
 
 export interface ProxyDeps {
   /** A logger of your own; otherwise one is made (to `logDestination`, or stdout). */
@@ -138,6 +139,14 @@ export async function createProxy(
   const shaper = new RateShaper(config.rate);
   const stats = new ProxyStats(() => shaper.queueLength);
   const cache = new ResponseCache(config.cacheTtlMs, config.cacheMaxEntries);
+  // Probed with a free read of the balance (v2's; any answer below 500 says the service is there).
+  const probeOp = operationById("creditsV2");
+  const health = new UpstreamHealth(() =>
+    client.probe(
+      { op: probeOp, target: probeOp.path, body: { kind: "none" }, stream: false },
+      PROBE_TIMEOUT_MS,
+    ),
+  );
   const client = new UpstreamClient({
     upstream,
     keys,
@@ -146,6 +155,7 @@ export async function createProxy(
     config,
     sleep: deps.sleep,
     random: deps.random,
+    onOutcome: (outcome) => health.seen(outcome),
   });
   const plan = new PlanProbe(client, config);
   const purchases: PurchaseDeps = {
@@ -297,6 +307,9 @@ export async function createProxy(
       keyLast4: keys.last4(),
     });
   });
+  // Whether the service answers, for the app's recovery after an outage: free; while the service
+  // is down, a probe at most once a second (upstream-health.ts).
+  app.get(`${API_PREFIX}/health`, async (c) => c.json({ upstream: (await health.check()) ? "up" : "down" }));
   // The proxy's own record of the limits it saw pass (not an upstream operation: asking spends nothing).
   app.get(`${API_PREFIX}/limits`, (c) =>
     c.json({ viewBudget: limits.viewBudget(), proxyPerMinute: shaper.currentLimit }),

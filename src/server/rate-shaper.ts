@@ -69,6 +69,15 @@ export class RateShaper {
     });
   }
 
+  /**
+   * A slot only if one is free now and nobody is waiting, else null: for a call that must never
+   * wait, go before a person's call or add to a rate limit's back-off (the health probe).
+   */
+  tryAcquire(): Permit | null {
+    if (this.queueLength > 0 || this.waitMs() > 0) return null;
+    return this.grant();
+  }
+
   /** Learns from an answer: the limit, what is left of it (others may share the key), and a 429. */
   learn(headers: Headers, status: number) {
     const now = this.now();
@@ -141,18 +150,22 @@ export class RateShaper {
       }
       const waiter = this.queues.interactive.shift() ?? this.queues.background.shift()!;
       clearTimeout(waiter.timer);
-      this.inFlight++;
-      let released = false;
-      waiter.resolve({
-        release: (answer) => {
-          if (released) return;
-          released = true;
-          this.inFlight--;
-          this.recent.push(this.now());
-          if (answer) this.learn(answer.headers, answer.status);
-          else this.pump();
-        },
-      });
+      waiter.resolve(this.grant());
     }
+  }
+
+  private grant(): Permit {
+    this.inFlight++;
+    let released = false;
+    return {
+      release: (answer) => {
+        if (released) return;
+        released = true;
+        this.inFlight--;
+        this.recent.push(this.now());
+        if (answer) this.learn(answer.headers, answer.status);
+        else this.pump();
+      },
+    };
   }
 }

@@ -60,6 +60,8 @@ export class UpstreamClient {
       config: Pick<ProxyConfig, "timeouts" | "retry" | "rate">;
       sleep?: (ms: number) => Promise<void>;
       random?: () => number;
+      /** Told every attempt's outcome (the upstream's health is judged from them). */
+      onOutcome?: (outcome: Outcome) => void;
     },
   ) {}
 
@@ -86,6 +88,7 @@ export class UpstreamClient {
       const started = performance.now();
       const outcome = await this.attempt(call);
       onUpstreamMs?.(Math.round(performance.now() - started));
+      this.deps.onOutcome?.(outcome);
       permit.release(
         outcome.kind === "answer" || outcome.kind === "stream" || outcome.kind === "cut" ? outcome : null,
       );
@@ -115,12 +118,26 @@ export class UpstreamClient {
     }
   }
 
-  private async attempt(call: Call): Promise<Outcome> {
+  /**
+   * One try of a read, now or not at all (null): only when the shaper has a slot free with nobody
+   * waiting, never retried nor re-queued, given up on after `timeoutMs`. For the health probe.
+   */
+  async probe(call: Call, timeoutMs: number): Promise<Outcome | null> {
+    const permit = this.deps.shaper.tryAcquire();
+    if (!permit) return null;
+    this.deps.stats.countCall(call.op.id);
+    const outcome = await this.attempt(call, Math.min(timeoutMs, this.timeoutOf(call.op)));
+    this.deps.onOutcome?.(outcome);
+    permit.release(outcome.kind === "answer" || outcome.kind === "cut" ? outcome : null);
+    return outcome;
+  }
+
+  private async attempt(call: Call, timeoutMs = this.timeoutOf(call.op)): Promise<Outcome> {
     const controller = new AbortController();
     const request = this.build(call, controller.signal);
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<"timeout">((resolve) => {
-      timer = setTimeout(() => resolve("timeout"), this.timeoutOf(call.op));
+      timer = setTimeout(() => resolve("timeout"), timeoutMs);
     });
     // Set once the status line and headers are in: from then on the upstream has answered (and, for a
     // spend, acted), whatever becomes of the body.

@@ -51,6 +51,7 @@ const OWN_ROUTES: Route[] = [
   { name: "healthz", method: "GET", target: "/healthz" },
   { name: "session", method: "GET", target: "/api/session" },
   { name: "limits", method: "GET", target: "/api/limits" },
+  { name: "health", method: "GET", target: "/api/health" },
   { name: "sign-in", method: "POST", target: "/auth/sign-in" },
   { name: "sign-out", method: "POST", target: "/auth/sign-out" },
   // The team's own (people are left out: a valid body would end local mode mid-run).
