@@ -8,7 +8,8 @@ const MAX_READ_ATTEMPTS = 3;
 /**
  * The app's one QueryClient. Queries are reads (GETs, and the POSTs that only read, such as Count):
  * they are retried, with backoff, only when the failure was transient (no answer, a timeout, a
- * 5xx): a 4xx will answer the same again. Mutations are never retried here: spends carry an
+ * 5xx): a 4xx will answer the same again. After the last try, such a read on screen is asked again
+ * as soon as the server is back (api/recovery.ts). Mutations are never retried here: spends carry an
  * Idempotency-Key and are retried on purpose by the screen that owns them. A read that spends a
  * budget (View) sets `retry: false` itself.
  */

@@ -110,7 +110,9 @@ function recordBudget(client: QueryClient, remaining: number, resetAt: string | 
 /**
  * One sample, cached by tree and settings so that going back to a tree already sampled shows that
  * sample again for free. Never refetched automatically (no focus, mount, reconnect or retry): a new
- * sample is a spend, taken only by `useSettledSample`. The signal is deliberately not passed: a
+ * sample is a spend, taken only by `useSettledSample`. Except a sample that failed for want of the
+ * server (no answer, a 5xx): it is asked again once the server is back (api/recovery.ts), as "Try
+ * again" would, since this audience has none to show. The signal is deliberately not passed: a
  * superseded sample was already paid for by the time it is abandoned, so it is kept in the cache.
  */
 export function sampleQueryOptions(args: SampleArgs | null) {
