@@ -155,7 +155,7 @@ export async function createProxy(
     config,
     sleep: deps.sleep,
     random: deps.random,
-    onOutcome: (outcome) => health.seen(outcome),
+    onOutcome: (outcome, sentAt) => health.seen(outcome, sentAt),
   });
   const plan = new PlanProbe(client, config);
   const purchases: PurchaseDeps = {

@@ -60,8 +60,8 @@ export class UpstreamClient {
       config: Pick<ProxyConfig, "timeouts" | "retry" | "rate">;
       sleep?: (ms: number) => Promise<void>;
       random?: () => number;
-      /** Told every attempt's outcome (the upstream's health is judged from them). */
-      onOutcome?: (outcome: Outcome) => void;
+      /** Told every attempt's outcome and when it was sent (performance.now()): health is judged from them. */
+      onOutcome?: (outcome: Outcome, sentAt: number) => void;
     },
   ) {}
 
@@ -88,7 +88,7 @@ export class UpstreamClient {
       const started = performance.now();
       const outcome = await this.attempt(call);
       onUpstreamMs?.(Math.round(performance.now() - started));
-      this.deps.onOutcome?.(outcome);
+      this.deps.onOutcome?.(outcome, started);
       permit.release(
         outcome.kind === "answer" || outcome.kind === "stream" || outcome.kind === "cut" ? outcome : null,
       );
@@ -126,8 +126,9 @@ export class UpstreamClient {
     const permit = this.deps.shaper.tryAcquire();
     if (!permit) return null;
     this.deps.stats.countCall(call.op.id);
+    const sentAt = performance.now();
     const outcome = await this.attempt(call, Math.min(timeoutMs, this.timeoutOf(call.op)));
-    this.deps.onOutcome?.(outcome);
+    this.deps.onOutcome?.(outcome, sentAt);
     permit.release(outcome.kind === "answer" || outcome.kind === "cut" ? outcome : null);
     return outcome;
   }

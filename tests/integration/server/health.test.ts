@@ -75,20 +75,25 @@ describe("GET /api/health", () => {
       s.set(fault);
       expect((await api.post("/api/v2/contact/count", count)).status).toBe(502);
 
-      const asked = await Promise.all(Array.from({ length: 5 }, () => api.get("/api/health")));
-      for (const answer of asked) expect(answer.body).toEqual({ upstream: "down" });
-      expect(s.probes()).toBe(1);
-      // Asked again within the second: the last probe's word, nothing sent.
-      expect((await api.get("/api/health")).body).toEqual({ upstream: "down" });
-      expect(s.probes()).toBe(1);
+      // Ten people asking at once, twice: one probe a second between them all.
+      const t0 = Date.now();
+      for (let round = 0; round < 2; round++) {
+        const asked = await Promise.all(Array.from({ length: 10 }, () => api.get("/api/health")));
+        for (const answer of asked) expect(answer.body).toEqual({ upstream: "down" });
+      }
+      const probed = s.probes();
+      expect(probed).toBeGreaterThanOrEqual(2);
+      expect(probed).toBeLessThanOrEqual(Math.floor((Date.now() - t0) / PROBE_EVERY_MS) + 1);
 
+      // Back: whoever asks next hears it within a second (at the next probe).
       s.set("up");
-      await sleep(PROBE_EVERY_MS);
+      const t1 = Date.now();
       expect((await api.get("/api/health")).body).toEqual({ upstream: "up" });
-      expect(s.probes()).toBe(2);
+      expect(Date.now() - t1).toBeLessThan(PROBE_EVERY_MS + 300);
+      expect(s.probes()).toBe(probed + 1);
       // Up again: free once more.
       for (let i = 0; i < 3; i++) await api.get("/api/health");
-      expect(s.probes()).toBe(2);
+      expect(s.probes()).toBe(probed + 1);
     });
   }
 
@@ -103,6 +108,24 @@ describe("GET /api/health", () => {
     expect(Date.now() - t0).toBeLessThan(PROBE_TIMEOUT_MS + 1000);
     s.set("up");
     expect((await api.get("/api/health")).body).toEqual({ upstream: "up" });
+  });
+
+  it("does not let a hung probe hold back the comeback, nor undo it when it times out late", async () => {
+    const s = service();
+    const api = await proxyOver(s.upstream);
+    s.set("reset");
+    await api.post("/api/v2/contact/count", count);
+    s.set("hang");
+    const t0 = Date.now();
+    const asked = api.get("/api/health");
+    await sleep(300);
+    s.set("up");
+    // The first probe hangs; the next, a second after it, is answered.
+    expect((await asked).body).toEqual({ upstream: "up" });
+    expect(Date.now() - t0).toBeLessThan(PROBE_EVERY_MS + 700);
+    await sleep(PROBE_TIMEOUT_MS);
+    expect((await api.get("/api/health")).body).toEqual({ upstream: "up" });
+    expect(s.probes()).toBe(2);
   });
 });
 
