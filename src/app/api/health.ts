@@ -12,6 +12,8 @@ const HEALTH_TIMEOUT_MS = 4000;
 
 /** True when the proxy answers and says the service does too; throws (an ApiError) when it does not answer. */
 export async function serverIsUp(): Promise<boolean> {
-  const answer = await getJson("health", healthSchema, { timeout: HEALTH_TIMEOUT_MS });
+  // Past the browser's cache: it would hold one tab's question behind another's for the same URL
+  // while the proxy waits for its probe, so five tabs asked one after the other.
+  const answer = await getJson("health", healthSchema, { timeout: HEALTH_TIMEOUT_MS, cache: "no-store" });
   return answer.upstream === "up";
 }

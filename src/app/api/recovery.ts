@@ -8,15 +8,18 @@ import { ApiError } from "./api-error";
  * server was down. So a screen could say "could not be counted" long after the server was back.
  *
  * While a read shown on screen failed for want of the server (no answer, a timeout, a 5xx), the
- * proxy is asked whether it and the data service answer (`GET /api/health`, free) once a second,
- * one question at a time; as soon as it says so, those reads are asked again. Nothing is asked while
+ * proxy is asked whether it and the data service answer (`GET /api/health`, free), one question at
+ * a time, at most one a second; as soon as it says so, those reads are asked again. Nothing is asked while
  * no read waits, while the browser is offline (React Query asks again itself on reconnecting) or
  * while the tab is hidden (it does on focus). Only reads: a spend is never a query, and is never
  * sent again by itself (lib/spend.ts). A refusal (a 4xx) is not waited out, nor a rate limit: a
  * 429 waits for the person, as its message says.
  */
 
-/** How long between two questions to the server, at least. */
+/**
+ * Questions to the server start at least this far apart. The proxy may hold one up to a second (it
+ * answers at its next probe of the service), so the next may start as soon as that one ends.
+ */
 export const CHECK_EVERY_MS = 1000;
 /**
  * Reads asked again while the server said it was up, that failed again (a half-working service, a
@@ -48,6 +51,7 @@ export function watchRecovery(client: QueryClient, { check }: RecoveryOptions): 
   let checking = false;
   let round: Promise<void> | null = null;
   let stopped = false;
+  let lastAsked = Number.NEGATIVE_INFINITY;
   /** Rounds since the server last said "down" or nothing waited: each doubles the next gap. */
   let rounds = 0;
   let nextRoundAt = 0;
@@ -58,16 +62,22 @@ export function watchRecovery(client: QueryClient, { check }: RecoveryOptions): 
   const schedule = () => {
     if (stopped || timer !== undefined || checking) return;
     if (!waiting()) {
-      if (!round) rounds = 0;
+      if (!round) {
+        rounds = 0;
+        lastAsked = Number.NEGATIVE_INFINITY;
+      }
       return;
     }
-    if (canAsk()) timer = setTimeout(() => void tick(), CHECK_EVERY_MS);
+    // The read's own last try counts as the first question: the next one comes a second later.
+    if (lastAsked === Number.NEGATIVE_INFINITY) lastAsked = Date.now();
+    if (canAsk()) timer = setTimeout(() => void tick(), Math.max(0, lastAsked + CHECK_EVERY_MS - Date.now()));
   };
 
   const tick = async () => {
     timer = undefined;
     if (stopped || !waiting() || !canAsk()) return schedule();
     checking = true;
+    lastAsked = Date.now();
     const up = await check().catch(() => false);
     checking = false;
     if (stopped) return;

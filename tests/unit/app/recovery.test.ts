@@ -208,6 +208,21 @@ describe("recovery after an outage", () => {
     expect(count.observer.getCurrentResult().data).toBe(42);
   });
 
+  it("starts questions a second apart even when the proxy holds each one for its probe", async () => {
+    const w = started();
+    const starts: number[] = [];
+    w.check.mockImplementation(async () => {
+      starts.push(Date.now());
+      await new Promise((resolve) => setTimeout(resolve, 900));
+      return false;
+    });
+    w.read("count", served(w));
+    await seconds(20);
+    expect(starts.length).toBeGreaterThanOrEqual(18);
+    for (let i = 1; i < starts.length; i++)
+      expect(starts[i]! - starts[i - 1]!).toBeGreaterThanOrEqual(CHECK_EVERY_MS);
+  });
+
   it("backs off when reads fail again although the server says it is up, and never loops", async () => {
     const w = started();
     w.set("up");
