@@ -104,8 +104,13 @@ export const creditsQueryOptions = () =>
     queryKey: CREDITS_QUERY_KEY,
     queryFn: ({ signal }) => getCredits({ signal }),
     staleTime: 30_000,
-    // After an outage the header would otherwise say "Credits unavailable" until the next spend.
-    refetchInterval: (query) => (query.state.status === "error" ? CREDITS_RETRY_MS : false),
+    // The header would otherwise say "Credits unavailable" until the next spend. A failure for want
+    // of the server is left to api/recovery.ts, which reads it again as soon as the server is back:
+    // a poll of its own would keep it busy retrying then, and a second late.
+    refetchInterval: (query) => {
+      const { status, error } = query.state;
+      return status === "error" && !(error instanceof ApiError && error.transient) ? CREDITS_RETRY_MS : false;
+    },
   });
 
 /** Spends invalidate CREDITS_QUERY_KEY so the header shows the new balance. */
