@@ -6,6 +6,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll } from "vitest";
 import type { Sandbox } from "../../src/sandbox/app";
 import { CHROMIUM_PATH, launchChromium } from "./chromium";
+import { type FaultUpstream, faultUpstream } from "./fault-upstream";
 import { type ProxyServer, startProxy, startSandbox } from "./proxy-server";
 
 /**
@@ -150,6 +151,48 @@ export async function startApp(options: { env?: Record<string, string>; sandbox?
       }
     },
   } satisfies RunningApp;
+}
+
+export interface AppOverFaults {
+  app: RunningApp;
+  sandbox: Sandbox;
+  faults: FaultUpstream;
+  close(): Promise<void>;
+}
+
+/**
+ * The app in front of a fresh sandbox with a fault-injecting upstream between them (the fault and
+ * recovery suites): the PAYG demo key, every upstream timeout `timeoutMs`, and no answer kept by
+ * the proxy, so every read meets the fault. `env` adds to that.
+ */
+export async function startAppOverFaults(
+  timeoutMs: number,
+  env: Record<string, string> = {},
+): Promise<AppOverFaults> {
+  const { sandbox, dataDir } = await startSandbox();
+  const faults = faultUpstream(sandbox.fetch);
+  const app = await startApp({
+    sandbox: { ...sandbox, fetch: faults },
+    env: {
+      SANDBOX_KEY: "sbx_payg_demo",
+      UPSTREAM_TIMEOUT_MS: String(timeoutMs),
+      UPSTREAM_LONG_TIMEOUT_MS: String(timeoutMs),
+      CACHE_TTL_MS: "0",
+      ...env,
+    },
+  });
+  return {
+    app,
+    sandbox,
+    faults,
+    async close() {
+      faults.clear();
+      faults.releaseHung();
+      await app.close();
+      await sandbox.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
 }
 
 // ---- What the page did ----

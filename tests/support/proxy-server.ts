@@ -1,4 +1,5 @@
 import { mkdtemp } from "node:fs/promises";
+import type { Server } from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { expect, inject } from "vitest";
@@ -103,6 +104,8 @@ export interface ProxyServer {
   proxy: BffProxy;
   config: ProxyConfig;
   dataDir: string;
+  /** Node's HTTP server: a test may stop it listening and listen again on `port` (an outage). */
+  server: Server;
   /** Every log line written so far (pino JSON, one per entry). */
   logs: string[];
   close(): Promise<void>;
@@ -168,7 +171,7 @@ export async function startProxy(
     await served.close();
     await store.database?.close();
   };
-  return { url: served.url, port: served.port, proxy, config, dataDir, logs, close };
+  return { url: served.url, port: served.port, proxy, config, dataDir, server: served.server, logs, close };
 }
 
 export interface Answer<T = unknown> {

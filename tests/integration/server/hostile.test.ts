@@ -404,6 +404,7 @@ async function startCountingProxy(upstream: Upstream, env: Record<string, string
     proxy,
     config,
     dataDir,
+    server: served.server,
     logs,
     close: async () => {
       await served.close();
