@@ -2,6 +2,7 @@ import { Readable } from "node:stream";
 import { type Kysely, sql } from "kysely";
 import Papa from "papaparse";
 import type { GroupNode } from "../contract/filter";
+import { FREE_CALLS_MAX, idsInAudience } from "../contract/in-audience";
 import type { Reveal } from "../contract/inferred";
 import { responses } from "../contract/operations";
 import { revealsEmail, revealsMobile } from "../contract/pricing";
@@ -108,58 +109,31 @@ export async function prepareExport(
   return { body: out, suppressed, owned };
 }
 
-/** At most this many free Count and View calls to find which owned contacts are in an audience. */
-export const FREE_CALLS_MAX = 200;
-
 /**
- * Which of the owned ids are in the audience, with free calls only: a Count of
- * `filter AND RBID_PAO in [chunk]` settles a chunk wholly in (count = its size) or wholly out (0)
- * with one call; a partial chunk is split in halves, and one under 100 ids is listed by a View
- * (columns [RBID_PAO]). At most `maxCalls` calls: `complete` says whether every id was settled.
+ * Which of the owned ids are in the audience, with free calls only (`idsInAudience`, shared with
+ * the app's check of a selection): at most `maxCalls` Count and View calls.
  */
-export async function ownedInAudience(
+export function ownedInAudience(
   client: UpstreamClient,
   filter: GroupNode | null | undefined,
   ids: readonly string[],
   maxCalls = FREE_CALLS_MAX,
 ): Promise<{ found: string[]; complete: boolean }> {
-  const found: string[] = [];
-  let calls = 0;
-  const within = (chunk: readonly string[]) =>
-    andAll(filter, [
-      { type: "condition", column: "RBID_PAO", operator: "in", valueList: [...chunk] } as never,
-    ]);
-  const queue: string[][] = [];
-  for (let i = 0; i < ids.length; i += 10_000) queue.push(ids.slice(i, i + 10_000));
-  while (queue.length > 0) {
-    if (calls >= maxCalls) return { found, complete: false };
-    const chunk = queue.shift()!;
-    calls++;
-    if (chunk.length < 100) {
-      const rows = await freeCall(client, "view", {
-        filter: within(chunk),
-        columns: ["RBID_PAO"],
-        limit: 100,
-      });
-      const byLower = new Map(chunk.map((id) => [id.toLowerCase(), id]));
-      for (const row of (rows as { rows: { RBID_PAO?: unknown }[] }).rows) {
-        const id = byLower.get(String(row.RBID_PAO).toLowerCase());
-        if (id) found.push(id);
-      }
-      continue;
-    }
-    const n = (await freeCall(client, "count", { filter: within(chunk), mode: "exact" })) as {
-      count: number;
-    };
-    if (n.count === 0) continue;
-    if (n.count >= chunk.length) {
-      found.push(...chunk);
-      continue;
-    }
-    const half = Math.ceil(chunk.length / 2);
-    queue.unshift(chunk.slice(0, half), chunk.slice(half));
-  }
-  return { found, complete: true };
+  return idsInAudience(
+    filter,
+    ids,
+    {
+      count: async (within) =>
+        ((await freeCall(client, "count", { filter: within, mode: "exact" })) as { count: number }).count,
+      list: async (within) =>
+        (
+          (await freeCall(client, "view", { filter: within, columns: ["RBID_PAO"], limit: 100 })) as {
+            rows: { RBID_PAO?: unknown }[];
+          }
+        ).rows.map((row) => row.RBID_PAO),
+    },
+    maxCalls,
+  );
 }
 
 async function freeCall(client: UpstreamClient, id: "count" | "view", body: unknown): Promise<unknown> {

@@ -5,6 +5,7 @@ import { useForm, useWatch } from "react-hook-form";
 import { z } from "zod";
 import { canonicalFilter, stableStringify } from "../../../contract/canonical";
 import type { GroupNode } from "../../../contract/filter";
+import { withinIds } from "../../../contract/in-audience";
 import { type Plan, REVEALS, type Reveal } from "../../../contract/inferred";
 import { type ExportReview, OWNED_CHOICES, type OwnedChoice } from "../../../contract/spending";
 import { useCredits } from "../../api/credits";
@@ -30,7 +31,6 @@ import { PolicyNote, policyConfirmLabel, policyProblem } from "./policy";
 import { formatAmount, insufficientText, REVEAL_LABELS, revealPhrase } from "./pricing";
 import { PurchaseFormEnd, PurchaseStatus } from "./purchase-form-parts";
 import { activeExport } from "./saved-results";
-import { selectionFilter } from "./scope";
 
 const formSchema = z.object({
   scope: z.enum(["audience", "selection"]),
@@ -246,7 +246,7 @@ export function ExportPanel({ filter, valid, description, count, selection }: Ex
   }, [hasSelection, form]);
 
   const scopeFilter = useMemo(
-    () => (scope === "selection" ? selectionFilter(filter, selection) : canonicalFilter(filter)),
+    () => (scope === "selection" ? withinIds(filter, selection) : canonicalFilter(filter)),
     [scope, filter, selection],
   );
   const owned: OwnedChoice = values.owned ?? "leave-out";

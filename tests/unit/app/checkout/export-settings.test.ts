@@ -8,10 +8,7 @@ import {
   PICKABLE_COLUMNS,
   requestColumns,
 } from "../../../../src/app/features/checkout/export-settings";
-import { selectionFilter } from "../../../../src/app/features/checkout/scope";
-import type { GroupNode } from "../../../../src/contract/filter";
 import { REVEALS } from "../../../../src/contract/inferred";
-import { strictRequests } from "../../../../src/contract/operations";
 import { fullRowColumns } from "../../../../src/sandbox/billing";
 
 describe("maxRows", () => {
@@ -47,41 +44,5 @@ describe("columns", () => {
         expect(deliveredColumns(null, reveal)).toEqual(fullRowColumns(null, reveal));
       }),
     );
-  });
-});
-
-describe("the selection as a filter", () => {
-  const audience: GroupNode = {
-    type: "group",
-    op: "OR",
-    negate: true,
-    id: "root",
-    children: [
-      { type: "condition", column: "COUNTRY_NAME_PER", operator: "eq", value: "Germany", id: "a" },
-      { type: "condition", column: "JOB_LEVEL_PER", operator: "eq", value: "VP", id: "b" },
-    ],
-  };
-
-  it("is the audience ANDed with RBID_PAO in [...], valid for the strict contract", () => {
-    const filter = selectionFilter(audience, ["pao_2", "pao_1"]);
-    expect(filter.op).toBe("AND");
-    expect(filter.children).toHaveLength(2);
-    expect(filter.children[0]).toMatchObject({ type: "group", op: "OR", negate: true });
-    expect(filter.children[1]).toEqual({
-      type: "condition",
-      column: "RBID_PAO",
-      operator: "in",
-      valueList: ["pao_1", "pao_2"],
-    });
-    expect(JSON.stringify(filter)).not.toContain('"id"');
-    const parsed = strictRequests.exportStart.safeParse({ filter, maxRows: 2, reveal: "none" });
-    expect(parsed.success).toBe(true);
-  });
-
-  it("of everyone is just the ids", () => {
-    const filter = selectionFilter({ type: "group", op: "AND", negate: false, children: [] }, ["pao_1"]);
-    expect(filter.children).toEqual([
-      { type: "condition", column: "RBID_PAO", operator: "in", valueList: ["pao_1"] },
-    ]);
   });
 });
