@@ -1,10 +1,10 @@
 import { useCallback, useEffect, useState } from "react";
 import type { LookalikeNode } from "../../../../contract/filter";
 import type { MatchLevel } from "../../../../contract/inferred";
+import { useDebouncedValue } from "../../../lib/use-debounced-value";
 import { readableError } from "../../../ui/status";
 import { type CompanyRef, useCompanyLookup } from "../api/company-lookup";
 import { useDispatch } from "./editor-context";
-import { useDebouncedValue } from "./use-debounced-value";
 
 export type LookalikeBy = "domain" | "rbidOrg" | "name";
 

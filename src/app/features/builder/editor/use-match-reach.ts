@@ -4,7 +4,7 @@ import type { LookalikeNode, SemanticNode } from "../../../../contract/filter";
 import { MATCH_LEVELS, type MatchLevel } from "../../../../contract/inferred";
 import { countQueryOptions, nodeAsFilter } from "../../../api/count";
 import { call } from "../../../api/operations";
-import { useDebouncedValue } from "./use-debounced-value";
+import { useDebouncedValue } from "../../../lib/use-debounced-value";
 
 /** A match settles this long after typing before its levels are counted. */
 const MATCH_SETTLE_MS = 400;

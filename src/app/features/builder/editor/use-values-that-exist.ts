@@ -12,8 +12,8 @@ import {
 } from "../../../api/value-counts";
 import { formatNumber } from "../../../lib/format";
 import { nearestValues } from "../../../lib/nearest-values";
+import { useDebouncedValue } from "../../../lib/use-debounced-value";
 import { readableError } from "../../../ui/status";
-import { useDebouncedValue } from "./use-debounced-value";
 
 /** Values whose "no one" is explained with nearest values; the rest are only marked. */
 const EXPLAINED_MAX = 3;
