@@ -252,7 +252,7 @@ describe("the Builder with the mouse", () => {
       expect(await settledCount(fresh.page)).toBe(counts.at(-1));
       expect(await summaryOf(fresh.page)).toBe(summary);
       // Nothing came from storage: no selection and no open audience, just the link's audience.
-      expect(await fresh.page.evaluate(() => localStorage.getItem("audience-builder:selection"))).toBeNull();
+      expect(await fresh.page.evaluate(() => localStorage.getItem("audience-builder:selections"))).toBeNull();
       expect(
         await fresh.page
           .getByRole("region", { name: "Open audience" })

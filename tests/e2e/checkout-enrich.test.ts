@@ -8,6 +8,7 @@ import {
   GERMANY,
   poll,
   readCsvDownload,
+  SELECTIONS_KEY,
   selectSampleRows,
   shot,
   urlWithAudience,
@@ -182,7 +183,7 @@ describe("Enrich: the rows selected in the sample", () => {
     try {
       await page.goto(urlWithAudience(app, GERMANY));
       const ids = await selectSampleRows(page, 4);
-      await page.evaluate(() => localStorage.removeItem("audience-builder:selection"));
+      await page.evaluate((key) => localStorage.removeItem(key), SELECTIONS_KEY);
       await page.goto(`${app.url}/checkout?tab=enrich`);
       const panel = enrichTab(page);
       // A pasted list: the four ids, one of them twice, an unknown email and something that is neither.

@@ -6,7 +6,17 @@ import type { Approval, EnrichReview, ExportReview } from "../../src/contract/sp
 import { browserAndAppForFile, type OpenedPage, openPage, until } from "../support/browser";
 import { browser as apiClient } from "../support/proxy-server";
 import { PASSWORD, signIn } from "../support/team";
-import { expectClean, GERMANY, poll, readCsvDownload, shot, urlWithAudience } from "./checkout-support";
+import {
+  expectClean,
+  GERMANY,
+  lastSelection,
+  poll,
+  readCsvDownload,
+  SELECTIONS_KEY,
+  selectedIds,
+  shot,
+  urlWithAudience,
+} from "./checkout-support";
 
 /**
  * The Checkout's review screens in Chromium, on the PAYG demo key, for a team (ada admin, bo
@@ -67,8 +77,6 @@ async function balance(): Promise<number> {
 const enrichTab = (page: Page) => page.getByRole("tabpanel", { name: "Enrich chosen people" });
 const exportTab = (page: Page) => page.getByRole("tabpanel", { name: "Export a file" });
 const confirmStep = (page: Page) => enrichTab(page).getByRole("region", { name: "Confirm the enrichment" });
-const selectedIds = (page: Page) =>
-  page.evaluate(() => JSON.parse(localStorage.getItem("audience-builder:selection") ?? "[]") as string[]);
 
 /**
  * In the Builder: ticks `n` more rows of the sample (rows not selected yet; the sample is a new
@@ -76,11 +84,7 @@ const selectedIds = (page: Page) =>
  * oldest first.
  */
 async function tickRows(page: Page, n: number, fresh = false, tree: GroupNode = GERMANY): Promise<string[]> {
-  if (fresh)
-    await page.evaluate(() => {
-      localStorage.removeItem("audience-builder:selection");
-      localStorage.removeItem("audience-builder:selection-names");
-    });
+  if (fresh) await page.evaluate((key) => localStorage.removeItem(key), SELECTIONS_KEY);
   const before = fresh ? [] : await selectedIds(page);
   await page.goto(urlWithAudience(env.app, tree));
   const free = page
@@ -174,13 +178,7 @@ describe("Checkout reviews: already yours, suppressed, new; owned contacts in an
     });
     expect(list.status, list.text).toBe(201);
     expect(list.body.added).toBe(1);
-    const names = await page.evaluate(
-      () =>
-        JSON.parse(localStorage.getItem("audience-builder:selection-names") ?? "{}") as Record<
-          string,
-          string
-        >,
-    );
+    const { names } = await lastSelection(page);
 
     confirm = await reviewSelected(page, 5);
     const sentence = confirm.getByTestId("enrich-review-sentence");

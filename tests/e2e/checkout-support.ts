@@ -69,6 +69,24 @@ export async function exportsViaProxy(app: RunningApp) {
   return answer.body.exports;
 }
 
+/** Where the app keeps the ticks, per audience (src/app/lib/selection.ts). */
+export const SELECTIONS_KEY = "audience-builder:selections";
+
+/** The ids and names ticked in the audience touched last (the one on screen), oldest first. */
+export function lastSelection(page: Page): Promise<{ ids: string[]; names: Record<string, string> }> {
+  return page.evaluate((key) => {
+    const all = JSON.parse(localStorage.getItem(key) ?? "{}") as Record<
+      string,
+      { ids: string[]; names: Record<string, string>; at: number }
+    >;
+    const latest = Object.values(all).sort((a, b) => b.at - a.at)[0];
+    return { ids: latest?.ids ?? [], names: latest?.names ?? {} };
+  }, SELECTIONS_KEY);
+}
+
+/** The ids ticked in the audience touched last. */
+export const selectedIds = async (page: Page): Promise<string[]> => (await lastSelection(page)).ids;
+
 /** Waits for the Builder's sample, ticks the first `n` rows; returns the ids now selected. */
 export async function selectSampleRows(page: Page, n: number): Promise<string[]> {
   const table = page.getByRole("region", { name: /^Sample of \d+ people, masked$/ });
@@ -80,8 +98,7 @@ export async function selectSampleRows(page: Page, n: number): Promise<string[]>
   );
   for (let i = 0; i < n; i += 1) await boxes.nth(i).click();
   const ids = await until(
-    () =>
-      page.evaluate(() => JSON.parse(localStorage.getItem("audience-builder:selection") ?? "[]") as string[]),
+    () => selectedIds(page),
     (list) => list.length === n,
     { what: `${n} selected ids in storage` },
   );

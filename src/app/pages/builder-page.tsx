@@ -25,6 +25,7 @@ import {
   useOpenAudience,
   withWorkingTree,
 } from "../lib/open-audience";
+import { selectionAudienceOf, useSelectionAudience, useSelectionFollows } from "../lib/selection";
 import { browserStorage } from "../lib/store";
 import { type InitialTree, loadInitialTree, useWorkingTreePersistence } from "../lib/working-tree";
 import { Page } from "../ui/page";
@@ -74,7 +75,6 @@ export function BuilderPage() {
   }, [refusal, reportRefused]);
   // What a save records as the audience's size: only a count of this very tree.
   const savedCount = count !== null && !isStale && !counting ? count : null;
-  const open = useCallback((tree: GroupNode) => editor.replace(tree), [editor.replace]);
   // The open audience follows this tab's working tree, so a reload knows the tree is still its own.
   // Before paint: the bar and the link notice ask whether the tree belongs to the open audience, and
   // an edit must not show "Not saved yet" for a frame.
@@ -85,6 +85,22 @@ export function BuilderPage() {
     if (next !== openAudience) openAudienceStore().set(next);
   }, [openAudience, editor.tree]);
   const openState = openAudienceFor(openAudience, editor.tree);
+  // Ticks belong to the audience being built (the tree is always the open audience's here, as just
+  // above): edits carry them along, opening another audience shows that one's own.
+  const selectionAudience = useSelectionAudience(
+    openAudience && withWorkingTree(openAudience, editor.tree),
+    editor.tree,
+  );
+  const opening = useSelectionFollows(selectionAudience);
+  const open = useCallback(
+    (tree: GroupNode) => {
+      // Called after the open audience is set to the one being opened.
+      const next = openAudienceStore().get();
+      opening(selectionAudienceOf(next && withWorkingTree(next, tree), tree));
+      editor.replace(tree);
+    },
+    [editor.replace, opening],
+  );
   // A value picked in the insights narrows the whole audience: ANDed at the top (andAtTop wraps an
   // OR or negated root rather than widen it), one undoable step.
   const addCondition = useCallback<AddCondition>(
@@ -151,7 +167,12 @@ export function BuilderPage() {
               debounceMs={countDelay}
             />
           </div>
-          <SamplePanel filter={shown} valid={part !== null} blockedBy={blockedBy} />
+          <SamplePanel
+            filter={shown}
+            valid={part !== null}
+            blockedBy={blockedBy}
+            audience={selectionAudience}
+          />
           <InsightsPanel
             filter={shown}
             valid={part !== null}

@@ -7,7 +7,8 @@ import { CheckoutRoleNotice, CheckoutWorkspace } from "../features/checkout/chec
 import { nodeAt } from "../lib/filter/tree";
 import { firstProblem, toRequestFilter, validateTree } from "../lib/filter/validate";
 import { openAudienceFor, useOpenAudience } from "../lib/open-audience";
-import { useSelection } from "../lib/selection";
+import { useSelection, useSelectionAudience } from "../lib/selection";
+import { useCheckedSelection } from "../lib/selection-check";
 import { browserStorage } from "../lib/store";
 import { loadInitialTree } from "../lib/working-tree";
 import { Page } from "../ui/page";
@@ -15,8 +16,8 @@ import { readableError } from "../ui/status";
 
 /**
  * Checkout: buy from the audience being built (the Builder's working tree, read from the URL or
- * this device) or from the people selected in its sample. The page reads the audience and its
- * count; the checkout feature does the buying.
+ * this device) or from the people selected in its sample who are still in it. The page reads the
+ * audience, its count and its checked selection; the checkout feature does the buying.
  */
 export function CheckoutPage() {
   const [initial] = useState(() => loadInitialTree(window.location, browserStorage()));
@@ -33,8 +34,14 @@ export function CheckoutPage() {
   }, [tree, problems, valid]);
   const description = useMemo(() => describe(filter), [filter]);
   const live = useLiveCount(filter, valid, { debounceMs: 0 });
-  const selection = useSelection();
-  const openState = openAudienceFor(useOpenAudience(), tree);
+  const openAudience = useOpenAudience();
+  const openState = openAudienceFor(openAudience, tree);
+  // The ticks of this audience only, and of them only the people still in it are bought.
+  const selection = useCheckedSelection(
+    filter,
+    valid,
+    useSelection(useSelectionAudience(openAudience, tree)),
+  );
 
   return (
     <Page
@@ -59,7 +66,7 @@ export function CheckoutPage() {
         count={live.count}
         counting={live.isPending || live.isFetching}
         countError={live.error ? readableError(live.error) : null}
-        selected={selection.ids.length}
+        selection={selection}
         valid={valid}
         blockedBy={blockedBy}
       />
@@ -68,7 +75,7 @@ export function CheckoutPage() {
         valid={valid}
         description={description}
         count={live.count}
-        selection={selection.ids}
+        selection={selection}
         audienceLabel={
           openState
             ? `${openState.open.name}, version ${openState.open.version}${openState.unsaved ? " with unsaved changes" : ""}`

@@ -1,8 +1,17 @@
-import { type ReactNode, useId } from "react";
+import { type ReactNode, useId, useMemo, useState } from "react";
 import { Link } from "wouter";
 import { ApiError } from "../../api/api-error";
 import { formatNumber, formatTime } from "../../lib/format";
-import { clearSelection, SELECTION_CAP, type SelectionSnapshot, useSelection } from "../../lib/selection";
+import {
+  clearSelection,
+  removeFromSelection,
+  SELECTION_CAP,
+  type SelectionAudience,
+  type SelectionSnapshot,
+  selectionAudienceOf,
+  useSelection,
+} from "../../lib/selection";
+import { type CheckedSelection, leftSentence, useSettledCheckedSelection } from "../../lib/selection-check";
 import { Spinner } from "../../ui/spinner";
 import { readableError } from "../../ui/status";
 import { BudgetMeter } from "./budget-meter";
@@ -17,6 +26,8 @@ import "./sample-panel.css";
 export interface SamplePanelProps extends AudienceProps {
   /** How long the audience must stay unchanged before a new sample (default 1.5 s). */
   settleMs?: number;
+  /** Whose ticks these are (lib/selection.ts); by default the unsaved tree `filter`. */
+  audience?: SelectionAudience;
 }
 
 /** A calm placeholder in the table's shape while the first sample loads. */
@@ -39,9 +50,23 @@ function SampleSkeleton({ rows }: { rows: number }) {
   );
 }
 
-function SelectionBar({ selection, onPage }: { selection: SelectionSnapshot; onPage: readonly string[] }) {
+function SelectionBar({
+  audience,
+  selection,
+  checked,
+  onPage,
+}: {
+  audience: SelectionAudience;
+  selection: SelectionSnapshot;
+  /** The ticks checked against this audience (null while it settles). */
+  checked: CheckedSelection | null;
+  onPage: readonly string[];
+}) {
   const count = selection.ids.length;
   const here = onPage.filter((id) => selection.has.has(id)).length;
+  // Ticks outlive edits of the audience: say how many are no longer in it.
+  const left = checked?.state === "checked" ? checked.left : [];
+  const leftWords = leftSentence(count, left.length);
   return (
     <div className="sample-selection" role="status" aria-live="polite">
       <span>
@@ -50,14 +75,28 @@ function SelectionBar({ selection, onPage }: { selection: SelectionSnapshot; onP
           : `${formatNumber(count)} ${count === 1 ? "contact" : "contacts"} selected${here > 0 ? ` (${formatNumber(here)} in this sample)` : ""}.`}
       </span>
       {count > 0 ? (
-        <button type="button" className="button button-quiet" onClick={clearSelection}>
+        <button type="button" className="button button-quiet" onClick={() => clearSelection(audience)}>
           Clear selection
         </button>
       ) : null}
-      {count > 0 ? (
+      {count > left.length ? (
         <Link href="/checkout?tab=enrich" className="button button-secondary">
-          Buy the {formatNumber(count)} selected
+          {left.length > 0
+            ? `Buy the ${formatNumber(count - left.length)} still in it`
+            : `Buy the ${formatNumber(count)} selected`}
         </Link>
+      ) : null}
+      {leftWords ? (
+        <span className="notice-warning sample-selection-left" data-testid="selection-left">
+          {leftWords} Checkout marks them and leaves them out of every purchase.{" "}
+          <button
+            type="button"
+            className="button button-quiet"
+            onClick={() => removeFromSelection(audience, left)}
+          >
+            Untick {left.length === 1 ? "them" : `the ${formatNumber(left.length)}`}
+          </button>
+        </span>
       ) : null}
       {selection.refused > 0 ? (
         <span className="notice-warning sample-selection-cap">
@@ -92,7 +131,7 @@ function statusLine(sample: SettledSample, valid: boolean, blockedBy: string | u
  * as "has one or not"), taken when the audience settles; its settings (size, columns, scores);
  * row selection for checkout; the day's free budget, its cap with a countdown; "Sample again".
  */
-export function SamplePanel({ filter, valid, blockedBy, settleMs }: SamplePanelProps) {
+export function SamplePanel({ filter, valid, blockedBy, settleMs, audience: given }: SamplePanelProps) {
   const titleId = useId();
   const hintId = useId();
   const sizeId = useId();
@@ -103,7 +142,11 @@ export function SamplePanel({ filter, valid, blockedBy, settleMs }: SamplePanelP
     valid,
     settleMs === undefined ? { settings } : { settings, settleMs },
   );
-  const selection = useSelection();
+  const [fallback] = useState(() => selectionAudienceOf(null, filter));
+  const audience = given ?? fallback;
+  const selection = useSelection(audience);
+  const checked = useSettledCheckedSelection(filter, valid, selection);
+  const left = useMemo(() => new Set(checked?.state === "checked" ? checked.left : []), [checked]);
 
   const data = sample.data;
   const exhausted = sample.error instanceof ApiError && sample.error.kind === "budget-exhausted";
@@ -155,7 +198,9 @@ export function SamplePanel({ filter, valid, blockedBy, settleMs }: SamplePanelP
     body = (
       <SampleTable
         body={data.body}
+        audience={audience}
         selection={selection}
+        left={left}
         caption={`Sample of ${formatNumber(data.body.rowCount)} people, masked`}
         dimmed={sample.isFetching || sample.isOutdated}
         showId={settings.columns.includes("RBID_PAO")}
@@ -257,7 +302,7 @@ export function SamplePanel({ filter, valid, blockedBy, settleMs }: SamplePanelP
       </p>
 
       {(data && data.body.rows.length > 0) || selection.ids.length > 0 ? (
-        <SelectionBar selection={selection} onPage={onPage} />
+        <SelectionBar audience={audience} selection={selection} checked={checked} onPage={onPage} />
       ) : null}
 
       <div className="sample-body">{body}</div>

@@ -10,7 +10,13 @@ import { useEffect, useMemo, useRef } from "react";
 import { labelOf } from "../../../contract/columns";
 import type { ViewResponse } from "../../../contract/operations";
 import { formatNumber } from "../../lib/format";
-import { addToSelection, removeFromSelection, type SelectionSnapshot } from "../../lib/selection";
+import {
+  addToSelection,
+  removeFromSelection,
+  type SelectionAudience,
+  type SelectionSnapshot,
+} from "../../lib/selection";
+import { LEFT_MARK } from "../../lib/selection-check";
 import "../../ui/records-table.css";
 import "./sample-table.css";
 
@@ -100,17 +106,23 @@ function rowName(row: SampleRow, index: number): string {
 /**
  * The sample's rows (TanStack Table): the answer's columns with its labels, flags as icon and
  * words, the score as a percentage, and a checkbox per row whose state lives in the shared
- * selection store (keyed by RBID_PAO), so that the selection outlives this sample.
+ * selection store (the audience's, keyed by RBID_PAO), so that the selection outlives this sample.
  */
 export function SampleTable({
   body,
+  audience,
   selection,
+  left,
   caption,
   dimmed,
   showId = true,
 }: {
   body: ViewResponse;
+  /** The audience the ticks belong to. */
+  audience: SelectionAudience;
   selection: SelectionSnapshot;
+  /** Selected people no longer in the audience (a sample shown while a new one is taken). */
+  left: ReadonlySet<string>;
   caption: string;
   dimmed: boolean;
   /** Show the contact id column (always in the answer: rows are selected by it). */
@@ -170,7 +182,7 @@ export function SampleTable({
       if (on && !selection.has.has(id)) add.push(id);
       else if (!on && selection.has.has(id)) remove.push(id);
     });
-    if (remove.length > 0) removeFromSelection(remove);
+    if (remove.length > 0) removeFromSelection(audience, remove);
     if (add.length > 0) {
       // The names as shown, so that Checkout's review can say who is who.
       const names = new Map<string, string>();
@@ -178,7 +190,7 @@ export function SampleTable({
         const name = row.FULL_NAME_PER;
         if (typeof name === "string" && name !== "") names.set(rowIdOf(row, index), name);
       });
-      addToSelection(add, names);
+      addToSelection(audience, add, names);
     }
   };
 
@@ -217,8 +229,8 @@ export function SampleTable({
         </thead>
         <tbody>
           {table.getRowModel().rows.map((row) => (
-            <tr key={row.id} data-selected={row.getIsSelected()}>
-              {row.getVisibleCells().map((cell) => (
+            <tr key={row.id} data-selected={row.getIsSelected()} data-left={left.has(row.id)}>
+              {row.getVisibleCells().map((cell, index) => (
                 <td
                   key={cell.id}
                   className={
@@ -226,6 +238,9 @@ export function SampleTable({
                   }
                 >
                   {flexRender(cell.column.columnDef.cell, cell.getContext())}
+                  {index === 1 && left.has(row.id) ? (
+                    <span className="sample-left-mark">{LEFT_MARK}</span>
+                  ) : null}
                 </td>
               ))}
             </tr>

@@ -1,6 +1,8 @@
 import { useId } from "react";
 import { Link } from "wouter";
 import { formatNumber } from "../../lib/format";
+import type { CheckedSelection } from "../../lib/selection-check";
+import { SelectedPeople } from "./selected-people";
 
 export interface AudienceSummaryProps {
   /** The audience in plain English. */
@@ -9,8 +11,8 @@ export interface AudienceSummaryProps {
   count: number | null;
   counting: boolean;
   countError: string | null;
-  /** People ticked in the sample. */
-  selected: number;
+  /** People ticked in the sample, checked against this audience. */
+  selection: CheckedSelection;
   /** False while the audience has unfinished rules; `blockedBy` says which. */
   valid: boolean;
   blockedBy?: string | undefined;
@@ -22,10 +24,11 @@ export function AudienceSummary({
   count,
   counting,
   countError,
-  selected,
+  selection,
   valid,
   blockedBy,
 }: AudienceSummaryProps) {
+  const selected = selection.ids.length;
   const titleId = useId();
   return (
     <section className="card checkout-summary" aria-labelledby={titleId}>
@@ -53,6 +56,14 @@ export function AudienceSummary({
             {formatNumber(selected)}
           </dd>
         </div>
+        {selection.state === "checked" && selection.left.length > 0 ? (
+          <div>
+            <dt>Still in this audience</dt>
+            <dd className="big-number" data-testid="selected-kept">
+              {formatNumber(selection.kept.length)}
+            </dd>
+          </div>
+        ) : null}
       </dl>
       {!valid ? (
         <p className="notice-warning checkout-warning" role="alert">
@@ -65,6 +76,7 @@ export function AudienceSummary({
           The audience could not be counted: {countError}
         </p>
       ) : null}
+      <SelectedPeople selection={selection} />
     </section>
   );
 }

@@ -2,6 +2,7 @@ import { useState } from "react";
 import type { GroupNode } from "../../../contract/filter";
 import { DOLLARS_PER_CREDIT } from "../../../contract/pricing";
 import { useCredits } from "../../api/credits";
+import type { CheckedSelection } from "../../lib/selection-check";
 import { pendingPurchase } from "../../lib/spend-journal";
 import { browserStorage } from "../../lib/store";
 import { RoleNotice } from "../../ui/role-notice";
@@ -52,7 +53,8 @@ export interface CheckoutWorkspaceProps {
   valid: boolean;
   description: string;
   count: number | null;
-  selection: readonly string[];
+  /** The people ticked in the sample, checked against this audience: only `kept` are bought. */
+  selection: CheckedSelection;
   /** The saved audience bought from ("name, version N"), for the ledger; null when none is open. */
   audienceLabel?: string | null;
 }
@@ -67,7 +69,7 @@ export function CheckoutWorkspace({
   audienceLabel = null,
 }: CheckoutWorkspaceProps) {
   const [tab, setTab] = useState<string>(() =>
-    initialTab(window.location.search, selection.length, browserStorage()),
+    initialTab(window.location.search, selection.ids.length, browserStorage()),
   );
   const credits = useCredits();
   const plan = credits.data?.plan ?? null;

@@ -7,7 +7,12 @@ import { maxContactCost } from "../../../contract/pricing";
 import type { EnrichReview } from "../../../contract/spending";
 import { useCredits } from "../../api/credits";
 import { formatNumber } from "../../lib/format";
-import { useSelectionNames } from "../../lib/selection";
+import {
+  type CheckedSelection,
+  leftSentence,
+  selectedPeoplePhrase,
+  selectionBlocked,
+} from "../../lib/selection-check";
 import { isWaiting } from "../../lib/spend";
 import type { PendingPurchase } from "../../lib/spend-journal";
 import { readableError } from "../../ui/status";
@@ -44,6 +49,8 @@ interface Review {
   source: "selection" | "list";
   /** The contact ids asked for (reviewed before the click: already yours, suppressed, new). */
   ids: readonly string[];
+  /** Selected people no longer in the audience: listed as such, never sent. */
+  left: readonly string[];
   /** Emails asked for: matched only when bought, so they are priced at most. */
   emails: number;
   columns: string[];
@@ -65,6 +72,10 @@ function withReview(summary: string, answer: EnrichReview | null): string {
     parts.push(`${formatNumber(answer.suppressed.length)} suppressed, left out`);
   return parts.length > 0 ? `${summary}; ${parts.join("; ")}` : summary;
 }
+
+/** Why the selection cannot be enriched now (lib/selection-check.ts), or null when it can. */
+const selectionProblem = (selection: CheckedSelection) =>
+  selectionBlocked(selection, "Tick people of this audience in the Builder's sample, or paste a list.");
 
 /** `12 ids and 3 emails` */
 function entriesPhrase(ids: number, emails: number): string {
@@ -135,7 +146,7 @@ function toRowsResult(results: EnrichResult[], purchase: PendingPurchase): RowsR
  * Before confirming: the reveal, the most it can cost on this plan and the balance. After: the
  * rows, who was not found, and a CSV.
  */
-export function EnrichPanel({ selection }: { selection: readonly string[] }) {
+export function EnrichPanel({ selection }: { selection: CheckedSelection }) {
   const audienceLabel = useAudienceLabel();
   const credits = useCredits();
   const plan: Plan | null = credits.data?.plan ?? null;
@@ -152,7 +163,7 @@ export function EnrichPanel({ selection }: { selection: readonly string[] }) {
   const form = useForm<EnrichForm>({
     resolver: zodResolver(formSchema),
     defaultValues: {
-      source: selection.length > 0 ? "selection" : "list",
+      source: selection.ids.length > 0 ? "selection" : "list",
       list: "",
       reveal: "email",
       columns: [...DEFAULT_PICKED_COLUMNS],
@@ -162,16 +173,20 @@ export function EnrichPanel({ selection }: { selection: readonly string[] }) {
   const list = useWatch({ control: form.control, name: "list" });
   const parsed = useMemo(() => parseEntries(list), [list]);
 
-  const names = useSelectionNames();
+  const names = selection.names;
 
   const reviewOf = useCallback(
     (values: EnrichForm): Review | null => {
       let ids: readonly string[];
       let emails: readonly string[] = [];
+      let left: readonly string[] = [];
       let who: string;
       if (values.source === "selection") {
-        ids = selection;
-        who = `the ${formatNumber(ids.length)} ${ids.length === 1 ? "person" : "people"} selected in the sample`;
+        // Only the people still in the audience, as checked: the same ones an export of them takes.
+        if (selectionProblem(selection)) return null;
+        ids = selection.kept;
+        left = selection.left;
+        who = selectedPeoplePhrase(ids.length, left.length);
       } else {
         const entries = parseEntries(values.list);
         ids = entries.ids;
@@ -189,6 +204,7 @@ export function EnrichPanel({ selection }: { selection: readonly string[] }) {
         reveal: values.reveal,
         source: values.source,
         ids,
+        left,
         emails: emails.length,
         columns,
       };
@@ -203,19 +219,19 @@ export function EnrichPanel({ selection }: { selection: readonly string[] }) {
         message:
           values.source === "list"
             ? "Paste at least one id or email."
-            : "No one is selected: tick rows in the Builder's sample, or paste a list.",
+            : (selectionProblem(selection) ?? "No one is selected."),
       });
       return;
     }
     setReview(next);
   });
 
-  // The selection changed (ticked in another tab, or cleared) while the confirm step is open: what
-  // is confirmed follows it, and so does the review.
-  const selectionKey = selection.join("\n");
+  // The selection changed (ticked in another tab, cleared, checked again) while the confirm step is
+  // open: what is confirmed follows it, and so does the review.
+  const selectionKey = `${selection.state}:${selection.kept.join("\n")}|${selection.left.join("\n")}`;
   useEffect(() => {
     if (review?.source !== "selection") return;
-    if (review.ids.join("\n") === selectionKey) return;
+    if (`checked:${review.ids.join("\n")}|${review.left.join("\n")}` === selectionKey) return;
     setReview(reviewOf(form.getValues()));
   }, [selectionKey, review, form, reviewOf, setReview]);
 
@@ -309,6 +325,7 @@ export function EnrichPanel({ selection }: { selection: readonly string[] }) {
                 review={answer}
                 plan={plan}
                 ids={reviewRequest.personIds}
+                left={review.left}
                 names={names}
                 noun={review.source === "selection" ? "selected" : "ids in your list"}
                 updating={reviewed.isFetching}
@@ -341,17 +358,22 @@ export function EnrichPanel({ selection }: { selection: readonly string[] }) {
                 <input
                   type="radio"
                   value="selection"
-                  disabled={selection.length === 0}
+                  disabled={selection.ids.length === 0}
                   {...form.register("source")}
                 />
                 <span className="checkout-choice-text">
                   <span className="checkout-choice-label">
-                    The {formatNumber(selection.length)} selected in the sample
+                    {selection.state === "checked" && selection.left.length > 0
+                      ? `The ${formatNumber(selection.kept.length)} still in this audience, of the ${formatNumber(selection.ids.length)} selected in the sample`
+                      : `The ${formatNumber(selection.ids.length)} selected in the sample`}
                   </span>
                   <span className="hint-text checkout-choice-hint">
-                    {selection.length === 0
+                    {selection.ids.length === 0
                       ? "Tick rows in the Builder's sample to choose people."
-                      : "The people you ticked, by their contact id."}
+                      : selection.state !== "checked"
+                        ? selection.problem
+                        : (leftSentence(selection.ids.length, selection.left.length) ??
+                          "The people you ticked, by their contact id.")}
                   </span>
                 </span>
               </label>
@@ -403,6 +425,8 @@ export function EnrichPanel({ selection }: { selection: readonly string[] }) {
             form={form}
             plan={plan}
             submitLabel="Review the purchase"
+            // The check of who is still in the audience answers in a moment: wait for it.
+            submitDisabled={source === "selection" && selection.state === "checking"}
             hint="Nothing is charged until you confirm on the next step."
           />
         </form>

@@ -1,6 +1,7 @@
 import type { Plan } from "../../../contract/inferred";
 import type { EnrichReview } from "../../../contract/spending";
 import { formatNumber } from "../../lib/format";
+import { LEFT_MARK, leftSentence } from "../../lib/selection-check";
 import { formatAmount } from "./pricing";
 
 /** How many people are listed by name before "and N more". */
@@ -61,12 +62,14 @@ export function marksOf(review: EnrichReview): Map<string, ReviewMark> {
 
 /**
  * What an enrichment will do, before the click: the sentence, then the people (by name where the
- * sample showed them, else by contact id), each marked Already yours / Suppressed / New.
+ * sample showed them, else by contact id), each marked Already yours / Suppressed / New, and the
+ * selected people no longer in the audience, marked as such (never sent).
  */
 export function EnrichReviewView({
   review,
   plan,
   ids,
+  left = [],
   names,
   noun,
   updating,
@@ -75,17 +78,26 @@ export function EnrichReviewView({
   plan: Plan | null;
   /** The people reviewed, in the order chosen. */
   ids: readonly string[];
+  /** Selected people who left the audience: not reviewed, not bought. */
+  left?: readonly string[];
   names: Readonly<Record<string, string>>;
   noun: string;
   updating: boolean;
 }) {
   const marks = marksOf(review);
   const shown = ids.slice(0, REVIEW_PEOPLE_SHOWN);
+  const leftShown = left.slice(0, Math.max(0, REVIEW_PEOPLE_SHOWN - shown.length));
+  const leftWords = leftSentence(ids.length + left.length, left.length);
   return (
     <div className="checkout-review" data-testid="enrich-review" aria-busy={updating}>
       <p className="checkout-review-sentence" data-testid="enrich-review-sentence">
         {enrichReviewSentence(review, plan, noun)}.{updating ? " Updating…" : ""}
       </p>
+      {leftWords ? (
+        <p className="hint-text checkout-hint" data-testid="enrich-review-left">
+          {leftWords}
+        </p>
+      ) : null}
       <ul className="checkout-review-people" aria-label="Who is bought, who is free, who is left out">
         {shown.map((id) => {
           const mark = marks.get(id);
@@ -99,12 +111,25 @@ export function EnrichReviewView({
             </li>
           );
         })}
+        {leftShown.map((id) => (
+          <li key={id} className="checkout-review-person" data-mark="left">
+            <span className="checkout-review-name">{names[id] ?? <span className="mono">{id}</span>}</span>
+            <span className="checkout-review-mark" data-mark="left">
+              {LEFT_MARK}
+            </span>
+          </li>
+        ))}
       </ul>
       {ids.length > shown.length ? (
         <p className="hint-text checkout-hint">
           and {formatNumber(ids.length - shown.length)} more ({formatNumber(review.alreadyYours.length)}{" "}
           already yours, {formatNumber(review.suppressed.length)} suppressed,{" "}
           {formatNumber(review.toBuy.length)} new in all).
+        </p>
+      ) : null}
+      {left.length > leftShown.length ? (
+        <p className="hint-text checkout-hint">
+          and {formatNumber(left.length - leftShown.length)} more no longer in this audience.
         </p>
       ) : null}
       {review.suppressed.length > 0 ? (

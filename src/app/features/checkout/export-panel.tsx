@@ -10,6 +10,12 @@ import { type Plan, REVEALS, type Reveal } from "../../../contract/inferred";
 import { type ExportReview, OWNED_CHOICES, type OwnedChoice } from "../../../contract/spending";
 import { useCredits } from "../../api/credits";
 import { formatNumber } from "../../lib/format";
+import {
+  type CheckedSelection,
+  leftSentence,
+  selectedPeoplePhrase,
+  selectionBlocked,
+} from "../../lib/selection-check";
 import { isWaiting, usePurchase } from "../../lib/spend";
 import type { PendingPurchase } from "../../lib/spend-journal";
 import { useStoredValue } from "../../lib/store";
@@ -52,14 +58,14 @@ export interface ExportPanelProps {
   /** The audience in plain English. */
   description: string;
   count: number | null;
-  /** The RBID_PAO ids ticked in the sample. */
-  selection: readonly string[];
+  /** The people ticked in the sample, checked against this audience: only `kept` are exported. */
+  selection: CheckedSelection;
 }
 
-function scopeText(scope: ExportForm["scope"], description: string, selected: number): string {
-  return scope === "selection"
-    ? `the ${formatNumber(selected)} ${selected === 1 ? "person" : "people"} selected in the sample (who are still in the audience)`
-    : `the audience: ${description}`;
+function scopeText(scope: ExportForm["scope"], description: string, selection: CheckedSelection): string {
+  return scope === "audience"
+    ? `the audience: ${description}`
+    : selectedPeoplePhrase(selection.kept.length, selection.left.length);
 }
 
 /** The owned choice's label, with the number of such contacts once a review said it. */
@@ -219,7 +225,14 @@ export function ExportPanel({ filter, valid, description, count, selection }: Ex
     }
   }, [state.phase, reset]);
 
-  const hasSelection = selection.length > 0;
+  const hasSelection = selection.ids.length > 0;
+  // The selection is exported only once checked, and only the people still in the audience: the
+  // same ones Enrich takes.
+  const kept = selection.kept;
+  const selectionProblem = selectionBlocked(
+    selection,
+    "Export the whole audience, or tick people of it in the Builder's sample.",
+  );
   const form = useForm<ExportForm>({
     resolver: zodResolver(formSchema),
     defaultValues: {
@@ -235,7 +248,7 @@ export function ExportPanel({ filter, valid, description, count, selection }: Ex
   const scope = values.scope ?? "audience";
 
   // The default follows the audience's count (and the scope), until the person types their own.
-  const scopeDefault = scope === "selection" ? Math.max(1, selection.length) : defaultMaxRows(count);
+  const scopeDefault = scope === "selection" ? Math.max(1, kept.length) : defaultMaxRows(count);
   useEffect(() => {
     if (scopeDefault === null) return;
     if (form.getFieldState("maxRows").isDirty) return;
@@ -246,13 +259,14 @@ export function ExportPanel({ filter, valid, description, count, selection }: Ex
   }, [hasSelection, form]);
 
   const scopeFilter = useMemo(
-    () => (scope === "selection" ? withinIds(filter, selection) : canonicalFilter(filter)),
-    [scope, filter, selection],
+    () => (scope === "selection" ? withinIds(filter, kept) : canonicalFilter(filter)),
+    [scope, filter, kept],
   );
   const owned: OwnedChoice = values.owned ?? "leave-out";
   const current: ExportReviewRequest | null = useMemo(() => {
     const maxRows = values.maxRows;
     if (typeof maxRows !== "number" || !Number.isInteger(maxRows) || maxRows < 1) return null;
+    if (scope === "selection" && selectionProblem) return null;
     return {
       kind: "export",
       filter: scopeFilter,
@@ -261,7 +275,7 @@ export function ExportPanel({ filter, valid, description, count, selection }: Ex
       columns: requestColumns((values.columns ?? []).filter((c): c is string => typeof c === "string")),
       owned,
     };
-  }, [scopeFilter, values.maxRows, values.reveal, values.columns, owned]);
+  }, [scopeFilter, values.maxRows, values.reveal, values.columns, owned, scope, selectionProblem]);
   // A new owned choice after an estimate is asked at once (a click, not a keystroke).
   useEffect(() => {
     if (!asked || !current || asked.owned === current.owned) return;
@@ -307,7 +321,7 @@ export function ExportPanel({ filter, valid, description, count, selection }: Ex
   const nameError = form.formState.errors.name?.message;
   const typedRows =
     typeof values.maxRows === "number" && Number.isFinite(values.maxRows) ? values.maxRows : null;
-  const audienceSize = scope === "selection" ? selection.length : count;
+  const audienceSize = scope === "selection" ? kept.length : count;
   const ready = estimate.data && asked && !outdated && !estimate.isPlaceholderData ? estimate.data : null;
   // How many of this audience the team owns does not depend on the owned choice: the last count for
   // the same audience, reveal and columns stays in the choice's label (also when a choice is refused).
@@ -322,7 +336,7 @@ export function ExportPanel({ filter, valid, description, count, selection }: Ex
     setKnownOwned({ key: sameAudience(asked), owned: estimate.data.owned });
   const shownOwned = knownOwned && knownOwned.key === sameAudience(current) ? knownOwned.owned : null;
   const summary = ready
-    ? `${formatNumber(ready.rows)} rows of ${scopeText(scope, description, selection.length)}, ${revealPhrase(asked!.reveal)}${ready.owned > 0 ? `, ${OWNED_PHRASES[ready.owned_choice]}` : ""}`
+    ? `${formatNumber(ready.rows)} rows of ${scopeText(scope, description, selection)}, ${revealPhrase(asked!.reveal)}${ready.owned > 0 ? `, ${OWNED_PHRASES[ready.owned_choice]}` : ""}`
     : "";
   const exportLabel = ready
     ? `Confirm and export ${formatNumber(ready.rows)} rows${ready.freeRows > 0 ? ` (+ ${formatNumber(ready.freeRows)} free)` : ""}`
@@ -353,14 +367,24 @@ export function ExportPanel({ filter, valid, description, count, selection }: Ex
                   <input type="radio" value="selection" {...form.register("scope")} />
                   <span className="checkout-choice-text">
                     <span className="checkout-choice-label">
-                      Only the {formatNumber(selection.length)} selected
+                      {selection.state === "checked" && selection.left.length > 0
+                        ? `Only the ${formatNumber(kept.length)} selected still in this audience`
+                        : `Only the ${formatNumber(selection.ids.length)} selected`}
                     </span>
                     <span className="hint-text checkout-choice-hint">
-                      Exactly the rows you ticked in the sample
+                      {selection.state !== "checked"
+                        ? selection.problem
+                        : (leftSentence(selection.ids.length, selection.left.length) ??
+                          "Exactly the rows you ticked in the sample")}
                     </span>
                   </span>
                 </label>
               </div>
+              {scope === "selection" && selectionProblem && selection.state === "checked" ? (
+                <p className="checkout-problem" role="alert">
+                  {selectionProblem}
+                </p>
+              ) : null}
             </fieldset>
           ) : null}
 
@@ -437,7 +461,9 @@ export function ExportPanel({ filter, valid, description, count, selection }: Ex
             submitLabel={
               estimate.isFetching ? "Estimating…" : asked && !outdated ? "Estimate again" : "Estimate"
             }
-            submitDisabled={!valid || estimate.isFetching}
+            submitDisabled={
+              !valid || estimate.isFetching || (scope === "selection" && selectionProblem !== null)
+            }
             hint="Estimating is free. Nothing is charged until you confirm."
           />
         </form>
@@ -468,7 +494,7 @@ export function ExportPanel({ filter, valid, description, count, selection }: Ex
             facts={[
               {
                 label: scope === "selection" ? "People" : "Audience",
-                value: scope === "selection" ? scopeText(scope, description, selection.length) : description,
+                value: scope === "selection" ? scopeText(scope, description, selection) : description,
               },
               { label: "Rows", value: formatNumber(ready.rows) },
               {

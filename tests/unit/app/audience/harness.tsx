@@ -115,3 +115,27 @@ export function sentValue(request: SentRequest | undefined): unknown {
   const body = request?.body as { filter?: { children?: { value?: unknown }[] } } | undefined;
   return body?.filter?.children?.[0]?.value;
 }
+
+/**
+ * A proxy whose audience holds `members`: a Count or a View narrowed to ids (`... AND RBID_PAO in
+ * [ids]`, as the selection's check asks) answers from them; anything else goes to `otherwise`.
+ */
+export function installAudienceOf(
+  members: readonly string[],
+  otherwise: Handler = () => json({}, { status: 404 }),
+) {
+  return installFakeFetch((request) => {
+    const filter = (request.body as { filter?: GroupNode } | null)?.filter;
+    const last = filter?.children.at(-1);
+    if (last?.type !== "condition" || last.column !== "RBID_PAO") return otherwise(request);
+    const inside = (last.valueList ?? []).filter((id) => members.includes(id));
+    if (request.path === "/api/v2/contact/count") return json({ count: inside.length, mode: "exact" });
+    return json({
+      rows: inside.map((id) => ({ RBID_PAO: id })),
+      columns: ["RBID_PAO"],
+      columnLabels: { RBID_PAO: "Contact ID" },
+      rowCount: inside.length,
+      limit: 100,
+    });
+  });
+}

@@ -7,11 +7,18 @@ import {
   SAMPLE_SETTINGS_STORAGE_KEY,
 } from "../../../../src/app/features/audience/sample-settings";
 import { formatTime } from "../../../../src/app/lib/format";
-import { reloadSelection, SELECTION_STORAGE_KEY } from "../../../../src/app/lib/selection";
+import {
+  addToSelection,
+  getSelection,
+  reloadSelection,
+  SELECTIONS_STORAGE_KEY,
+  type SelectionAudience,
+} from "../../../../src/app/lib/selection";
 import { DEFAULT_VIEW_COLUMNS } from "../../../../src/contract/inferred";
 import { nextUtcMidnight } from "../../../../src/contract/time";
 import {
   advance,
+  installAudienceOf,
   installFakeFetch,
   json,
   levelIs,
@@ -346,33 +353,98 @@ describe("SamplePanel: settings are used by the next sample, never a trigger", (
   });
 });
 
+/** The audience the Builder would name (lib/selection.ts); any key will do here. */
+const AUDIENCE: SelectionAudience = { key: "saved:aud_1", tree: "t1" };
+
 describe("SamplePanel: row selection", () => {
-  it("ticks rows by RBID_PAO into the persisted selection; select all on the page; clear", async () => {
+  it("ticks rows by RBID_PAO into the audience's persisted selection; select all on the page; clear", async () => {
     installFakeFetch((request) => viewAnswer(request));
-    renderWithClient(<SamplePanel filter={levelIs("Director")} valid />);
+    renderWithClient(<SamplePanel filter={levelIs("Director")} valid audience={AUDIENCE} />);
     await advance(0);
     fireEvent.click(screen.getByRole("checkbox", { name: "Select Grace Hopper" }));
-    expect(JSON.parse(window.localStorage.getItem(SELECTION_STORAGE_KEY) ?? "[]")).toEqual(["pao-2"]);
+    expect(getSelection(AUDIENCE).ids).toEqual(["pao-2"]);
+    expect(getSelection(AUDIENCE).names).toEqual({ "pao-2": "Grace Hopper" });
     expect(screen.getByText(/1 contact selected \(1 in this sample\)/)).toBeTruthy();
     const all = screen.getByRole("checkbox", { name: "Select every row of this sample" }) as HTMLInputElement;
     expect(all.indeterminate).toBe(true);
     fireEvent.click(all);
     expect(screen.getByText(/3 contacts selected/)).toBeTruthy();
-    expect(JSON.parse(window.localStorage.getItem(SELECTION_STORAGE_KEY) ?? "[]")).toHaveLength(3);
+    expect(getSelection(AUDIENCE).ids).toHaveLength(3);
+    expect(window.localStorage.getItem(SELECTIONS_STORAGE_KEY)).toContain("pao-3");
     fireEvent.click(screen.getByRole("button", { name: "Clear selection" }));
-    expect(window.localStorage.getItem(SELECTION_STORAGE_KEY)).toBeNull();
+    expect(window.localStorage.getItem(SELECTIONS_STORAGE_KEY)).toBeNull();
     expect(screen.getByText(/No contacts selected/)).toBeTruthy();
   });
 
+  it("shows only the audience's own ticks", async () => {
+    addToSelection({ key: "saved:other", tree: "t2" }, ["pao-1", "pao-2"]);
+    addToSelection(AUDIENCE, ["pao-3"]);
+    installFakeFetch((request) =>
+      request.path === "/api/v2/contact/count" ? json({ count: 1, mode: "exact" }) : viewAnswer(request),
+    );
+    renderWithClient(<SamplePanel filter={levelIs("Director")} valid audience={AUDIENCE} />);
+    // The count and the sample answer together: a few ms let both land.
+    await advance(50);
+    expect(screen.getByText(/1 contact selected \(1 in this sample\)/)).toBeTruthy();
+    expect((screen.getByRole("checkbox", { name: "Select Ada Lovelace" }) as HTMLInputElement).checked).toBe(
+      false,
+    );
+    expect(
+      (screen.getByRole("checkbox", { name: "Select Edsger Dijkstra" }) as HTMLInputElement).checked,
+    ).toBe(true);
+  });
+
+  it("says how many selected people left the audience (checked for free once the ticks pause), and unticks them", async () => {
+    addToSelection(AUDIENCE, ["pao-1", "gone-1", "gone-2", "gone-3", "gone-4"]);
+    const sent = installAudienceOf(["pao-1", "pao-2", "pao-3"], viewAnswer);
+    renderWithClient(<SamplePanel filter={levelIs("Director")} valid audience={AUDIENCE} />);
+    await advance(50);
+    expect(screen.getByTestId("selection-left").textContent).toBe(
+      "4 of 5 selected people left the audience after your edits; 1 will be bought. Checkout marks them and leaves them out of every purchase. Untick the 4",
+    );
+    expect(screen.getByRole("link", { name: "Buy the 1 still in it" })).toBeTruthy();
+    const checks = () =>
+      sent.filter((request) => JSON.stringify(request.body).includes('"column":"RBID_PAO","operator":"in"'));
+    // A count, then a View of the ids (some left): free of credits.
+    expect(checks().map((request) => request.path)).toEqual([
+      "/api/v2/contact/count",
+      "/api/v2/contact/view",
+    ]);
+    // Ticking more is checked once the ticks pause, not per tick.
+    fireEvent.click(screen.getByRole("checkbox", { name: "Select Grace Hopper" }));
+    fireEvent.click(screen.getByRole("checkbox", { name: "Select Edsger Dijkstra" }));
+    await advance(100);
+    expect(checks()).toHaveLength(2);
+    expect(screen.queryByTestId("selection-left")).toBeNull();
+    await advance(800);
+    expect(checks()).toHaveLength(4);
+    expect(screen.getByTestId("selection-left").textContent).toMatch(/^4 of 7 selected people left/);
+    fireEvent.click(screen.getByRole("button", { name: "Untick the 4" }));
+    expect(getSelection(AUDIENCE).ids).toEqual(["pao-1", "pao-2", "pao-3"]);
+  });
+
+  it("marks a ticked row of the sample shown that is no longer in the audience", async () => {
+    addToSelection(AUDIENCE, ["pao-1", "pao-2"]);
+    installAudienceOf(["pao-1"], viewAnswer);
+    renderWithClient(<SamplePanel filter={levelIs("Director")} valid audience={AUDIENCE} />);
+    await advance(50);
+    const grace = screen.getByRole("checkbox", { name: "Select Grace Hopper" }).closest("tr")!;
+    expect(grace.getAttribute("data-left")).toBe("true");
+    expect(grace.textContent).toContain("No longer in this audience");
+    const ada = screen.getByRole("checkbox", { name: "Select Ada Lovelace" }).closest("tr")!;
+    expect(ada.textContent).not.toContain("No longer in this audience");
+    expect(screen.getByRole("button", { name: "Untick them" })).toBeTruthy();
+  });
+
   it("says clearly when the 1,000 cap leaves rows out", async () => {
-    window.localStorage.setItem(
-      SELECTION_STORAGE_KEY,
-      JSON.stringify(Array.from({ length: 999 }, (_, i) => `other-${i}`)),
+    addToSelection(
+      AUDIENCE,
+      Array.from({ length: 999 }, (_, i) => `other-${i}`),
     );
     reloadSelection();
-    installFakeFetch((request) => viewAnswer(request));
-    renderWithClient(<SamplePanel filter={levelIs("Director")} valid />);
-    await advance(0);
+    installAudienceOf(["pao-1", "pao-2", "pao-3"], viewAnswer);
+    renderWithClient(<SamplePanel filter={levelIs("Director")} valid audience={AUDIENCE} />);
+    await advance(50);
     fireEvent.click(screen.getByRole("checkbox", { name: "Select every row of this sample" }));
     expect(screen.getByText(/1,000 contacts selected/)).toBeTruthy();
     expect(screen.getByText(/holds at most 1,000 contacts: 2 were not added/)).toBeTruthy();

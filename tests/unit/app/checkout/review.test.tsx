@@ -5,7 +5,7 @@ import { AudienceLabelContext } from "../../../../src/app/features/checkout/audi
 import { EnrichPanel } from "../../../../src/app/features/checkout/enrich-panel";
 import { ExportPanel } from "../../../../src/app/features/checkout/export-panel";
 import { activeExport, lastEnrich } from "../../../../src/app/features/checkout/saved-results";
-import { SELECTION_NAMES_STORAGE_KEY } from "../../../../src/app/lib/selection";
+import { checkedSelection } from "../../../../src/app/lib/selection-check";
 import { JOURNAL_KEY, pendingPurchase, resetJournalMemory } from "../../../../src/app/lib/spend-journal";
 import type { GroupNode } from "../../../../src/contract/filter";
 import type { Approval, EnrichReview, ExportReview, PolicyVerdict } from "../../../../src/contract/spending";
@@ -19,6 +19,8 @@ import { installFakeFetch, json, renderWithClient, type SentRequest } from "../a
 
 const IDS = ["pao_a", "pao_b", "pao_c", "pao_d", "pao_e"];
 const NAMES = { pao_a: "Ada Lovelace", pao_b: "Bo Diddley", pao_c: "Cy Twombly", pao_d: "Di Fortune" };
+/** The five selected, all still in the audience, with the names the sample showed. */
+const SELECTED = checkedSelection(IDS, IDS, NAMES);
 const OK: PolicyVerdict = { verdict: "ok", reason: null, caps: [], approvalThreshold: null };
 
 function enrichReviewOf(policy: PolicyVerdict = OK, owned = ["pao_a", "pao_b", "pao_c"]): EnrichReview {
@@ -92,7 +94,6 @@ async function openReview() {
 beforeEach(() => {
   window.localStorage.clear();
   resetJournalMemory();
-  window.localStorage.setItem(SELECTION_NAMES_STORAGE_KEY, JSON.stringify(NAMES));
 });
 afterEach(() => {
   cleanup();
@@ -104,7 +105,7 @@ afterEach(() => {
 describe("Enrich: the review before the confirm click", () => {
   it("says who is already yours, suppressed or new, by name, and what Confirm costs", async () => {
     const proxy = fakeProxy({ review: () => json(enrichReviewOf()) });
-    renderWithClient(<EnrichPanel selection={IDS} />);
+    renderWithClient(<EnrichPanel selection={SELECTED} />);
     const review = await openReview();
     expect(within(review).getByTestId("enrich-review-sentence").textContent).toMatch(
       /^5 selected: 3 already yours \(free\), 1 suppressed \(on a do-not-contact list, left out\), 1 to buy: up to 2 credits/,
@@ -136,7 +137,7 @@ describe("Enrich: the review before the confirm click", () => {
     });
     renderWithClient(
       <AudienceLabelContext.Provider value="Köln leads, version 2">
-        <EnrichPanel selection={IDS} />
+        <EnrichPanel selection={SELECTED} />
       </AudienceLabelContext.Provider>,
     );
     await openReview();
@@ -150,7 +151,7 @@ describe("Enrich: the review before the confirm click", () => {
 
   it("everything already the team's: Get the 5 (free)", async () => {
     fakeProxy({ review: () => json({ ...enrichReviewOf(OK, IDS), suppressed: [], toBuy: [], credits: 0 }) });
-    renderWithClient(<EnrichPanel selection={IDS} />);
+    renderWithClient(<EnrichPanel selection={SELECTED} />);
     await openReview();
     expect(await screen.findByRole("button", { name: "Get the 5 (free)" })).toBeTruthy();
   });
@@ -159,7 +160,7 @@ describe("Enrich: the review before the confirm click", () => {
     fakeProxy({
       review: () => json({ ...enrichReviewOf(OK, []), suppressed: IDS, toBuy: [], credits: 0 }),
     });
-    renderWithClient(<EnrichPanel selection={IDS} />);
+    renderWithClient(<EnrichPanel selection={SELECTED} />);
     await openReview();
     const button = await screen.findByRole("button", { name: "Nothing to get" });
     expect((button as HTMLButtonElement).disabled).toBe(true);
@@ -170,7 +171,7 @@ describe("Enrich: the review before the confirm click", () => {
 
   it("asks again when the reveal changes (the review is keyed on it)", async () => {
     const proxy = fakeProxy({ review: () => json(enrichReviewOf()) });
-    renderWithClient(<EnrichPanel selection={IDS} />);
+    renderWithClient(<EnrichPanel selection={SELECTED} />);
     await openReview();
     fireEvent.click(screen.getByRole("button", { name: "Back" }));
     fireEvent.click(await screen.findByRole("radio", { name: /^Email and mobile/ }));
@@ -181,9 +182,9 @@ describe("Enrich: the review before the confirm click", () => {
 
   it("follows the selection while the confirm step is open (asked again for the new people)", async () => {
     const proxy = fakeProxy({ review: () => json(enrichReviewOf()) });
-    const view = renderWithClient(<EnrichPanel selection={IDS} />);
+    const view = renderWithClient(<EnrichPanel selection={SELECTED} />);
     await openReview();
-    view.rerender(<EnrichPanel selection={IDS.slice(0, 4)} />);
+    view.rerender(<EnrichPanel selection={checkedSelection(IDS.slice(0, 4), IDS, NAMES)} />);
     await waitFor(() => expect(proxy.to("/api/purchases/review")).toHaveLength(2));
     expect(proxy.to("/api/purchases/review")[1]?.body).toMatchObject({ personIds: IDS.slice(0, 4) });
     expect(screen.getByRole("region", { name: "Confirm the enrichment" }).textContent).toContain(
@@ -203,7 +204,7 @@ describe("Enrich: the review before the confirm click", () => {
           }),
         ),
     });
-    renderWithClient(<EnrichPanel selection={IDS} />);
+    renderWithClient(<EnrichPanel selection={SELECTED} />);
     await openReview();
     const alert = await screen.findByText(/This would pass your monthly cap/);
     expect(alert.textContent).toContain("40 of your 50 credits this month are spent (10 left)");
@@ -222,7 +223,7 @@ describe("Enrich: the review before the confirm click", () => {
           credits: 60,
         }),
     });
-    renderWithClient(<EnrichPanel selection={IDS} />);
+    renderWithClient(<EnrichPanel selection={SELECTED} />);
     await openReview();
     expect(
       (
@@ -246,7 +247,7 @@ describe("Enrich: the review before the confirm click", () => {
           { status: 403 },
         ),
     });
-    renderWithClient(<EnrichPanel selection={IDS} />);
+    renderWithClient(<EnrichPanel selection={SELECTED} />);
     await openReview();
     const confirm = await screen.findByRole("button", { name: /^Confirm: buy 1 new/ });
     await waitFor(() => expect((confirm as HTMLButtonElement).disabled).toBe(false));
@@ -273,7 +274,7 @@ describe("the approval flow", () => {
         n === 1 ? json({ approvalRequested: approval("waiting") }, { status: 202 }) : enriched(5),
       approvals: () => json({ approvals: [approval("approved", { outcome: notDone })] }),
     });
-    renderWithClient(<EnrichPanel selection={IDS} />);
+    renderWithClient(<EnrichPanel selection={SELECTED} />);
     await openReview();
     const ask = await screen.findByRole("button", { name: /^Ask an admin to approve/ });
     await waitFor(() => expect((ask as HTMLButtonElement).disabled).toBe(false));
@@ -297,7 +298,7 @@ describe("the approval flow", () => {
         n === 1 ? json({ approvalRequested: approval("waiting") }, { status: 202 }) : enriched(5),
       approvals: () => json({ approvals: [approval(state)] }),
     });
-    renderWithClient(<EnrichPanel selection={IDS} />);
+    renderWithClient(<EnrichPanel selection={SELECTED} />);
     await openReview();
     const ask = await screen.findByRole("button", { name: /^Ask an admin to approve/ });
     await waitFor(() => expect((ask as HTMLButtonElement).disabled).toBe(false));
@@ -327,7 +328,7 @@ describe("the approval flow", () => {
       enrich: () => json({ approvalRequested: approval("waiting") }, { status: 202 }),
       approvals: () => json({ approvals: [approval("denied", { outcome: "Not this month." })] }),
     });
-    renderWithClient(<EnrichPanel selection={IDS} />);
+    renderWithClient(<EnrichPanel selection={SELECTED} />);
     await openReview();
     const ask = await screen.findByRole("button", { name: /^Ask an admin to approve/ });
     await waitFor(() => expect((ask as HTMLButtonElement).disabled).toBe(false));
@@ -350,7 +351,7 @@ describe("the approval flow", () => {
       enrich: () => json({ approvalRequested: approval("waiting") }, { status: 202 }),
       approvals: () => json({ approvals: [approval("waiting")] }),
     });
-    const first = renderWithClient(<EnrichPanel selection={IDS} />);
+    const first = renderWithClient(<EnrichPanel selection={SELECTED} />);
     await openReview();
     const ask = await screen.findByRole("button", { name: /^Ask an admin to approve/ });
     await waitFor(() => expect((ask as HTMLButtonElement).disabled).toBe(false));
@@ -359,7 +360,7 @@ describe("the approval flow", () => {
     const key = pendingPurchase(window.localStorage, "enrich")?.calls[0]?.key;
     first.unmount();
 
-    renderWithClient(<EnrichPanel selection={IDS} />);
+    renderWithClient(<EnrichPanel selection={SELECTED} />);
     expect(await screen.findByRole("heading", { name: "Sent for approval" })).toBeTruthy();
     await waitFor(() =>
       expect(screen.getByTestId("approval-state").textContent).toContain("Waiting for an admin"),
@@ -376,6 +377,13 @@ const GERMANY: GroupNode = {
   negate: false,
   children: [{ type: "condition", column: "COUNTRY_NAME_PER", operator: "eq", value: "Germany" }],
 };
+
+/** The export of Germany (1,000 people), with `selection` ticked in its sample. */
+function exportPanel(selection = checkedSelection([])) {
+  return (
+    <ExportPanel filter={GERMANY} valid description="Country is Germany" count={1000} selection={selection} />
+  );
+}
 
 function exportReviewOf(owned: ExportReview["owned_choice"]): ExportReview {
   return {
@@ -408,9 +416,7 @@ describe("Export: the estimate with owned contacts", () => {
       exportStart: () =>
         json({ exportId: "exp_1", status: "QUEUED", rows: 950, credits: 2050 }, { status: 202 }),
     });
-    renderWithClient(
-      <ExportPanel filter={GERMANY} valid description="Country is Germany" count={1000} selection={[]} />,
-    );
+    renderWithClient(exportPanel());
     fireEvent.click(await screen.findByRole("button", { name: "Estimate" }));
     const estimate = await screen.findByTestId("estimate");
     expect(within(estimate).getByTestId("estimate-audience").textContent).toBe("1,000");
@@ -469,9 +475,7 @@ describe("Export: an approval request", () => {
       },
       approvals: () => json({ approvals: [{ ...approval(state), id: "apr_2", operation: "exportStart" }] }),
     });
-    renderWithClient(
-      <ExportPanel filter={GERMANY} valid description="Country is Germany" count={1000} selection={[]} />,
-    );
+    renderWithClient(exportPanel());
     fireEvent.click(await screen.findByRole("button", { name: "Estimate" }));
     fireEvent.click(
       await screen.findByRole("button", { name: "Ask an admin to approve (up to 2,050 credits)" }),
@@ -485,4 +489,111 @@ describe("Export: an approval request", () => {
     expect(second?.headers.get("x-owned-contacts")).toBe("leave-out");
     await waitFor(() => expect(activeExport.get()?.exportId).toBe("exp_9"));
   }, 20_000);
+});
+
+describe("The selection rule: people who left the audience are marked and never bought", () => {
+  // Four of the five left the audience after an edit; only pao_e is still in it.
+  const LEFT_FOUR = checkedSelection(IDS, ["pao_e"], NAMES);
+  const LEFT_WORDS = "4 of 5 selected people left the audience after your edits; 1 will be bought.";
+  const onlyE: EnrichReview = {
+    kind: "enrich",
+    selected: 1,
+    alreadyYours: [],
+    suppressed: [],
+    toBuy: ["pao_e"],
+    credits: 2,
+    policy: OK,
+  };
+
+  it("Enrich reviews and buys only the one still in it, and lists the four as no longer in it", async () => {
+    const proxy = fakeProxy({ review: () => json(onlyE), enrich: () => enriched(1) });
+    renderWithClient(<EnrichPanel selection={LEFT_FOUR} />);
+    const choice = screen.getByRole("radio", {
+      name: /^The 1 still in this audience, of the 5 selected in the sample/,
+    });
+    expect((choice as HTMLInputElement).checked).toBe(true);
+    expect(choice.closest("label")?.textContent).toContain(LEFT_WORDS);
+    const review = await openReview();
+    expect(within(review).getByTestId("enrich-review-left").textContent).toBe(LEFT_WORDS);
+    expect(
+      within(review)
+        .getAllByRole("listitem")
+        .map((li) => li.textContent),
+    ).toEqual([
+      "pao_eNew",
+      "Ada LovelaceNo longer in this audience",
+      "Bo DiddleyNo longer in this audience",
+      "Cy TwomblyNo longer in this audience",
+      "Di FortuneNo longer in this audience",
+    ]);
+    expect(proxy.to("/api/purchases/review")[0]?.body).toMatchObject({ personIds: ["pao_e"] });
+    const region = screen.getByRole("region", { name: "Confirm the enrichment" });
+    expect(region.textContent).toContain(
+      "the 1 person selected in the sample still in this audience (4 who left it are not bought)",
+    );
+    const confirm = await screen.findByRole("button", { name: /^Confirm: buy 1 new for up to 2 credits/ });
+    await waitFor(() => expect((confirm as HTMLButtonElement).disabled).toBe(false));
+    fireEvent.click(confirm);
+    await waitFor(() => expect(proxy.to("/api/v2/contact/enrich")).toHaveLength(1));
+    expect(proxy.to("/api/v2/contact/enrich")[0]?.body).toMatchObject({ personIds: ["pao_e"] });
+    expect(proxy.to("/api/v2/contact/enrich")[0]?.headers.get("idempotency-key")).toBeTruthy();
+  });
+
+  it("Export estimates exactly the same one: the audience AND her id, at most 1 row", async () => {
+    const proxy = fakeProxy({
+      review: (body) => json(exportReviewOf(body.owned as ExportReview["owned_choice"])),
+    });
+    renderWithClient(exportPanel(LEFT_FOUR));
+    const choice = screen.getByRole("radio", { name: /^Only the 1 selected still in this audience/ });
+    expect(choice.closest("label")?.textContent).toContain(LEFT_WORDS);
+    fireEvent.click(choice);
+    await waitFor(() =>
+      expect((screen.getByRole("spinbutton", { name: "Most rows" }) as HTMLInputElement).value).toBe("1"),
+    );
+    fireEvent.click(screen.getByRole("button", { name: "Estimate" }));
+    await waitFor(() => expect(proxy.to("/api/purchases/review")).toHaveLength(1));
+    const asked = proxy.to("/api/purchases/review")[0]?.body as { filter: GroupNode; maxRows: number };
+    expect(asked.maxRows).toBe(1);
+    expect(asked.filter.children.at(-1)).toEqual({
+      type: "condition",
+      column: "RBID_PAO",
+      operator: "in",
+      valueList: ["pao_e"],
+    });
+    expect(JSON.stringify(asked.filter)).toContain('"value":"Germany"');
+  });
+
+  it("nothing of the selection is bought before the check has answered, or when everyone left", async () => {
+    const proxy = fakeProxy({ review: () => json(onlyE) });
+    const checking = {
+      ...checkedSelection(IDS, [], NAMES),
+      state: "checking" as const,
+      kept: [],
+      left: [],
+      problem: "Checking who of the people you selected is still in this audience…",
+    };
+    const view = renderWithClient(<EnrichPanel selection={checking} />);
+    const review = screen.getByRole("button", { name: "Review the purchase" }) as HTMLButtonElement;
+    expect(review.disabled).toBe(true);
+    expect(
+      screen.getByRole("radio", { name: /^The 5 selected in the sample/ }).closest("label")?.textContent,
+    ).toContain(checking.problem);
+
+    view.rerender(<EnrichPanel selection={checkedSelection(IDS, [], NAMES)} />);
+    fireEvent.click(screen.getByRole("button", { name: "Review the purchase" }));
+    await waitFor(() =>
+      expect(screen.getByRole("alert").textContent).toContain(
+        "5 of 5 selected people left the audience after your edits; no one will be bought.",
+      ),
+    );
+    expect(screen.queryByRole("region", { name: "Confirm the enrichment" })).toBeNull();
+    cleanup();
+
+    renderWithClient(exportPanel(checking));
+    fireEvent.click(screen.getByRole("radio", { name: /^Only the 5 selected/ }));
+    await waitFor(() =>
+      expect((screen.getByRole("button", { name: "Estimate" }) as HTMLButtonElement).disabled).toBe(true),
+    );
+    expect(proxy.to("/api/purchases/review")).toHaveLength(0);
+  });
 });
