@@ -232,4 +232,41 @@ describe("accessibility of the Builder (axe-core)", () => {
       await context.close();
     }
   }, 60_000);
+
+  for (const width of [1440, 768])
+    it(`has no serious or critical violation with the builder's notes open (${width} px)`, async () => {
+      const { context, page, log } = await openBuilt(width);
+      try {
+        // A value that matches no one, explained under its field.
+        const countries = page.getByRole("combobox", { name: "Values of condition 1" });
+        await countries.fill("UK");
+        await countries.press("Enter");
+        await poll(() => page.locator(".fe-absent").textContent()).toBe("UK: no one.United Kingdom?");
+        // A title match's level counts and the titles it takes in.
+        const match = page.getByRole("group", { name: /^Job title match 2\.2:/ });
+        await poll(() => match.locator(".fe-level-count").count()).toBe(5);
+        await match.getByRole("button", { name: "See the titles it takes in" }).click();
+        await poll(() => match.getByRole("button", { name: /^Leave out / }).count()).toBeGreaterThan(0);
+        // A founded range with its ends swapped, refused in place.
+        const range = page.getByRole("combobox", { name: "Field of condition 2.1" });
+        await range.click();
+        await range.fill("Founded");
+        await page
+          .getByRole("listbox", { name: "Field of condition 2.1" })
+          .getByRole("option", { name: /^Founded/ })
+          .click();
+        await page.getByLabel("Comparison of condition 2.1").selectOption("between");
+        await page.getByLabel("Lowest value of condition 2.1").fill("2020");
+        await page.getByLabel("Highest value of condition 2.1").fill("1990");
+        await page.getByLabel("Lowest value of condition 2.1").focus();
+        await poll(() => page.getByText(/swap them, or nobody matches/).count()).toBeGreaterThan(0);
+        await screenshot(page, SHOTS, `a11y-06-notes-open-${width}`, { fromTop: true });
+        await expectNoSeriousViolation(page, `the builder's notes open at ${width} px`);
+        if (width === 768) expect(await overflowing(page)).toEqual([]);
+        await log.settle();
+        expect(cspViolations(log)).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    }, 60_000);
 });
