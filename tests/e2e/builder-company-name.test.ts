@@ -77,6 +77,10 @@ describe("a company found by name", () => {
       await results.getByRole("button", { name: /^Use / }).first().click();
       await poll(() => row.locator(".fe-lookup").textContent()).toMatch(/^Like: /);
       await poll(() => settledCount(page)).toMatch(/^[\d,]+$/);
+      // A known company: its levels say how many each keeps, and its companies can be seen into.
+      await poll(() => row.locator(".fe-level-count").count()).toBe(5);
+      await row.getByRole("button", { name: "See the companies it takes in" }).click();
+      await poll(() => row.getByRole("button", { name: /^Leave out / }).count()).toBeGreaterThan(0);
 
       const ledger = await proxyClient(env.app.url).get<{
         entries: { operation: string; credits: number }[];

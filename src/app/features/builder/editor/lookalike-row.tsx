@@ -4,11 +4,13 @@ import type { LookalikeNode } from "../../../../contract/filter";
 import { useCompanyByName } from "./company-by-name";
 import { fieldProblems } from "./field-problems";
 import { LevelFooter } from "./match-level-control";
+import { MatchReach } from "./match-reach";
 import { DragHandle, type HandleProps, RowTools, RuleRow, useRowProblems } from "./node-parts";
 import { problemId } from "./problem-fields";
 import { reportRender } from "./render-probe";
 import { Segmented, type SegmentedOption } from "./segmented";
 import { type LookalikeBy, useLookalikeRow } from "./use-lookalike-row";
+import { useLevelCounts } from "./use-match-reach";
 
 const BY_OPTIONS: readonly SegmentedOption<LookalikeBy>[] = [
   { value: "domain", label: "Domain" },
@@ -31,6 +33,9 @@ export const LookalikeRow = memo(function LookalikeRow({
   const { reasons, problems } = useRowProblems(node, row.id);
   const name = `lookalike ${position}`;
   const byName = useCompanyByName(name, row.chooseCompany);
+  // Counted and listed once the service knows the company (an unknown one would only be refused).
+  const known = !reasons && row.lookup.kind === "found";
+  const counts = useLevelCounts(node, known);
   const lookupId = `fe-lookup-${row.id}`;
   const invalid = (problems.company?.length ?? 0) > 0 || row.lookup.kind === "missing";
   const describedBy =
@@ -94,6 +99,8 @@ export const LookalikeRow = memo(function LookalikeRow({
         maxDistance={node.maxDistance}
         onChange={row.setLevel}
         problems={problems}
+        counts={counts}
+        extra={<MatchReach node={node} nodeId={row.id} name={name} enabled={known && !node.negate} />}
       />
     </RuleRow>
   );
