@@ -29,10 +29,15 @@ function everyoneWhere(...children: FilterNodeInput[]): GroupInput {
   return { type: "group", op: "AND", children };
 }
 
-async function breakdown(column: string, filter: GroupInput, signal: AbortSignal): Promise<ValueCount[]> {
+/** The values of `column` among the people `filter` keeps, most common first (20 at most), with their people. */
+export async function breakdown(
+  column: string,
+  filter: GroupInput,
+  signal?: AbortSignal,
+): Promise<ValueCount[]> {
   const answer = await call("insights", {
     body: { section: "breakdown", groupField: column, filter },
-    signal,
+    ...(signal ? { signal } : {}),
   });
   if (answer.section !== "breakdown") return [];
   return answer.buckets.flatMap((bucket) =>

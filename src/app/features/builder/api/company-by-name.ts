@@ -2,6 +2,7 @@ import type { z } from "zod";
 import { PRICE } from "../../../../contract/inferred";
 import type { responses } from "../../../../contract/operations";
 import { call } from "../../../api/operations";
+import { breakdown } from "../../../api/value-counts";
 import { usePurchase } from "../../../lib/spend";
 
 /**
@@ -20,20 +21,16 @@ export const RESOLVE_RESULTS = 5;
 
 /** The ids of the companies in the contact data named `name` (any case), most people first. */
 export async function companyIdsNamed(name: string, signal?: AbortSignal): Promise<string[]> {
-  const answer = await call("insights", {
-    body: {
-      section: "breakdown",
-      groupField: "RBID_ORG",
-      filter: {
-        type: "group",
-        op: "AND",
-        children: [{ type: "condition", column: "COMPANY_NAME_ORG", operator: "eq", value: name }],
-      },
+  const companies = await breakdown(
+    "RBID_ORG",
+    {
+      type: "group",
+      op: "AND",
+      children: [{ type: "condition", column: "COMPANY_NAME_ORG", operator: "eq", value: name }],
     },
-    ...(signal ? { signal } : {}),
-  });
-  if (answer.section !== "breakdown") return [];
-  return answer.buckets.flatMap((bucket) => (typeof bucket.value === "string" ? [bucket.value] : []));
+    signal,
+  );
+  return companies.map((company) => company.value);
 }
 
 /** A search by name as a journalled spend (lib/spend.ts): a retry after a dropped answer is charged once. */
