@@ -242,9 +242,15 @@ describe("accessibility of the Builder (axe-core)", () => {
         await countries.fill("UK");
         await countries.press("Enter");
         await poll(() => page.locator(".fe-absent").textContent()).toBe("UK: no one.United Kingdom?");
-        // A title match's level counts and the titles it takes in.
+        // A title match's level menu, with the people each level keeps, then the titles it takes in.
         const match = page.getByRole("group", { name: /^Job title match 2\.2:/ });
-        await poll(() => match.locator(".fe-level-count").count()).toBe(5);
+        await match.getByRole("button", { name: /^Match level of job title match 2\.2/ }).click();
+        const levels = page.getByRole("menu").getByRole("menuitemradio");
+        await poll(() => levels.locator(".fe-level-count:not(:empty)").count()).toBe(5);
+        await screenshot(page, SHOTS, `a11y-07-level-menu-${width}`, { fromTop: true });
+        await expectNoSeriousViolation(page, `a match's level menu open at ${width} px`);
+        if (width === 768) expect(await overflowing(page)).toEqual([]);
+        await page.keyboard.press("Escape");
         await match.getByRole("button", { name: "See the titles it takes in" }).click();
         await poll(() => match.getByRole("button", { name: /^Leave out / }).count()).toBeGreaterThan(0);
         // A founded range with its ends swapped, refused in place.

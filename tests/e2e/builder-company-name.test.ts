@@ -38,7 +38,7 @@ describe("a company found by name", () => {
 
       await page.getByRole("button", { name: "Add lookalike companies to the whole filter" }).click();
       const row = page.getByRole("group", { name: /^Lookalike 1:/ });
-      await row.getByRole("radio", { name: "Name" }).click();
+      await row.getByRole("combobox", { name: "Name the company of lookalike 1 by" }).selectOption("Name");
       const field = row.getByRole("combobox", { name: "Company name for lookalike 1" });
       await field.fill(company.slice(0, 5));
       const option = page
@@ -49,16 +49,16 @@ describe("a company found by name", () => {
       await option.first().click();
 
       // Named by its ID now, and found: the rule is counted.
-      await poll(() => row.getByRole("radio", { name: "Company ID" }).getAttribute("aria-checked")).toBe(
-        "true",
-      );
+      await poll(() =>
+        row.getByRole("combobox", { name: "Name the company of lookalike 1 by" }).inputValue(),
+      ).toBe("rbidOrg");
       await poll(() => row.locator(".fe-lookup").textContent()).toMatch(
         new RegExp(`^Like: ${company.slice(0, 5)}`),
       );
       expect(await balanceOf(env.app)).toBe(balance);
 
       // The data service's search: only by the click that says its price; charged once.
-      await row.getByRole("radio", { name: "Name" }).click();
+      await row.getByRole("combobox", { name: "Name the company of lookalike 1 by" }).selectOption("Name");
       const again = row.getByRole("combobox", { name: "Company name for lookalike 1" });
       await again.fill(company.toUpperCase());
       await again.press("Escape");
@@ -78,7 +78,10 @@ describe("a company found by name", () => {
       await poll(() => row.locator(".fe-lookup").textContent()).toMatch(/^Like: /);
       await poll(() => settledCount(page)).toMatch(/^[\d,]+$/);
       // A known company: its levels say how many each keeps, and its companies can be seen into.
-      await poll(() => row.locator(".fe-level-count").count()).toBe(5);
+      await row.getByRole("button", { name: /^Match level of lookalike 1/ }).click();
+      const levelItems = page.getByRole("menu").getByRole("menuitemradio");
+      await poll(() => levelItems.locator(".fe-level-count:not(:empty)").count()).toBe(5);
+      await page.keyboard.press("Escape");
       await row.getByRole("button", { name: "See the companies it takes in" }).click();
       await poll(() => row.getByRole("button", { name: /^Leave out / }).count()).toBeGreaterThan(0);
 

@@ -215,8 +215,23 @@ describe("the Builder from the keyboard", () => {
       await tabTo(page, "Job title for job title match 2.2", { back: true });
       await keys.type("VP Marketing");
       counts.push(await nextCount(page, counts.at(-1)!));
+      // Its level: a menu button; ArrowDown opens it on the chosen level, Enter picks another.
       await tabTo(page, "Similar");
-      await keys.press("ArrowRight");
+      await keys.press("ArrowDown");
+      await until(
+        () => focusState(page),
+        (f) => /^Similar[,:]/.test(f.name),
+        { what: "focus on Similar" },
+      );
+      await expectFocus(page);
+      await keys.press("ArrowDown");
+      await until(
+        () => focusState(page),
+        (f) => /^Related[,:]/.test(f.name),
+        { what: "ArrowDown to Related" },
+      );
+      await expectFocus(page);
+      await keys.press("Enter");
       await expectFocus(page, "Related");
       counts.push(await nextCount(page, counts.at(-1)!));
       const withRelated = counts.at(-1)!;

@@ -3,16 +3,31 @@ import { describe, expect, it } from "vitest";
 import { encodeTreeForUrl } from "../../src/app/lib/working-tree";
 import type { FilterNode, GroupNode } from "../../src/contract/filter";
 import { browserAndAppForFile, cspViolations, openPage, screenshot, settledCount } from "../support/browser";
+import { browser as proxyClient } from "../support/proxy-server";
 
 /**
  * The marketer's audience of issue 19, "marketing leaders at software companies of 200 to 1,000
  * people in Germany, France or the UK, with an email", built as a newcomer would: with the mouse at
  * 1440 x 900 and with the keyboard alone at 768 x 1024, typing "UK" as people do and taking the
  * "United Kingdom?" the rule offers. Both give the same audience and the same count. Then twenty
- * one-line rules fit on one 900 px screen beside the count. Screenshots: test-artifacts/builder/marketer-*.png.
+ * one-line rules of every kind (conditions, title and company matches, lookalikes with their company
+ * found) fit on one 900 px screen beside the count. Screenshots: test-artifacts/builder/marketer-*.png.
  */
 
 const env = browserAndAppForFile();
+
+/** Two company domains of the sandbox's contact data, read through the proxy (free). */
+async function someDomains(url: string): Promise<[string, string]> {
+  const answer = await proxyClient(url).post<{ buckets: { value: string }[] }>("/api/v2/contact/insights", {
+    section: "breakdown",
+    groupField: "DOMAIN_ORG",
+    filter: { type: "group", op: "AND", children: [] },
+  });
+  expect(answer.status).toBe(200);
+  const [a, b] = answer.body.buckets.map((bucket) => bucket.value).filter((v) => typeof v === "string");
+  if (!a || !b) throw new Error("no company domains in the sandbox");
+  return [a, b];
+}
 const poll = <T>(read: () => Promise<T>) => expect.poll(read, { timeout: 15_000 });
 const shot = (page: Page, name: string) => screenshot(page, "builder", name, { fromTop: true });
 
@@ -174,17 +189,35 @@ describe("the marketer's audience", () => {
         ["INDUSTRY_LINKEDIN_ORG", "eq", "Software Development"],
         ["CITY_PER", "ne", "Paris"],
       ];
-      const children: FilterNode[] = Array.from({ length: 20 }, (_, i) => {
+      const [domainA, domainB] = await someDomains(env.app.url);
+      // Every kind of rule: conditions, title and company matches (their level and "Titles" in the
+      // line), lookalikes by domain (the company found, named in the line) and by ID.
+      const others: FilterNode[] = [
+        { type: "semantic", id: "t1", on: "title", text: "VP Marketing", match: "similar", negate: false },
+        { type: "semantic", id: "t2", on: "title", text: "Head of Growth", match: "related", negate: false },
+        { type: "semantic", id: "c1", on: "company", text: "cloud accounting software", negate: false },
+        { type: "lookalike", id: "l1", domain: domainA, rbidOrg: "", match: "similar", negate: false },
+        { type: "lookalike", id: "l2", domain: domainB, rbidOrg: "", negate: false },
+      ];
+      const children: FilterNode[] = Array.from({ length: 15 }, (_, i) => {
         const [column, operator, value] = columns[i % columns.length]!;
         return { type: "condition", id: `r${i}`, column, operator: operator as "eq", value };
       });
-      const tree: GroupNode = { type: "group", op: "AND", negate: false, id: "root", children };
+      children.splice(2, 0, ...others.slice(0, 3));
+      children.splice(10, 0, ...others.slice(3));
+      // One OR group holding them all: the count stays above zero, so every rule is counted.
+      const tree: GroupNode = { type: "group", op: "OR", negate: false, id: "root", children };
       const { page, log, context } = await openPage(env.browser, viewport);
       try {
         await page.goto(`${env.app.url}/?a=${encodeTreeForUrl(tree)}`);
         await settledCount(page);
-        const rules = page.getByRole("group", { name: /^Condition \d+:/ });
+        const rules = page.getByRole("group", {
+          name: /^(Condition|Job title match|Company match|Lookalike) \d+:/,
+        });
         await poll(() => rules.count()).toBe(20);
+        // The lookalikes' companies found and named in their line; every match counted.
+        await poll(() => page.locator('.fe-lookup[data-state="found"]').count()).toBe(2);
+        await poll(() => page.locator('.node-count[data-state="ready"]').count()).toBeGreaterThanOrEqual(5);
         await rules.first().evaluate((element) => element.scrollIntoView({ block: "start" }));
         const boxes = await rules.evaluateAll((elements) =>
           elements.map((element) => element.getBoundingClientRect().toJSON() as DOMRect),
@@ -193,13 +226,15 @@ describe("the marketer's audience", () => {
           .locator(".count-badge")
           .evaluate((e) => e.getBoundingClientRect().toJSON() as DOMRect);
         const inView = (box: DOMRect) => box.top >= 0 && box.bottom <= viewport.height;
-        // Every rule is one line (about 38 px), all twenty and the count on screen at once.
-        expect(Math.max(...boxes.map((b) => b.height))).toBeLessThanOrEqual(42);
-        expect(boxes.filter(inView)).toHaveLength(20);
-        expect(inView(badge)).toBe(true);
         await page.screenshot({
           path: `test-artifacts/builder/marketer-03-twenty-rules-${viewport.width}.png`,
         });
+        // Every rule is one line (about 38 px), all twenty and the count on screen at once.
+        for (const text of await page.locator('.fe-lookup[data-state="found"]').allTextContents())
+          expect(text).toMatch(/^Like: \S/);
+        expect(Math.max(...boxes.map((b) => b.height))).toBeLessThanOrEqual(42);
+        expect(boxes.filter(inView)).toHaveLength(20);
+        expect(inView(badge)).toBe(true);
         expect(log.pageErrors).toEqual([]);
       } finally {
         await context.close();

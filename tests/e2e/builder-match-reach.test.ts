@@ -34,11 +34,18 @@ describe("a match you can see into", () => {
       const matched = parseGroupedNumber(await settledCount(page, everyone));
 
       // Each level says how many it would keep; the chosen one (Similar) is the count on screen.
-      const levels = row.getByRole("radiogroup", { name: "Match level of job title match 1" });
-      await poll(() => levels.locator(".fe-level-count").count()).toBe(5);
-      const perLevel = (await levels.locator(".fe-level-count").allTextContents()).map(parseGroupedNumber);
+      const levels = row.getByRole("button", { name: /^Match level of job title match 1/ });
+      expect(await levels.textContent()).toBe("Similar");
+      await levels.click();
+      const items = page.getByRole("menu").getByRole("menuitemradio");
+      await poll(() => items.locator(".fe-level-count:not(:empty)").count()).toBe(5);
+      const perLevel = (await items.locator(".fe-level-count").allTextContents()).map((text) =>
+        parseGroupedNumber(text.replace(/ (people|person)$/, "")),
+      );
       expect(perLevel[2]).toBe(matched);
       for (let i = 1; i < perLevel.length; i++) expect(perLevel[i]).toBeGreaterThanOrEqual(perLevel[i - 1]!);
+      await shot(page, "reach-00-level-menu");
+      await page.keyboard.press("Escape");
 
       // The titles it takes in, with their people.
       await row.getByRole("button", { name: "See the titles it takes in" }).click();

@@ -2,7 +2,7 @@
 import { cleanup, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { MATCH_LEVEL_TEXT } from "../../../../src/contract/inferred";
+import { MATCH_LEVEL_TEXT, MATCH_LEVELS } from "../../../../src/contract/inferred";
 import { group, installDomShims, installFakeFetch, json, renderEditor } from "./harness";
 
 beforeAll(installDomShims);
@@ -24,21 +24,39 @@ describe("similarity matches", () => {
     await user.type(text, "Marketing Manager");
     expect(text.getAttribute("aria-invalid")).toBeNull();
 
-    const levels = screen.getByRole("radiogroup", { name: "Match level of job title match 1" });
-    expect(
-      within(levels)
-        .getAllByRole("radio")
-        .map((r) => r.textContent),
-    ).toEqual(["Exact", "Same", "Similar", "Related", "Broad"]);
-    expect(within(levels).getByRole("radio", { name: "Similar" }).getAttribute("aria-checked")).toBe("true");
+    // The level sits in the rule's line: a button showing it, a menu of the five.
+    const levels = screen.getByRole("button", { name: /^Match level of job title match 1 Similar/ });
+    expect(levels.getAttribute("aria-haspopup")).toBe("menu");
+    expect(levels.textContent).toBe("Similar");
     expect(document.getElementById(levels.getAttribute("aria-describedby")!)?.textContent).toBe(
       MATCH_LEVEL_TEXT.similar,
     );
-    await user.click(within(levels).getByRole("radio", { name: "Broad" }));
+    await user.click(levels);
+    const items = within(screen.getByRole("menu")).getAllByRole("menuitemradio");
+    expect(items.map((item) => item.getAttribute("aria-label"))).toEqual(
+      MATCH_LEVELS.map((level) => `${level[0]!.toUpperCase()}${level.slice(1)}: ${MATCH_LEVEL_TEXT[level]}`),
+    );
+    expect(items.map((item) => item.getAttribute("aria-checked"))).toEqual([
+      "false",
+      "false",
+      "true",
+      "false",
+      "false",
+    ]);
+    await user.click(items[4]!);
     expect(tree().children[0]).toMatchObject({ text: "Marketing Manager", match: "broad" });
-    expect(screen.getByText(MATCH_LEVEL_TEXT.broad)).toBeTruthy();
-    await user.keyboard("{ArrowLeft}");
+    expect(screen.queryByRole("menu")).toBeNull();
+    expect(document.activeElement).toBe(levels);
+    expect(levels.textContent).toBe("Broad");
+    expect(document.getElementById(levels.getAttribute("aria-describedby")!)?.textContent).toBe(
+      MATCH_LEVEL_TEXT.broad,
+    );
+    // From the keyboard: the menu opens on the chosen level; one up is the next narrower.
+    await user.keyboard("{ArrowDown}");
+    await waitFor(() => expect(document.activeElement?.getAttribute("aria-label")).toMatch(/^Broad/));
+    await user.keyboard("{ArrowUp}{Enter}");
     expect(tree().children[0]).toMatchObject({ match: "related" });
+    expect(document.activeElement).toBe(levels);
 
     await user.click(screen.getByRole("button", { name: "NOT: exclude what job title match 1 matches" }));
     expect(tree().children[0]).toMatchObject({ type: "semantic", negate: true });
@@ -54,6 +72,9 @@ describe("similarity matches", () => {
     );
   });
 });
+
+/** What the row says of the company (in its line: "Like:" is for screen readers). */
+const lookupText = () => document.querySelector(".fe-lookup")?.textContent;
 
 describe("lookalike companies", () => {
   const lookalike = group([
@@ -80,7 +101,7 @@ describe("lookalike companies", () => {
     const input = screen.getByRole("textbox", { name: "Company domain for lookalike 1" });
     await user.type(input, "northwind.example");
     expect(tree().children[0]).toMatchObject({ domain: "northwind.example", rbidOrg: "" });
-    expect(await screen.findByText("Like: Northwind Analytics — Software Development")).toBeTruthy();
+    await waitFor(() => expect(lookupText()).toBe("Like: Northwind Analytics — Software Development"));
     // Typing was debounced into one lookup (the level counts that follow a found company aside).
     const lookups = () => sent.filter((r) => r.path === "/api/v2/contact/company/lookalike");
     expect(lookups()).toEqual([
@@ -95,15 +116,31 @@ describe("lookalike companies", () => {
       },
     ]);
 
+    // Once left, the field shows the company by its name; pressing it brings the domain back.
+    await user.tab();
+    const chip = await screen.findByRole("button", {
+      name: "Company of lookalike 1: Northwind Analytics, domain northwind.example. Press to change it",
+    });
+    expect(chip.textContent).toBe("Northwind Analytics northwind.example");
+    expect(screen.queryByRole("textbox", { name: "Company domain for lookalike 1" })).toBeNull();
+    await user.click(chip);
+    const again = screen.getByRole("textbox", { name: "Company domain for lookalike 1" });
+    expect(document.activeElement).toBe(again);
+    expect((again as HTMLInputElement).value).toBe("northwind.example");
+    expect((again as HTMLInputElement).selectionEnd).toBe("northwind.example".length);
+
     // Switching to company ID carries the text across; an unknown one says so.
-    await user.click(screen.getByRole("radio", { name: "Company ID" }));
+    await user.selectOptions(
+      screen.getByRole("combobox", { name: "Name the company of lookalike 1 by" }),
+      "rbidOrg",
+    );
     expect(tree().children[0]).toMatchObject({ domain: "", rbidOrg: "northwind.example" });
     const byId = screen.getByRole("textbox", { name: "Company ID for lookalike 1" });
     expect(await screen.findByText("No such company")).toBeTruthy();
     expect(byId.getAttribute("aria-invalid")).toBe("true");
     await user.clear(byId);
     await user.type(byId, "ORG-42");
-    expect(await screen.findByText("Like: Northwind Analytics — Software Development")).toBeTruthy();
+    await waitFor(() => expect(lookupText()).toBe("Like: Northwind Analytics — Software Development"));
     expect(lookups().at(-1)?.body).toEqual({
       rbidOrg: "ORG-42",
       limit: 1,

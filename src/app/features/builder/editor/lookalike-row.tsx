@@ -1,24 +1,27 @@
-import { memo } from "react";
+import { memo, useRef, useState } from "react";
+import { flushSync } from "react-dom";
 import { describeNode } from "../../../../contract/describe";
 import type { LookalikeNode } from "../../../../contract/filter";
 import { useCompanyByName } from "./company-by-name";
 import { fieldProblems } from "./field-problems";
-import { LevelFooter } from "./match-level-control";
-import { MatchReach } from "./match-reach";
-import { DragHandle, type HandleProps, RowTools, RuleRow, useRowProblems } from "./node-parts";
+import { MatchLineEnd, MatchProblems } from "./match-level-control";
+import { useMatchReachPanel } from "./match-reach";
+import { DragHandle, type HandleProps, RuleRow, useRowProblems } from "./node-parts";
 import { problemId } from "./problem-fields";
 import { reportRender } from "./render-probe";
-import { Segmented, type SegmentedOption } from "./segmented";
 import { type LookalikeBy, useLookalikeRow } from "./use-lookalike-row";
 import { useLevelCounts } from "./use-match-reach";
 
-const BY_OPTIONS: readonly SegmentedOption<LookalikeBy>[] = [
+const BY_OPTIONS: readonly { value: LookalikeBy; label: string }[] = [
   { value: "domain", label: "Domain" },
   { value: "name", label: "Name" },
-  { value: "rbidOrg", label: "Company ID" },
+  { value: "rbidOrg", label: "ID" },
 ];
 
-/** People at companies like one named by domain or company ID; the named company shown once found. */
+/**
+ * People at companies like one named by domain, name or company ID, on one line: the company (shown
+ * by name once found), the level, what it takes in, NOT.
+ */
 export const LookalikeRow = memo(function LookalikeRow({
   node,
   position,
@@ -36,8 +39,28 @@ export const LookalikeRow = memo(function LookalikeRow({
   // Counted and listed once the service knows the company (an unknown one would only be refused).
   const known = !reasons && row.lookup.kind === "found";
   const counts = useLevelCounts(node, known);
+  const reach = useMatchReachPanel({ node, nodeId: row.id, name, enabled: known && !node.negate });
   const lookupId = `fe-lookup-${row.id}`;
+  // What the service said of the company, in the line (cut short there, whole in its title).
+  const lookupText =
+    row.lookup.kind === "waiting"
+      ? "Looking up…"
+      : row.lookup.kind === "empty"
+        ? row.by === "name"
+          ? "Type its name: pick it from the contact data, or search the data service."
+          : "Name a company by its web domain, its name or its company ID."
+        : row.lookup.text;
   const invalid = (problems.company?.length ?? 0) > 0 || row.lookup.kind === "missing";
+  // A found company shows as its name (a button that brings the field back), except while the
+  // field is being edited.
+  const [editing, setEditing] = useState(false);
+  const input = useRef<HTMLInputElement>(null);
+  const chip = row.lookup.kind === "found" && row.by !== "name" && !editing ? row.lookup : null;
+  const startEditing = () => {
+    flushSync(() => setEditing(true));
+    input.current?.focus();
+    input.current?.select();
+  };
   const describedBy =
     [problems.company?.length ? problemId(row.id, "company") : undefined, lookupId]
       .filter(Boolean)
@@ -52,56 +75,90 @@ export const LookalikeRow = memo(function LookalikeRow({
     >
       <div className="fe-row-main">
         {handle ? <DragHandle handle={handle} name={name} /> : null}
-        <span className="fe-row-kind">Companies like</span>
-        <Segmented
-          label={`Name the company of ${name} by`}
-          options={BY_OPTIONS}
+        <span className="fe-row-kind">Lookalikes of</span>
+        <select
+          className="fe-select fe-by"
+          aria-label={`Name the company of ${name} by`}
+          data-field="by"
           value={row.by}
-          onChange={row.setBy}
-          dataField="by"
-        />
+          onChange={(event) => row.setBy(event.target.value as LookalikeBy)}
+        >
+          {BY_OPTIONS.map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.label}
+            </option>
+          ))}
+        </select>
         <div className="fe-field fe-field-text">
-          {row.by === "name" ? (
+          {chip ? (
+            // The company, once found, by its name: what the domain or ID was typed to say.
+            <button
+              type="button"
+              className="fe-company-chip"
+              aria-label={`Company of ${name}: ${chip.name}, ${row.by === "domain" ? "domain" : "company ID"} ${row.text}. Press to change it`}
+              title={`${lookupText} (${row.text}). Press to change it.`}
+              data-field="company"
+              onClick={() => startEditing()}
+            >
+              <span className="fe-company-chip-name">{chip.name}</span>{" "}
+              <span className="fe-company-chip-ref">{row.text}</span>
+            </button>
+          ) : row.by === "name" ? (
             byName.field
           ) : (
             <input
+              ref={input}
               type="text"
               className="fe-input"
               aria-label={`${row.by === "domain" ? "Company domain" : "Company ID"} for ${name}`}
               aria-invalid={invalid || undefined}
               aria-describedby={describedBy}
-              placeholder={row.by === "domain" ? "e.g. northwind.example" : "Company ID (RBID)"}
+              placeholder={row.by === "domain" ? "e.g. northwind.example" : "Company ID"}
               spellCheck={false}
               data-field="company"
               value={row.text}
+              onFocus={() => setEditing(true)}
+              onBlur={() => setEditing(false)}
               onChange={(event) => row.setText(event.target.value)}
             />
           )}
           {/* By name, the rule is unfinished until a company is chosen: the name field says how. */}
           {row.by === "name" ? null : fieldProblems(problemId(row.id, "company"), problems.company)}
         </div>
-        <RowTools node={node} nodeId={row.id} name={name} negated={node.negate} onToggleNot={row.toggleNot} />
+        <span
+          id={lookupId}
+          className={`fe-lookup${row.lookup.kind === "empty" || chip ? " visually-hidden" : ""}`}
+          data-state={row.lookup.kind}
+          role="status"
+          title={lookupText}
+        >
+          {row.lookup.kind === "found" ? (
+            // In the line, the company's name alone: "Like:" is what the row already says, and
+            // its industry is in the title (and said to screen readers).
+            <>
+              <span className="visually-hidden">Like: </span>
+              {row.lookup.name}
+              {row.lookup.industry ? (
+                <span className="visually-hidden">{` — ${row.lookup.industry}`}</span>
+              ) : null}
+            </>
+          ) : (
+            lookupText
+          )}
+        </span>
+        <MatchLineEnd
+          node={node}
+          nodeId={row.id}
+          name={name}
+          counts={counts}
+          reachToggle={reach.toggle}
+          onLevel={row.setLevel}
+          onToggleNot={row.toggleNot}
+        />
       </div>
       {row.by === "name" ? byName.extras : null}
-      <p id={lookupId} className="fe-lookup" data-state={row.lookup.kind} role="status">
-        {row.lookup.kind === "waiting"
-          ? "Looking up the company…"
-          : row.lookup.kind === "empty"
-            ? row.by === "name"
-              ? "Type its name: pick it from the contact data, or search the data service."
-              : "Name a company by its web domain, its name or its company ID."
-            : row.lookup.text}
-      </p>
-      <LevelFooter
-        nodeId={row.id}
-        name={name}
-        match={node.match}
-        maxDistance={node.maxDistance}
-        onChange={row.setLevel}
-        problems={problems}
-        counts={counts}
-        extra={<MatchReach node={node} nodeId={row.id} name={name} enabled={known && !node.negate} />}
-      />
+      <MatchProblems nodeId={row.id} problems={problems} />
+      {reach.panel}
     </RuleRow>
   );
 });

@@ -1,4 +1,6 @@
-import { memo, type ReactNode, useMemo } from "react";
+import * as DropdownMenu from "@radix-ui/react-dropdown-menu";
+import { memo, type ReactNode } from "react";
+import type { LookalikeNode, SemanticNode } from "../../../../contract/filter";
 import {
   DEFAULT_MATCH_LEVEL,
   MATCH_LEVEL_TEXT,
@@ -7,54 +9,29 @@ import {
 } from "../../../../contract/inferred";
 import { formatNumber } from "../../../lib/format";
 import { fieldProblems } from "./field-problems";
+import { LazyMenu } from "./lazy-menu";
+import { RowTools } from "./node-parts";
 import { problemId } from "./problem-fields";
-import { Segmented, type SegmentedOption } from "./segmented";
 
 const levelLabel = (level: MatchLevel) => level.charAt(0).toUpperCase() + level.slice(1);
+const people = (n: number) => `${formatNumber(n)} ${n === 1 ? "person" : "people"}`;
 
 /** People the match keeps at each level, once counted. */
 export type LevelCounts = Partial<Record<MatchLevel, number>>;
 
-function levelOptions(counts: LevelCounts | undefined): SegmentedOption<MatchLevel>[] {
-  return MATCH_LEVELS.map((level) => {
-    const count = counts?.[level];
-    return {
-      value: level,
-      // The count is said once for all levels in the control's description, not in each name.
-      label:
-        count === undefined ? (
-          levelLabel(level)
-        ) : (
-          <>
-            {levelLabel(level)}
-            <span className="fe-level-count" aria-hidden="true">
-              {formatNumber(count)}
-            </span>
-          </>
-        ),
-      title: MATCH_LEVEL_TEXT[level],
-    };
-  });
-}
-
-function countsSentence(counts: LevelCounts | undefined): string {
-  const known = MATCH_LEVELS.filter((level) => counts?.[level] !== undefined);
-  if (known.length === 0) return "";
-  return ` People at each level: ${known.map((level) => `${levelLabel(level)} ${formatNumber(counts?.[level] ?? 0)}`).join(", ")}.`;
-}
-
 /**
- * How close a match must be, narrowest to widest (exact → same → similar → related → broad), with
- * a line under it saying what the chosen level means. A custom `maxDistance` shows as no level.
+ * How close a match must be, in the rule's line: a button showing the level (the people it keeps
+ * are the rule's own count, at the line's end), opening a menu of the five levels (narrowest to
+ * widest: exact, same, similar, related, broad), each with what it means and the people it would
+ * keep. A custom `maxDistance` shows as "Custom" until a level replaces it.
  */
-export const MatchLevelControl = memo(function MatchLevelControl({
+export const MatchLevelMenu = memo(function MatchLevelMenu({
   nodeId,
   name,
   match,
   maxDistance,
   onChange,
   counts,
-  extra,
 }: {
   nodeId: string;
   name: string;
@@ -62,52 +39,120 @@ export const MatchLevelControl = memo(function MatchLevelControl({
   maxDistance: number | null | undefined;
   onChange(level: MatchLevel): void;
   counts?: LevelCounts | undefined;
-  /** Shown after the level's words (e.g. "See the titles it takes in"). */
-  extra?: ReactNode;
 }) {
-  const options = useMemo(() => levelOptions(counts), [counts]);
   const custom = maxDistance !== undefined && maxDistance !== null;
   const level = custom ? null : (match ?? DEFAULT_MATCH_LEVEL);
+  const labelId = `fe-match-label-${nodeId}`;
   const textId = `fe-match-${nodeId}`;
+  const meaning = level
+    ? MATCH_LEVEL_TEXT[level]
+    : `Custom: within distance ${maxDistance}. Choose a level to replace it.`;
   return (
-    <div className="fe-match">
-      <Segmented
-        label={`Match level of ${name}`}
-        options={options}
-        value={level}
-        onChange={onChange}
+    <>
+      <span id={labelId} className="visually-hidden">{`Match level of ${name}`}</span>
+      <span id={textId} className="visually-hidden">
+        {meaning}
+      </span>
+      <LazyMenu
+        label={{ labelledBy: (buttonId) => `${labelId} ${buttonId}` }}
+        buttonClassName="fe-level-button"
+        buttonContent={
+          <>
+            <span className="fe-level-name">{level ? levelLabel(level) : "Custom"}</span>
+            <svg viewBox="0 0 10 6" width="10" height="6" aria-hidden="true" focusable="false">
+              <path d="M1 1l4 4 4-4" fill="none" stroke="currentColor" strokeWidth="1.5" />
+            </svg>
+          </>
+        }
+        title={meaning}
         describedBy={textId}
         dataField="match"
-        className="fe-match-levels"
-      />
-      <p id={textId} className="fe-match-text">
-        {level
-          ? MATCH_LEVEL_TEXT[level]
-          : `Custom: within distance ${maxDistance}. Choose a level to replace it.`}
-        <span className="visually-hidden">{countsSentence(counts)}</span>
-      </p>
-      {extra}
-    </div>
+        align="start"
+        menuClassName="fe-menu fe-level-menu"
+      >
+        {(chosen) => (
+          <>
+            <DropdownMenu.Label className="menu-label fe-menu-label">How close a match</DropdownMenu.Label>
+            {custom ? <p className="fe-level-custom">{meaning}</p> : null}
+            <DropdownMenu.RadioGroup
+              value={level ?? ""}
+              onValueChange={(value) => {
+                chosen();
+                onChange(value as MatchLevel);
+              }}
+            >
+              {MATCH_LEVELS.map((option) => {
+                const n = counts?.[option];
+                return (
+                  <DropdownMenu.RadioItem
+                    key={option}
+                    value={option}
+                    className="fe-menu-item fe-level-item"
+                    aria-label={`${levelLabel(option)}${n === undefined ? "" : `, ${people(n)}`}: ${MATCH_LEVEL_TEXT[option]}`}
+                  >
+                    <span className="fe-level-check" aria-hidden="true">
+                      <DropdownMenu.ItemIndicator>✓</DropdownMenu.ItemIndicator>
+                    </span>
+                    <span className="fe-level-name">{levelLabel(option)}</span>
+                    <span className="fe-level-meaning">{MATCH_LEVEL_TEXT[option]}</span>
+                    <span className="fe-level-count">{n === undefined ? "" : people(n)}</span>
+                  </DropdownMenu.RadioItem>
+                );
+              })}
+            </DropdownMenu.RadioGroup>
+          </>
+        )}
+      </LazyMenu>
+    </>
   );
 });
 
-/** The end of a title, company or lookalike row: its level, then the reasons about level and node. */
-export function LevelFooter(props: {
+/** Under a title, company or lookalike rule: what is wrong with its level, or with it as a whole. */
+export function MatchProblems({
+  nodeId,
+  problems,
+}: {
   nodeId: string;
-  name: string;
-  match: MatchLevel | null | undefined;
-  maxDistance: number | null | undefined;
-  onChange: (match: MatchLevel) => void;
   problems: { match?: readonly string[] | undefined; node?: readonly string[] | undefined };
-  counts?: LevelCounts | undefined;
-  extra?: ReactNode;
 }) {
-  const { problems, ...control } = props;
   return (
     <>
-      <MatchLevelControl {...control} />
-      {fieldProblems(problemId(props.nodeId, "match"), problems.match)}
-      {fieldProblems(problemId(props.nodeId, "node"), problems.node)}
+      {fieldProblems(problemId(nodeId, "match"), problems.match)}
+      {fieldProblems(problemId(nodeId, "node"), problems.node)}
+    </>
+  );
+}
+
+/** The end of a match's or a lookalike's line: its level, its list button, then the row's tools. */
+export function MatchLineEnd({
+  node,
+  nodeId,
+  name,
+  counts,
+  reachToggle,
+  onLevel,
+  onToggleNot,
+}: {
+  node: SemanticNode | LookalikeNode;
+  nodeId: string;
+  name: string;
+  counts: LevelCounts;
+  reachToggle: ReactNode;
+  onLevel(level: MatchLevel): void;
+  onToggleNot(): void;
+}) {
+  return (
+    <>
+      <MatchLevelMenu
+        nodeId={nodeId}
+        name={name}
+        match={node.match}
+        maxDistance={node.maxDistance}
+        onChange={onLevel}
+        counts={counts}
+      />
+      {reachToggle}
+      <RowTools node={node} nodeId={nodeId} name={name} negated={node.negate} onToggleNot={onToggleNot} />
     </>
   );
 }

@@ -1,4 +1,4 @@
-import { useCallback, useId, useState, useSyncExternalStore } from "react";
+import { type ReactNode, useCallback, useId, useState, useSyncExternalStore } from "react";
 import type { LookalikeNode, SemanticNode } from "../../../../contract/filter";
 import { excludedBeside } from "../../../lib/filter/tree";
 import { formatNumber } from "../../../lib/format";
@@ -13,11 +13,12 @@ import { reachColumn, useMatchReach } from "./use-match-reach";
 const openPanels = new Set<string>();
 
 /**
- * "See the titles it takes in": under a title or company match, the values it captures with how
- * many people each, most common first; "Leave out" puts one in a NOT condition beside the match
- * (one undoable step), and the list says which are left out.
+ * "See the titles it takes in": a small list button in a title or company match's line, and under the
+ * rule, once opened, the values it captures with how many people each, most common first; "Leave
+ * out" puts one in a NOT condition beside the match (one undoable step), and the list says which
+ * are left out. The button waits, disabled, while the rule is unfinished or negated.
  */
-export function MatchReach({
+export function useMatchReachPanel({
   node,
   nodeId,
   name,
@@ -27,7 +28,7 @@ export function MatchReach({
   nodeId: string;
   name: string;
   enabled: boolean;
-}) {
+}): { toggle: ReactNode; panel: ReactNode } {
   const dispatch = useDispatch();
   const [open, setOpenState] = useState(() => openPanels.has(nodeId));
   const setOpen = (next: boolean) => {
@@ -44,61 +45,79 @@ export function MatchReach({
     ),
   );
   const left = new Set(leftKey === "" ? [] : leftKey.split("\u0000").map((v) => v.toLowerCase()));
-  const reach = useMatchReach(node, open && enabled);
+  const shown = open && enabled;
+  const reach = useMatchReach(node, shown);
   const listId = useId();
   const what = column === "JOB_TITLE_PER" ? "titles" : "companies";
-  if (!enabled) return null;
-  return (
-    <div className="fe-reach">
-      <button
-        type="button"
-        className="fe-link-button fe-reach-toggle"
-        aria-expanded={open}
-        aria-controls={open ? listId : undefined}
-        onClick={() => setOpen(!open)}
-      >
-        {open ? `Hide the ${what}` : `See the ${what} it takes in`}
-      </button>
-      {open ? (
-        <div id={listId} className="fe-reach-body">
-          {reach.isPending ? (
-            <p className="fe-note">Looking…</p>
-          ) : reach.isError ? (
-            <p className="fe-note">{`Could not list them: ${readableError(reach.error)}`}</p>
-          ) : !reach.data || reach.data.buckets.length === 0 ? (
-            <p className="fe-note">It takes in no one.</p>
-          ) : (
-            <ul className="fe-reach-list" aria-label={`The ${what} ${name} takes in`}>
-              {reach.data.buckets.map((bucket) => {
-                const value = String(bucket.value ?? "");
-                const out = left.has(value.toLowerCase());
-                return (
-                  <li key={value} data-left-out={out || undefined}>
-                    <span className="fe-reach-value">{value || "(not given)"}</span>
-                    <span className="fe-reach-count">{formatNumber(bucket.count)}</span>
-                    {out ? (
-                      <span className="fe-reach-out">Left out</span>
-                    ) : (
-                      <button
-                        type="button"
-                        className="fe-link-button"
-                        aria-label={`Leave out ${value}`}
-                        disabled={value === ""}
-                        onClick={() => dispatch.exclude(nodeId, column, value)}
-                      >
-                        Leave out
-                      </button>
-                    )}
-                  </li>
-                );
-              })}
-              {reach.data.otherCount > 0 ? (
-                <li className="fe-note">{`and ${formatNumber(reach.data.otherCount)} more people in other ${what}`}</li>
-              ) : null}
-            </ul>
-          )}
-        </div>
-      ) : null}
-    </div>
+  const toggle = (
+    <button
+      type="button"
+      className="fe-reach-toggle"
+      aria-label={`See the ${what} it takes in`}
+      aria-expanded={shown}
+      aria-controls={shown ? listId : undefined}
+      disabled={!enabled}
+      title={
+        enabled
+          ? `See the ${what} it takes in, with their people`
+          : node.negate
+            ? `A NOT rule takes in no ${what}`
+            : `Finish the rule to see the ${what} it takes in`
+      }
+      data-field="reach"
+      onClick={() => setOpen(!open)}
+    >
+      {/* A list, opening under the rule: the line has no room for words beside a lookalike's. */}
+      <svg viewBox="0 0 16 16" width="16" height="16" aria-hidden="true" focusable="false">
+        <path
+          d="M2 4h1.5M6 4h8M2 8h1.5M6 8h8M2 12h1.5M6 12h8"
+          fill="none"
+          stroke="currentColor"
+          strokeWidth="1.6"
+          strokeLinecap="round"
+        />
+      </svg>
+    </button>
   );
+  const panel = shown ? (
+    <div id={listId} className="fe-reach-body">
+      {reach.isPending ? (
+        <p className="fe-note">Looking…</p>
+      ) : reach.isError ? (
+        <p className="fe-note">{`Could not list them: ${readableError(reach.error)}`}</p>
+      ) : !reach.data || reach.data.buckets.length === 0 ? (
+        <p className="fe-note">It takes in no one.</p>
+      ) : (
+        <ul className="fe-reach-list" aria-label={`The ${what} ${name} takes in`}>
+          {reach.data.buckets.map((bucket) => {
+            const value = String(bucket.value ?? "");
+            const out = left.has(value.toLowerCase());
+            return (
+              <li key={value} data-left-out={out || undefined}>
+                <span className="fe-reach-value">{value || "(not given)"}</span>
+                <span className="fe-reach-count">{formatNumber(bucket.count)}</span>
+                {out ? (
+                  <span className="fe-reach-out">Left out</span>
+                ) : (
+                  <button
+                    type="button"
+                    className="fe-link-button"
+                    aria-label={`Leave out ${value}`}
+                    disabled={value === ""}
+                    onClick={() => dispatch.exclude(nodeId, column, value)}
+                  >
+                    Leave out
+                  </button>
+                )}
+              </li>
+            );
+          })}
+          {reach.data.otherCount > 0 ? (
+            <li className="fe-note">{`and ${formatNumber(reach.data.otherCount)} more people in other ${what}`}</li>
+          ) : null}
+        </ul>
+      )}
+    </div>
+  ) : null;
+  return { toggle, panel };
 }

@@ -1,9 +1,9 @@
 import * as DropdownMenu from "@radix-ui/react-dropdown-menu";
-import { Fragment, memo, type RefObject, useContext, useId, useRef, useState } from "react";
+import { Fragment, memo, useContext } from "react";
 import { type CommandId, commandById, type EditorCommand, formatKey } from "../../../lib/filter/commands";
 import { nodeAt, pathOfId } from "../../../lib/filter/tree";
-import { MenuContent } from "../../../ui/menu-content";
 import { FocusMemoryContext, PlatformContext, useDispatch } from "./editor-context";
+import { LazyMenu } from "./lazy-menu";
 
 /** The per-node menu: the model's commands (the same objects as the buttons and shortcuts), by section. */
 const SECTIONS: readonly { title: string; commands: readonly CommandId[] }[] = [
@@ -19,14 +19,7 @@ const SECTION_COMMANDS: readonly { title: string; commands: readonly EditorComma
   (section) => ({ title: section.title, commands: section.commands.map(commandById) }),
 );
 
-/**
- * The node's actions button, and its menu while open. Radix mounts a document keydown listener per
- * menu root (which adds two more listeners on every keystroke), so the root is mounted only while
- * the menu is open: at 300 conditions, 330 roots cost every keystroke about a millisecond. The
- * button therefore does what Radix's trigger does (left press or Enter / Space / ArrowDown opens,
- * a press while open closes, focus returns to it on close), and the open menu is placed against a
- * span of no width at the button's right edge.
- */
+/** The node's actions button, and its menu while open (mounted only then: see LazyMenu). */
 export const NodeActionsMenu = memo(function NodeActionsMenu({
   nodeId,
   name,
@@ -35,142 +28,39 @@ export const NodeActionsMenu = memo(function NodeActionsMenu({
   /** The node as labels name it, e.g. "condition 2.1". */
   name: string;
 }) {
-  // How the menu was opened (null: closed). From the keyboard, focus goes to its first item: Radix
-  // knows the keyboard is in use only from a document listener of its own, which a root mounted by
-  // this very key press lacked.
-  const [openedBy, setOpenedBy] = useState<"pointer" | "keyboard" | null>(null);
-  const open = openedBy !== null;
-  const button = useRef<HTMLButtonElement>(null);
-  const ids = useId();
-  const buttonId = `${ids}-button`;
-  const menuId = `${ids}-menu`;
   return (
-    <span className="fe-menu-host">
-      <button
-        ref={button}
-        id={buttonId}
-        type="button"
-        className="fe-icon-button"
-        aria-label={`Actions for ${name}`}
-        aria-haspopup="menu"
-        aria-expanded={open}
-        aria-controls={open ? menuId : undefined}
-        data-state={open ? "open" : "closed"}
-        data-field="menu"
-        onPointerDown={(event) => {
-          if (event.button !== 0 || event.ctrlKey) return;
-          if (open) {
-            setOpenedBy(null);
-            return;
-          }
-          // Focus stays where it was, as with Radix's trigger.
-          event.preventDefault();
-          setOpenedBy("pointer");
-        }}
-        onKeyDown={(event) => {
-          if (event.key !== "Enter" && event.key !== " " && event.key !== "ArrowDown") return;
-          event.preventDefault();
-          if (open && event.key !== "ArrowDown") setOpenedBy(null);
-          else if (!open) setOpenedBy("keyboard");
-        }}
-      >
+    <LazyMenu
+      label={`Actions for ${name}`}
+      buttonClassName="fe-icon-button"
+      buttonContent={
         <svg viewBox="0 0 16 16" width="16" height="16" aria-hidden="true" focusable="false">
           <path d="M1.5 8a1.5 1.5 0 1 0 3 0a1.5 1.5 0 1 0 -3 0M6.5 8a1.5 1.5 0 1 0 3 0a1.5 1.5 0 1 0 -3 0M11.5 8a1.5 1.5 0 1 0 3 0a1.5 1.5 0 1 0 -3 0" />
         </svg>
-      </button>
-      {open ? (
-        <OpenMenu
-          nodeId={nodeId}
-          menuId={menuId}
-          buttonId={buttonId}
-          button={button}
-          byKeyboard={openedBy === "keyboard"}
-          onClose={() => setOpenedBy(null)}
-        />
-      ) : null}
-    </span>
+      }
+      dataField="menu"
+      menuClassName="fe-menu"
+    >
+      {(chosen) => <CommandItems nodeId={nodeId} onChosen={chosen} />}
+    </LazyMenu>
   );
 });
 
-/** What Radix's trigger would put on the anchor, left off: the button carries the menu's semantics. */
-const ANCHOR_ONLY = {
-  id: undefined,
-  type: undefined,
-  "aria-haspopup": undefined,
-  "aria-expanded": undefined,
-  "aria-controls": undefined,
-} as const;
-
-/** The Radix menu, mounted open; unmounted (by its button) once it closes. */
-function OpenMenu({
-  nodeId,
-  menuId,
-  buttonId,
-  button,
-  byKeyboard,
-  onClose,
-}: {
-  nodeId: string;
-  menuId: string;
-  buttonId: string;
-  button: RefObject<HTMLButtonElement | null>;
-  byKeyboard: boolean;
-  onClose(): void;
-}) {
+/**
+ * The commands, run at once when chosen (the menu closes in the same task); a command moves focus
+ * to the node it acted on (the copy, the moved node, the successor...), so the close leaves it there.
+ */
+function CommandItems({ nodeId, onChosen }: { nodeId: string; onChosen(): void }) {
   const dispatch = useDispatch();
   const memory = useContext(FocusMemoryContext);
-  // A command chosen runs at once (the menu closes in the same task) and moves focus to the node
-  // it acted on (the copy, the moved node, the successor...), so the close leaves focus there.
-  const chosen = useRef(false);
-  // As Radix does for a non-modal menu: after a press or focus outside, focus is left there.
-  const outside = useRef(false);
-  const entered = useRef(false);
   return (
-    <DropdownMenu.Root
-      open
-      onOpenChange={(next) => {
-        if (!next) onClose();
+    <MenuItems
+      nodeId={nodeId}
+      onChoose={(command) => {
+        onChosen();
+        memory.current = "menu";
+        dispatch.run(command, nodeId);
       }}
-      modal={false}
-    >
-      {/* Only the anchor the menu is placed against: the button above is the trigger people use. */}
-      <DropdownMenu.Trigger asChild {...ANCHOR_ONLY}>
-        <span className="fe-menu-anchor" aria-hidden="true" />
-      </DropdownMenu.Trigger>
-      <MenuContent
-        className="fe-menu"
-        id={menuId}
-        aria-labelledby={buttonId}
-        align="end"
-        onFocus={(event) => {
-          // Radix focuses the menu itself on opening; from the keyboard, the first item instead.
-          if (!byKeyboard || event.target !== event.currentTarget || entered.current) return;
-          entered.current = true;
-          event.preventDefault();
-          event.currentTarget.querySelector<HTMLElement>('[role="menuitem"]:not([data-disabled])')?.focus();
-        }}
-        onInteractOutside={() => {
-          outside.current = true;
-        }}
-        onCloseAutoFocus={(event) => {
-          // Radix would focus its trigger, which is only the anchor: focus goes back to the button
-          // unless it went outside, or the command took it (a refused one leaves it nowhere).
-          event.preventDefault();
-          const active = document.activeElement;
-          const lost = active === null || active === document.body;
-          if (chosen.current ? lost : !outside.current) button.current?.focus();
-        }}
-      >
-        <MenuItems
-          nodeId={nodeId}
-          onChoose={(command) => {
-            chosen.current = true;
-            memory.current = "menu";
-            dispatch.run(command, nodeId);
-          }}
-        />
-      </MenuContent>
-    </DropdownMenu.Root>
+    />
   );
 }
 

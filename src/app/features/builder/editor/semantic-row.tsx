@@ -4,9 +4,9 @@ import type { SemanticNode } from "../../../../contract/filter";
 import type { MatchLevel } from "../../../../contract/inferred";
 import { useDispatch } from "./editor-context";
 import { fieldProblems } from "./field-problems";
-import { LevelFooter } from "./match-level-control";
-import { MatchReach } from "./match-reach";
-import { DragHandle, type HandleProps, RowTools, RuleRow, useRowProblems } from "./node-parts";
+import { MatchLineEnd, MatchProblems } from "./match-level-control";
+import { useMatchReachPanel } from "./match-reach";
+import { DragHandle, type HandleProps, RuleRow, useRowProblems } from "./node-parts";
 import { problemId } from "./problem-fields";
 import { reportRender } from "./render-probe";
 import { useLevelCounts } from "./use-match-reach";
@@ -24,7 +24,7 @@ export function useSemanticRow(node: SemanticNode) {
   return { id, setText, setLevel, toggleNot };
 }
 
-/** A job title or company matched by meaning: the text, NOT, and the match level. */
+/** A job title or company matched by meaning, on one line: the text, its level, what it takes in, NOT. */
 export const SemanticRow = memo(function SemanticRow({
   node,
   position,
@@ -42,6 +42,7 @@ export const SemanticRow = memo(function SemanticRow({
   const textInvalid = (problems.text?.length ?? 0) > 0;
   const complete = !reasons && node.text.trim() !== "";
   const counts = useLevelCounts(node, complete);
+  const reach = useMatchReachPanel({ node, nodeId: row.id, name, enabled: complete && !node.negate });
   return (
     <RuleRow
       kind="semantic"
@@ -67,18 +68,18 @@ export const SemanticRow = memo(function SemanticRow({
           />
           {fieldProblems(problemId(row.id, "text"), problems.text)}
         </div>
-        <RowTools node={node} nodeId={row.id} name={name} negated={node.negate} onToggleNot={row.toggleNot} />
+        <MatchLineEnd
+          node={node}
+          nodeId={row.id}
+          name={name}
+          counts={counts}
+          reachToggle={reach.toggle}
+          onLevel={row.setLevel}
+          onToggleNot={row.toggleNot}
+        />
       </div>
-      <LevelFooter
-        nodeId={row.id}
-        name={name}
-        match={node.match}
-        maxDistance={node.maxDistance}
-        onChange={row.setLevel}
-        problems={problems}
-        counts={counts}
-        extra={<MatchReach node={node} nodeId={row.id} name={name} enabled={complete && !node.negate} />}
-      />
+      <MatchProblems nodeId={row.id} problems={problems} />
+      {reach.panel}
     </RuleRow>
   );
 });

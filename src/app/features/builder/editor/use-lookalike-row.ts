@@ -14,7 +14,7 @@ export const LOOKUP_DEBOUNCE_MS = 400;
 export type LookupState =
   | { kind: "empty" }
   | { kind: "waiting" }
-  | { kind: "found"; text: string }
+  | { kind: "found"; text: string; name: string; industry: string | null }
   | { kind: "missing"; text: string }
   | { kind: "error"; text: string };
 
@@ -86,6 +86,8 @@ export function useLookalikeRow(node: LookalikeNode) {
     state = {
       kind: "found",
       text: `Like: ${lookup.data.name}${lookup.data.industry ? ` — ${lookup.data.industry}` : ""}`,
+      name: lookup.data.name,
+      industry: lookup.data.industry ?? null,
     };
   else state = { kind: "missing", text: lookup.data?.reason ?? "No such company" };
 

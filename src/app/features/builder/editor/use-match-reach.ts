@@ -30,6 +30,8 @@ export function useLevelCounts(node: MatchNode, enabled: boolean): Partial<Recor
     })),
   });
   const counts: Partial<Record<MatchLevel, number>> = {};
+  // An unfinished rule (or an unknown company) has no counts: not those its last text had.
+  if (!enabled) return counts;
   MATCH_LEVELS.forEach((level, i) => {
     const count = results[i]?.data?.count;
     if (count !== undefined) counts[level] = count;
