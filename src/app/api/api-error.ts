@@ -119,6 +119,8 @@ const FIELD_WORDS: Readonly<Record<string, string>> = {
   op: "its AND / OR",
   negate: "its NOT",
   joinWithPrevious: "its and / or",
+  type: "its kind",
+  children: "its rules",
 };
 
 /**

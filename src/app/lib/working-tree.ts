@@ -71,6 +71,9 @@ export function decodeTreeFromUrl(
   return checked;
 }
 
+/** A sentence ended with a full stop (a check's lines have none). */
+const withStop = (text: string) => (/[.!?]$/.test(text) ? text : `${text}.`);
+
 /** The first few lines, then how many more. */
 function summarise(lines: readonly string[], shown = 3): string {
   const head = lines.slice(0, shown).join("; ");
@@ -191,7 +194,10 @@ export function loadInitialTree(location: { search: string }, storage: Storage |
     stored.kind === "broken"
       ? `Your last audience on this device could not be restored: ${stored.error}.`
       : "";
-  const warning = [urlWarning ? `${urlWarning} An empty audience was opened instead.` : "", storedWarning]
+  const warning = [
+    urlWarning ? `${withStop(urlWarning)} An empty audience was opened instead.` : "",
+    storedWarning,
+  ]
     .filter((part) => part !== "")
     .join(" ");
   return warning ? { tree: emptyTree(), source: "empty", warning } : { tree: emptyTree(), source: "empty" };

@@ -69,7 +69,7 @@ const NOT_AN_AUDIENCE =
 
 /**
  * Reads an exported envelope or a bare filter group. Every problem comes back as a readable line
- * with its path, e.g. `filter › children 2 › value: Enter a whole number`.
+ * with where it is in words, e.g. `rule 3, its value: Enter a whole number`.
  */
 export function importTreeJson(text: string): ImportResult {
   if (text.trim() === "")
@@ -116,7 +116,7 @@ export function importTreeJson(text: string): ImportResult {
 }
 
 function strictTree(value: unknown): { tree: GroupNode } | { errors: string[] } {
-  const checked = checkFilterTree(value, "filter");
+  const checked = checkFilterTree(value);
   if ("errors" in checked) return checked;
   if (checked.unfinished.length > 0) return { errors: checked.unfinished };
   return { tree: checked.tree };

@@ -8,32 +8,33 @@
  *   is work too, and the builder shows those reasons itself.
  */
 import type { z } from "zod";
+import { getColumn } from "../../../contract/columns";
 import { toValidationRecord, type ValidationIssue } from "../../../contract/errors";
 import { type FilterNode, type GroupNode, nodeDefaults, strictFilterSchemas } from "../../../contract/filter";
-import { formatPath, readableIssue } from "../../api/api-error";
+import { describeLocation, readableIssue } from "../../api/api-error";
 
 export type TreeCheck = { tree: GroupNode; unfinished: string[] } | { errors: string[] };
 
 /**
- * Checks a parsed JSON value as a filter root with the STRICT contract schema. `label` starts every
- * line's path (e.g. "filter › children 2 › value: Enter a whole number").
+ * Checks a parsed JSON value as a filter root with the STRICT contract schema. Each line says where
+ * in words, then what (e.g. "rule 3, its value: Enter a whole number").
  */
-export function checkFilterTree(value: unknown, label = "filter"): TreeCheck {
+export function checkFilterTree(value: unknown): TreeCheck {
   if (value === null || typeof value !== "object" || Array.isArray(value))
-    return { errors: [`${label}: Expected a filter group ({ "type": "group", ... })`] };
+    return { errors: ['Expected a filter group ({ "type": "group", ... })'] };
   const type = (value as { type?: unknown }).type;
   if (type !== "group")
     return {
       errors: [
-        `${label} › type: The top of a filter must be a group ({ "type": "group", "children": [...] }), not ${JSON.stringify(type) ?? "nothing"}`,
+        `The top of a filter must be a group ({ "type": "group", "children": [...] }), not ${JSON.stringify(type) ?? "nothing"}`,
       ],
     };
   const result = strictFilterSchemas.root.safeParse(value);
   if (result.success) {
-    if (!result.data) return { errors: [`${label}: Expected a filter group`] };
+    if (!result.data) return { errors: ["Expected a filter group"] };
     return { tree: result.data, unfinished: [] };
   }
-  const lines = readableIssues(result.error.issues, value, label);
+  const lines = readableIssues(result.error.issues, value);
   if (result.error.issues.every(isUnfinished))
     return { tree: withDefaults(value as GroupNode), unfinished: lines };
   return { errors: lines };
@@ -61,15 +62,11 @@ function dropUndefined<T extends object>(node: T): Partial<T> {
 }
 
 /** zod issues as lines a person can act on: "filter › children 2 › value: Enter a whole number". */
-export function readableIssues(
-  issues: readonly z.core.$ZodIssue[],
-  input: unknown,
-  label = "filter",
-): string[] {
+export function readableIssues(issues: readonly z.core.$ZodIssue[], input: unknown): string[] {
   const record = toValidationRecord(issues, "body", input);
   return record.detail.map((issue) => {
-    const path = formatPath([label, ...issue.loc.slice(1)]);
-    return `${path}: ${readableMessage(issue)}`;
+    // In words ("rule 2.1, its value"), as the service's own refusals are said: never a path.
+    return `${describeLocation(["filter", ...issue.loc.slice(1)])}: ${readableMessage(issue)}`;
   });
 }
 
@@ -101,14 +98,35 @@ function readableMessage(issue: ValidationIssue): string {
     case "literal_error":
       return issue.msg.replace(/^Input should be /, "Use ");
     case "value_error":
-      return capitalise(readableIssue(issue.msg));
+      return inWords(readableIssue(issue.msg));
     default:
-      return capitalise(issue.msg);
+      return inWords(issue.msg);
   }
 }
 
-/** Upper-cases the first letter, unless the sentence starts with a field name (`valueList must...`). */
-function capitalise(text: string): string {
-  if (/^[a-z]+[A-Z]/.test(text)) return text;
+const columnWords = (name: string) => {
+  const label = getColumn(name)?.label;
+  return label ? label.toLowerCase() : `“${name}”`;
+};
+
+/**
+ * The contract's refusals that name its fields and columns (right for the API, which speaks them),
+ * said in the editor's words; anything else with its first letter upper-cased.
+ */
+const IN_WORDS: readonly [RegExp, (...groups: string[]) => string][] = [
+  [/^a lookalike needs rbidOrg or domain$/, () => "A lookalike needs its company: a domain or a company ID"],
+  [/^valueList must hold 1 to (\d+) values$/, (max) => `A list holds 1 to ${max} values`],
+  [/^unknown column '(.*)'$/, (name) => `There is no field “${name}”`],
+  [
+    /^operator '(.*)' is not allowed on (\w+); use one of .*$/,
+    (_operator, column) => `That comparison does not apply to ${columnWords(column ?? "")}`,
+  ],
+];
+
+function inWords(text: string): string {
+  for (const [pattern, say] of IN_WORDS) {
+    const match = pattern.exec(text);
+    if (match) return say(...match.slice(1).map((group) => group ?? ""));
+  }
   return text.charAt(0).toUpperCase() + text.slice(1);
 }

@@ -106,14 +106,19 @@ describe("import", () => {
         expect(result).toEqual({ errors: expect.any(Array) });
         if (!("errors" in result)) return;
         expect(result.errors.length).toBeGreaterThan(0);
-        // A path into the file, then a sentence (pydantic's "Value error, " prefix taken off).
-        for (const line of result.errors) expect(line).toMatch(/^filter( › [^:]+)?: (?!Value error)\S/);
+        // Where, in words (never a path), then a sentence (pydantic's "Value error, " prefix taken off).
+        for (const line of result.errors) {
+          expect(line).toMatch(
+            /^((the filter|rule [\d.]+)(, [^:]+)?: (?!Value error)\S|The top of a filter must be a group|Expected a filter group)/,
+          );
+          expect(line).not.toMatch(/›|valueList|rbidOrg/);
+        }
       }),
       { numRuns: 200 },
     );
   });
 
-  it("says where and what, e.g. `filter › children 2 › value: Enter a whole number`", () => {
+  it("says where and what in words, e.g. `rule 3, its value: Enter a whole number`", () => {
     const bad = {
       format: EXPORT_FORMAT,
       version: 1,
@@ -131,11 +136,11 @@ describe("import", () => {
     };
     expect(importTreeJson(JSON.stringify(bad))).toEqual({
       errors: [
-        "filter › children 1 › colour: Unknown field: remove it",
-        "filter › children 1 › valueList: valueList must hold 1 to 10000 values",
-        "filter › children 2 › value: Enter a whole number",
-        "filter › children 3 › text: Text must not be empty",
-        "filter › children 4 › column: Unknown column 'NOPE'",
+        "rule 2, colour: Unknown field: remove it",
+        "rule 2, its list of values: A list holds 1 to 10000 values",
+        "rule 3, its value: Enter a whole number",
+        "rule 4, its text: Text must not be empty",
+        "rule 5, its field: There is no field “NOPE”",
       ],
     });
   });
@@ -146,10 +151,7 @@ describe("import", () => {
       children: [{ type: "condition", column: "FOUNDED_ORG", operator: "between" }],
     };
     expect(importTreeJson(JSON.stringify(unfinished))).toEqual({
-      errors: [
-        "filter › children 0 › value: Required, but missing",
-        "filter › children 0 › value2: Required, but missing",
-      ],
+      errors: ["rule 1, its value: Required, but missing", "rule 1, its upper end: Required, but missing"],
     });
   });
 
@@ -173,7 +175,7 @@ describe("import", () => {
       [JSON.stringify({ format: EXPORT_FORMAT, version: 1, name: 5, filter: TREE }), /^name: Enter text/],
       [
         JSON.stringify({ type: "condition", column: "CITY_PER", operator: "eq", value: "x" }),
-        /^filter › type: The top of a filter must be a group .*, not "condition"$/,
+        /^The top of a filter must be a group .*, not "condition"$/,
       ],
     ];
     for (const [text, message] of cases) {

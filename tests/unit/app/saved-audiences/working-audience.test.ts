@@ -111,7 +111,7 @@ describe("the tree in the URL", () => {
         const expected = parse(raw);
         expect(decoded).toEqual({
           tree: { ...expected, children: [...expected.children, unfinished] },
-          unfinished: [`filter › children ${children.length - 1} › value: Required, but missing`],
+          unfinished: [`rule ${children.length}, its value: Required, but missing`],
         });
       }),
       { numRuns: 200 },
@@ -124,15 +124,15 @@ describe("the tree in the URL", () => {
       ["not-a-link", /damaged/],
       [encodeTreeForUrl(GERMANY).slice(0, 20), /damaged|not valid/],
       [LZString.compressToEncodedURIComponent("{not json"), /damaged/],
-      [rawLink([1, 2]), /not valid: filter: Expected a filter group/],
-      [rawLink({ ...GERMANY, colour: "red" }), /not valid: filter › colour: Unknown field: remove it/],
+      [rawLink([1, 2]), /not valid: Expected a filter group/],
+      [rawLink({ ...GERMANY, colour: "red" }), /not valid: the filter, colour: Unknown field: remove it/],
       [
         rawLink({ type: "condition", column: "CITY_PER", operator: "eq", value: "x" }),
-        /filter › type: The top of a filter must be a group/,
+        /not valid: The top of a filter must be a group/,
       ],
       [
         rawLink({ ...GERMANY, children: [{ type: "rule" }] }),
-        /filter › children 0 › type: Unknown node type: use 'condition', 'group', 'semantic' or 'lookalike'/,
+        /rule 1, its kind: Unknown node type: use 'condition', 'group', 'semantic' or 'lookalike'/,
       ],
       [rawLink(nestedGroups(MAX_FILTER_DEPTH + 5)), /nests \d+ levels deep; at most 32 are allowed/],
       ["x".repeat(300_000), /too long/],
@@ -209,7 +209,9 @@ describe("loadInitialTree", () => {
     expect(loaded).toEqual({
       tree: emptyTree(),
       source: "empty",
-      warning: expect.stringMatching(/filter › extra: Unknown field.*empty audience was opened instead/),
+      warning: expect.stringMatching(
+        /the filter, extra: Unknown field: remove it\. An empty audience was opened instead/,
+      ),
     });
   });
 
@@ -245,9 +247,9 @@ describe("loadInitialTree", () => {
     expect(decodeTreeFromUrl(encodeTreeForUrl(inProgress))).toEqual({
       tree: inProgress,
       unfinished: [
-        "filter › children 0 › value: Enter a whole number",
-        "filter › children 1 › text: Text must not be empty",
-        "filter › children 2: A lookalike needs rbidOrg or domain",
+        "rule 1, its value: Enter a whole number",
+        "rule 2, its text: Text must not be empty",
+        "rule 3: A lookalike needs its company: a domain or a company ID",
       ],
     });
   });
