@@ -21,9 +21,14 @@ export function formatNumber(value: number): string {
   return Number.isInteger(value) ? integerFormat.format(value) : decimalFormat.format(value);
 }
 
+/** A number and its noun, one or many: `formatCount(1, "row", "rows")` -> `1 row`; `2,500 rows`. */
+export function formatCount(value: number, one: string, many: string): string {
+  return `${formatNumber(value)} ${value === 1 ? one : many}`;
+}
+
 /** `10000` -> `10,000 credits`; `1` -> `1 credit`. */
 export function formatCredits(value: number): string {
-  return `${formatNumber(value)} ${value === 1 ? "credit" : "credits"}`;
+  return formatCount(value, "credit", "credits");
 }
 
 /** `27` -> `$27.00`. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ApiError, apiErrorFromAnswer } from "../../../src/app/api/api-error";
 import { SESSION_QUERY_KEY } from "../../../src/app/api/session";
-import { formatCredits, formatNumber } from "../../../src/app/lib/format";
+import { formatCount, formatCredits, formatNumber } from "../../../src/app/lib/format";
 import { createQueryClient } from "../../../src/app/query-client";
 
 type RetryFn = (failureCount: number, error: unknown) => boolean;
@@ -57,5 +57,7 @@ describe("number formatting", () => {
     expect(formatCredits(10_000)).toBe("10,000 credits");
     expect(formatCredits(1)).toBe("1 credit");
     expect(formatCredits(0)).toBe("0 credits");
+    expect(formatCount(1, "row", "rows")).toBe("1 row");
+    expect(formatCount(2500, "row", "rows")).toBe("2,500 rows");
   });
 });

@@ -9,7 +9,7 @@ import { withinIds } from "../../../contract/in-audience";
 import { type Plan, REVEALS, type Reveal } from "../../../contract/inferred";
 import { type ExportReview, OWNED_CHOICES, type OwnedChoice } from "../../../contract/spending";
 import { useCredits } from "../../api/credits";
-import { formatNumber } from "../../lib/format";
+import { formatCount, formatNumber } from "../../lib/format";
 import {
   type CheckedSelection,
   leftSentence,
@@ -336,10 +336,10 @@ export function ExportPanel({ filter, valid, description, count, selection }: Ex
     setKnownOwned({ key: sameAudience(asked), owned: estimate.data.owned });
   const shownOwned = knownOwned && knownOwned.key === sameAudience(current) ? knownOwned.owned : null;
   const summary = ready
-    ? `${formatNumber(ready.rows)} rows of ${scopeText(scope, description, selection)}, ${revealPhrase(asked!.reveal)}${ready.owned > 0 ? `, ${OWNED_PHRASES[ready.owned_choice]}` : ""}`
+    ? `${formatCount(ready.rows, "row", "rows")} of ${scopeText(scope, description, selection)}, ${revealPhrase(asked!.reveal)}${ready.owned > 0 ? `, ${OWNED_PHRASES[ready.owned_choice]}` : ""}`
     : "";
   const exportLabel = ready
-    ? `Confirm and export ${formatNumber(ready.rows)} rows${ready.freeRows > 0 ? ` (+ ${formatNumber(ready.freeRows)} free)` : ""}`
+    ? `Confirm and export ${formatCount(ready.rows, "row", "rows")}${ready.freeRows > 0 ? ` (+ ${formatNumber(ready.freeRows)} free)` : ""}`
     : "";
 
   return (

@@ -2,7 +2,7 @@ import type { ReactNode } from "react";
 import { Link } from "wouter";
 import { describe } from "../../../contract/describe";
 import type { FilterNode, GroupNode } from "../../../contract/filter";
-import { formatNumber } from "../../lib/format";
+import { formatCount, formatNumber } from "../../lib/format";
 import { readableError } from "../../ui/status";
 import { useCompanyCount } from "./api/company-count";
 import { AudienceCompanies } from "./audience-companies";
@@ -20,9 +20,6 @@ export interface CompanyCountCardProps {
   /** Adds a company of the list to the audience. */
   onAdd(node: FilterNode): void;
 }
-
-const plural = (count: number, one: string, many: string) =>
-  `${formatNumber(count)} ${count === 1 ? one : many}`;
 
 /**
  * How many companies the working audience spans: "N companies employ the M people of this
@@ -67,7 +64,7 @@ export function CompanyCountCard({ filter, valid, blockedBy, people, onAdd }: Co
           {companies === 1 ? "company" : "companies"} {verb}{" "}
           {people === null
             ? "the people of this audience"
-            : `the ${plural(people, "person", "people")} of this audience`}
+            : `the ${formatCount(people, "person", "people")} of this audience`}
           .
         </span>
       </p>

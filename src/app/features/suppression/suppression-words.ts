@@ -7,12 +7,10 @@ import {
 } from "../../../contract/spending";
 import { TEAM_CODES } from "../../../contract/team";
 import { ApiError, readableIssue } from "../../api/api-error";
-import { formatNumber } from "../../lib/format";
+import { formatCount, formatNumber } from "../../lib/format";
 import { readableError } from "../../ui/status";
 
 /** The do-not-contact page's words. */
-
-const plural = (n: number, one: string, many: string) => `${formatNumber(n)} ${n === 1 ? one : many}`;
 
 /** The kinds a list holds, largest first, with their counts (kinds with none left out). */
 export function kindCounts(
@@ -29,14 +27,14 @@ export function kindCounts(
 
 /** "Added 120 entries. 4 were on the list already. 3 lines were not used (below)." */
 export function importSentence(result: SuppressionImport): string {
-  const parts = [`Added ${plural(result.added, "entry", "entries")} to ${result.list.name}.`];
+  const parts = [`Added ${formatCount(result.added, "entry", "entries")} to ${result.list.name}.`];
   if (result.duplicates > 0)
     parts.push(
       `${formatNumber(result.duplicates)} ${result.duplicates === 1 ? "was" : "were"} on the list already.`,
     );
   if (result.rejectedTotal > 0)
     parts.push(
-      `${plural(result.rejectedTotal, "line was", "lines were")} not used: ${result.rejectedTotal === 1 ? "it is" : "they are"} none of the kinds a list can hold.`,
+      `${formatCount(result.rejectedTotal, "line was", "lines were")} not used: ${result.rejectedTotal === 1 ? "it is" : "they are"} none of the kinds a list can hold.`,
     );
   return parts.join(" ");
 }

@@ -3,7 +3,7 @@ import { type ChangeEvent, useEffect, useId, useRef, useState } from "react";
 import { useForm } from "react-hook-form";
 import { z } from "zod";
 import { useCredits } from "../../api/credits";
-import { formatCredits, formatNumber } from "../../lib/format";
+import { formatCount, formatCredits, formatNumber } from "../../lib/format";
 import { useAbilities } from "../../lib/roles";
 import { isWaiting } from "../../lib/spend";
 import { readableError } from "../../ui/status";
@@ -64,8 +64,6 @@ type FileState =
   | { state: "reading"; name: string }
   | { state: "read"; file: File; text: string; result: ListFileResult };
 
-const plural = (n: number, one: string, many: string) => `${formatNumber(n)} ${n === 1 ? one : many}`;
-
 /** The first few bad entries, then how many more. */
 function invalidLine(invalid: readonly string[]): string {
   const shown = invalid
@@ -81,16 +79,16 @@ function ListSummary({ list, id, sentAsIs }: { list: AddressList; id: string; se
   return (
     <div className="verify-list-summary" id={id}>
       <p>
-        <strong>{plural(list.addresses.length, "address", "addresses")}</strong>
+        <strong>{formatCount(list.addresses.length, "address", "addresses")}</strong>
         {sentAsIs ? " in the file" : " ready to verify"}
         {list.duplicates > 0
-          ? `; ${plural(list.duplicates, "repeat", "repeats")} ${sentAsIs ? "(each checked again)" : "left out"}`
+          ? `; ${formatCount(list.duplicates, "repeat", "repeats")} ${sentAsIs ? "(each checked again)" : "left out"}`
           : ""}
         .
       </p>
       {list.invalid.length > 0 ? (
         <p className="verify-invalid">
-          {plural(list.invalid.length, "entry is", "entries are")} not an address
+          {formatCount(list.invalid.length, "entry is", "entries are")} not an address
           {sentAsIs ? " (the service reports them as invalid, 1 credit each)" : " and will be left out"}:{" "}
           {invalidLine(list.invalid)}
         </p>
@@ -203,10 +201,10 @@ export function BatchForm({
     const parsed = parseAddressList(text);
     const notes: string[] = [];
     if (parsed.duplicates > 0)
-      notes.push(`${plural(parsed.duplicates, "repeat is", "repeats are")} left out.`);
+      notes.push(`${formatCount(parsed.duplicates, "repeat is", "repeats are")} left out.`);
     if (parsed.invalid.length > 0)
       notes.push(
-        `${plural(parsed.invalid.length, "entry that is", "entries that are")} not an address left out.`,
+        `${formatCount(parsed.invalid.length, "entry that is", "entries that are")} not an address left out.`,
       );
     openReview({
       source: { kind: "list", addresses: parsed.addresses, filename: pastedListName() },
@@ -300,7 +298,7 @@ export function BatchForm({
       {review ? (
         <section className="verify-review" aria-labelledby={`${id}-review`}>
           <h3 className="verify-review-title" id={`${id}-review`} ref={reviewHeading} tabIndex={-1}>
-            Start a job for {plural(review.addresses, "address", "addresses")}?
+            Start a job for {formatCount(review.addresses, "address", "addresses")}?
           </h3>
           <dl className="facts">
             <dt>Addresses</dt>
@@ -466,7 +464,7 @@ export function BatchForm({
       <div aria-live="polite" className="verify-started">
         {started ? (
           <p className="verify-success">
-            Job {jobLabel(started.id)} started with {plural(started.addresses, "address", "addresses")}.
+            Job {jobLabel(started.id)} started with {formatCount(started.addresses, "address", "addresses")}.
             Follow it in the list below.
           </p>
         ) : null}

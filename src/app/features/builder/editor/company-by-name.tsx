@@ -1,6 +1,6 @@
 import { useId, useMemo, useState } from "react";
 import { getColumn } from "../../../../contract/columns";
-import { formatNumber } from "../../../lib/format";
+import { formatCount, formatCredits, formatNumber } from "../../../lib/format";
 import { useAbilities } from "../../../lib/roles";
 import { isWaiting } from "../../../lib/spend";
 import { ApprovalNotice } from "../../../ui/approval-notice";
@@ -16,7 +16,6 @@ import { Combobox, type ComboOption } from "./combobox";
 import { useValueSuggestions } from "./use-values-that-exist";
 
 const COMPANY_NAME = getColumn("COMPANY_NAME_ORG");
-const credits = (n: number) => `${formatNumber(n)} credit${n === 1 ? "" : "s"}`;
 
 /**
  * A lookalike's company found by its name: the companies of the contact data as one types (free,
@@ -97,7 +96,7 @@ export function useCompanyByName(name: string, onChosen: (rbidOrg: string) => vo
           >
             {search.busy
               ? "Searching…"
-              : `Search the data service for “${typed}” (${credits(RESOLVE_PRICE)})`}
+              : `Search the data service for “${typed}” (${formatCredits(RESOLVE_PRICE)})`}
           </button>
         </p>
       ) : null}

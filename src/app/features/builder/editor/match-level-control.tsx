@@ -7,14 +7,14 @@ import {
   MATCH_LEVELS,
   type MatchLevel,
 } from "../../../../contract/inferred";
-import { formatNumber } from "../../../lib/format";
+import { formatCount, formatCredits, formatNumber } from "../../../lib/format";
 import { fieldProblems } from "./field-problems";
 import { LazyMenu } from "./lazy-menu";
 import { RowTools } from "./node-parts";
 import { problemId } from "./problem-fields";
 
 const levelLabel = (level: MatchLevel) => level.charAt(0).toUpperCase() + level.slice(1);
-const people = (n: number) => `${formatNumber(n)} ${n === 1 ? "person" : "people"}`;
+const people = (n: number) => formatCount(n, "person", "people");
 
 /** People the match keeps at each level, once counted. */
 export type LevelCounts = Partial<Record<MatchLevel, number>>;
