@@ -232,6 +232,11 @@ describe("the Builder from the keyboard", () => {
       );
       await expectFocus(page);
       await keys.press("Enter");
+      await until(
+        () => focusState(page),
+        (f) => f.name === "Related",
+        { what: "focus back on the level" },
+      );
       await expectFocus(page, "Related");
       counts.push(await nextCount(page, counts.at(-1)!));
       const withRelated = counts.at(-1)!;

@@ -59,6 +59,10 @@ describe("a match you can see into", () => {
       // Left out: a NOT condition beside the match; the count falls by exactly that title's people.
       await second.getByRole("button", { name: `Leave out ${title}` }).click();
       await poll(() => second.textContent()).toMatch(/Left out$/);
+      // Focus goes on to the next title still to be left out, not to the page.
+      await poll(() => page.evaluate(() => document.activeElement?.getAttribute("aria-label"))).toMatch(
+        /^Leave out /,
+      );
       const without = parseGroupedNumber(await settledCount(page, String(matched)));
       expect(without).toBe(matched - people);
       await expect

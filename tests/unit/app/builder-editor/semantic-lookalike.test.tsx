@@ -62,6 +62,27 @@ describe("similarity matches", () => {
     expect(tree().children[0]).toMatchObject({ type: "semantic", negate: true });
   });
 
+  it("keeps focus in the row when NOT, pressed from the list button, turns that button off", async () => {
+    installFakeFetch(() => json({ count: 0 }));
+    const user = userEvent.setup();
+    const { tree } = renderEditor(
+      group([
+        { type: "semantic", id: "s", on: "title", text: "VP Marketing", match: "similar", negate: false },
+      ]),
+    );
+    const list = screen.getByRole("button", { name: "See the titles it takes in" });
+    list.focus();
+    await user.keyboard("{Control>}i{/Control}");
+    expect(tree().children[0]).toMatchObject({ negate: true });
+    expect((list as HTMLButtonElement).disabled).toBe(true);
+    // Not on the disabled button (it cannot hold focus), nor lost to the page: on the rule's text.
+    expect(document.activeElement).toBe(
+      screen.getByRole("textbox", { name: "Job title for job title match 1" }),
+    );
+    await user.keyboard("{Control>}i{/Control}");
+    expect(tree().children[0]).toMatchObject({ negate: false });
+  });
+
   it("add a company match from the group's buttons", async () => {
     const user = userEvent.setup();
     const { tree } = renderEditor(group([]));
@@ -118,10 +139,11 @@ describe("lookalike companies", () => {
 
     // Once left, the field shows the company by its name; pressing it brings the domain back.
     await user.tab();
-    const chip = await screen.findByRole("button", {
-      name: "Company of lookalike 1: Northwind Analytics, domain northwind.example. Press to change it",
-    });
-    expect(chip.textContent).toBe("Northwind Analytics northwind.example");
+    // (Named by what it shows; what it is, and that it can be changed, in its description.)
+    const chip = await screen.findByRole("button", { name: "Northwind Analytics northwind.example" });
+    expect(document.getElementById(chip.getAttribute("aria-describedby")!)?.textContent).toBe(
+      "The company of lookalike 1, by its domain. Press to change it.",
+    );
     expect(screen.queryByRole("textbox", { name: "Company domain for lookalike 1" })).toBeNull();
     await user.click(chip);
     const again = screen.getByRole("textbox", { name: "Company domain for lookalike 1" });
@@ -146,6 +168,31 @@ describe("lookalike companies", () => {
       limit: 1,
       columns: ["COMPANY_NAME_ORG", "INDUSTRY_LINKEDIN_ORG"],
     });
+  });
+
+  it("an undo that takes the found company away leaves focus in its field, not on the page", async () => {
+    installFakeFetch((request) => {
+      const body = request.body as { domain?: string };
+      if (body.domain === "northwind.example")
+        return json({ source: { COMPANY_NAME_ORG: "Northwind Analytics" }, companies: [], limit: 1 });
+      return json({ count: 0 });
+    });
+    const user = userEvent.setup();
+    const { tree } = renderEditor(lookalike);
+    await user.type(
+      screen.getByRole("textbox", { name: "Company domain for lookalike 1" }),
+      "northwind.example",
+    );
+    await user.tab();
+    const chip = await screen.findByRole("button", { name: "Northwind Analytics northwind.example" });
+    chip.focus();
+    await user.keyboard("{Control>}z{/Control}");
+    expect(tree().children[0]).toMatchObject({ domain: "" });
+    await waitFor(() =>
+      expect(document.activeElement).toBe(
+        screen.getByRole("textbox", { name: "Company domain for lookalike 1" }),
+      ),
+    );
   });
 
   it("says No such company when the service answers 422", async () => {

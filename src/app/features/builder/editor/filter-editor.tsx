@@ -85,9 +85,13 @@ function findNode(root: HTMLElement | null, id: string): HTMLElement | null {
   return null;
 }
 
-/** Focuses the node's `field` control, else its first input, else its drag handle. */
+/**
+ * Focuses the node's `field` control, else its first input, else its drag handle; a disabled one
+ * (a NOT rule's list button) cannot take focus and is passed over.
+ */
 function focusInside(element: HTMLElement, field: string | null): void {
-  const own = (candidate: Element) => candidate.closest("[data-node-id]") === element;
+  const own = (candidate: Element) =>
+    candidate.closest("[data-node-id]") === element && !(candidate as HTMLButtonElement).disabled;
   const pick = (name: string) => {
     const found = [...element.querySelectorAll<HTMLElement>(`[data-field="${name}"]`)].filter(own);
     return found.find((candidate) => candidate.tabIndex >= 0) ?? found[0];
@@ -105,6 +109,44 @@ function focusInside(element: HTMLElement, field: string | null): void {
 }
 
 const SHORTCUTS = COMMANDS.filter((command) => command.keys.length > 0);
+
+/**
+ * `leave`, but never in the middle of a press: a blank rule left by a press elsewhere says
+ * "Enter a value." and grows, which would move the button being pressed (an add button below it)
+ * away from the pointer before the press ends, and the click would be lost. Said once the press
+ * is over (after its click) instead.
+ */
+function useLeaveAfterPress(leave: (nodeId: string) => void): (nodeId: string) => void {
+  const pressing = useRef(false);
+  const pending = useRef(new Set<string>());
+  const latest = useRef(leave);
+  latest.current = leave;
+  useEffect(() => {
+    const down = () => {
+      pressing.current = true;
+    };
+    const up = () => {
+      pressing.current = false;
+      // After the click that ends this press, which is dispatched in the same task.
+      setTimeout(() => {
+        for (const id of pending.current) latest.current(id);
+        pending.current.clear();
+      }, 0);
+    };
+    document.addEventListener("pointerdown", down, true);
+    document.addEventListener("pointerup", up, true);
+    document.addEventListener("pointercancel", up, true);
+    return () => {
+      document.removeEventListener("pointerdown", down, true);
+      document.removeEventListener("pointerup", up, true);
+      document.removeEventListener("pointercancel", up, true);
+    };
+  }, []);
+  return useCallback((nodeId: string) => {
+    if (pressing.current) pending.current.add(nodeId);
+    else latest.current(nodeId);
+  }, []);
+}
 
 /**
  * The tree, read from the editor's store rather than handed down: a change then renders the tree
@@ -139,6 +181,7 @@ export function FilterEditor({
 }: FilterEditorProps) {
   const { tree, dispatch, focus, notice } = editor;
   const rootRef = useRef<HTMLElement>(null);
+  const leaveAfterPress = useLeaveAfterPress(editor.leave);
   const [memory] = useState<{ current: string | null }>(() => ({ current: null }));
   const [platform] = useState(() => ({ mac: isMacPlatform() }));
   const dnd = useEditorDnd(dispatch, memory);
@@ -232,7 +275,7 @@ export function FilterEditor({
         const to =
           event.relatedTarget instanceof Element ? event.relatedTarget.closest("[data-node-id]") : null;
         const id = from?.getAttribute("data-node-id");
-        if (id && from !== to) editor.leave(id);
+        if (id && from !== to) leaveAfterPress(id);
       }}
     >
       <div className="fe-toolbar">

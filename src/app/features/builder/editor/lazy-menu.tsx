@@ -12,6 +12,8 @@ export interface LazyMenuProps {
   dataField?: string;
   align?: "start" | "end";
   menuClassName: string;
+  /** What names the open menu (an element's id); the button by default. */
+  menuLabelledBy?: string;
   /**
    * The menu's items, rendered only while it is open. `chosen()` says an item was chosen: focus is
    * then the item's business (a command may have moved it), and goes back to the button only if it
@@ -37,6 +39,7 @@ export function LazyMenu({
   dataField,
   align = "end",
   menuClassName,
+  menuLabelledBy,
   children,
 }: LazyMenuProps) {
   // How the menu was opened (null: closed). From the keyboard, focus goes into it: Radix knows the
@@ -86,7 +89,7 @@ export function LazyMenu({
       {open ? (
         <OpenMenu
           menuId={menuId}
-          buttonId={buttonId}
+          labelledBy={menuLabelledBy ?? buttonId}
           button={button}
           byKeyboard={openedBy === "keyboard"}
           align={align}
@@ -120,7 +123,7 @@ function entryItem(menu: HTMLElement): HTMLElement | null {
 /** The Radix menu, mounted open; unmounted (by its button) once it closes. */
 function OpenMenu({
   menuId,
-  buttonId,
+  labelledBy,
   button,
   byKeyboard,
   align,
@@ -129,7 +132,7 @@ function OpenMenu({
   children,
 }: {
   menuId: string;
-  buttonId: string;
+  labelledBy: string;
   button: RefObject<HTMLButtonElement | null>;
   byKeyboard: boolean;
   align: "start" | "end";
@@ -156,7 +159,7 @@ function OpenMenu({
       <MenuContent
         className={menuClassName}
         id={menuId}
-        aria-labelledby={buttonId}
+        aria-labelledby={labelledBy}
         align={align}
         onFocus={(event) => {
           // Radix focuses the menu itself on opening; from the keyboard, an item instead.

@@ -1,4 +1,4 @@
-import { memo, useRef, useState } from "react";
+import { memo, useCallback, useLayoutEffect, useRef, useState } from "react";
 import { flushSync } from "react-dom";
 import { describeNode } from "../../../../contract/describe";
 import type { LookalikeNode } from "../../../../contract/filter";
@@ -35,7 +35,22 @@ export const LookalikeRow = memo(function LookalikeRow({
   reportRender("LookalikeRow", row.id);
   const { reasons, problems } = useRowProblems(node, row.id);
   const name = `lookalike ${position}`;
-  const byName = useCompanyByName(name, row.chooseCompany);
+  // A found company shows as its name (a button that brings the field back), except while the
+  // field is being edited.
+  const [editing, setEditing] = useState(false);
+  const chipRef = useRef<HTMLButtonElement>(null);
+  // A company chosen by name: the name field gives way to the company, which takes focus once found.
+  const focusChip = useRef(false);
+  const { chooseCompany } = row;
+  const chosenByName = useCallback(
+    (rbid: string) => {
+      setEditing(false);
+      focusChip.current = true;
+      chooseCompany(rbid);
+    },
+    [chooseCompany],
+  );
+  const byName = useCompanyByName(name, chosenByName);
   // Counted and listed once the service knows the company (an unknown one would only be refused).
   const known = !reasons && row.lookup.kind === "found";
   const counts = useLevelCounts(node, known);
@@ -51,9 +66,6 @@ export const LookalikeRow = memo(function LookalikeRow({
           : "Name a company by its web domain, its name or its company ID."
         : row.lookup.text;
   const invalid = (problems.company?.length ?? 0) > 0 || row.lookup.kind === "missing";
-  // A found company shows as its name (a button that brings the field back), except while the
-  // field is being edited.
-  const [editing, setEditing] = useState(false);
   const input = useRef<HTMLInputElement>(null);
   const chip = row.lookup.kind === "found" && row.by !== "name" && !editing ? row.lookup : null;
   const startEditing = () => {
@@ -61,6 +73,21 @@ export const LookalikeRow = memo(function LookalikeRow({
     input.current?.focus();
     input.current?.select();
   };
+  // The chip had focus when it gave way to the field (an undo changed the company, a lookup
+  // failed): focus goes on in the field rather than to the page.
+  const chipFocused = useRef(false);
+  useLayoutEffect(() => {
+    const active = document.activeElement;
+    const nowhere = active === null || active === document.body;
+    if (chip && focusChip.current) {
+      focusChip.current = false;
+      if (nowhere) chipRef.current?.focus();
+    } else if (!chip && chipFocused.current) {
+      chipFocused.current = false;
+      if (nowhere) input.current?.focus();
+    }
+  }, [chip]);
+  const chipId = `fe-chip-${row.id}`;
   const describedBy =
     [problems.company?.length ? problemId(row.id, "company") : undefined, lookupId]
       .filter(Boolean)
@@ -75,7 +102,13 @@ export const LookalikeRow = memo(function LookalikeRow({
     >
       <div className="fe-row-main">
         {handle ? <DragHandle handle={handle} name={name} /> : null}
-        <span className="fe-row-kind">Lookalikes of</span>
+        <span className="fe-row-kind">
+          {/* Shortened where the editor is narrow, so that a found company still fits the line. */}
+          <span className="fe-kind-long">Lookalikes of</span>
+          <span className="fe-kind-short" aria-hidden="true">
+            Like
+          </span>
+        </span>
         <select
           className="fe-select fe-by"
           aria-label={`Name the company of ${name} by`}
@@ -92,17 +125,30 @@ export const LookalikeRow = memo(function LookalikeRow({
         <div className="fe-field fe-field-text">
           {chip ? (
             // The company, once found, by its name: what the domain or ID was typed to say.
-            <button
-              type="button"
-              className="fe-company-chip"
-              aria-label={`Company of ${name}: ${chip.name}, ${row.by === "domain" ? "domain" : "company ID"} ${row.text}. Press to change it`}
-              title={`${lookupText} (${row.text}). Press to change it.`}
-              data-field="company"
-              onClick={() => startEditing()}
-            >
-              <span className="fe-company-chip-name">{chip.name}</span>{" "}
-              <span className="fe-company-chip-ref">{row.text}</span>
-            </button>
+            <>
+              <button
+                ref={chipRef}
+                type="button"
+                className="fe-company-chip"
+                aria-describedby={chipId}
+                title={`${lookupText} (${row.text}). Press to change it.`}
+                data-field="company"
+                onFocus={() => {
+                  chipFocused.current = true;
+                }}
+                onBlur={(event) => {
+                  // Removed while focused, the chip blurs with nowhere to go: that is kept in mind.
+                  if (event.relatedTarget) chipFocused.current = false;
+                }}
+                onClick={() => startEditing()}
+              >
+                <span className="fe-company-chip-name">{chip.name}</span>{" "}
+                <span className="fe-company-chip-ref">{row.text}</span>
+              </button>
+              <span id={chipId} className="visually-hidden">
+                {`The company of ${name}, by its ${row.by === "domain" ? "domain" : "company ID"}. Press to change it.`}
+              </span>
+            </>
           ) : row.by === "name" ? (
             byName.field
           ) : (
@@ -122,8 +168,6 @@ export const LookalikeRow = memo(function LookalikeRow({
               onChange={(event) => row.setText(event.target.value)}
             />
           )}
-          {/* By name, the rule is unfinished until a company is chosen: the name field says how. */}
-          {row.by === "name" ? null : fieldProblems(problemId(row.id, "company"), problems.company)}
         </div>
         <span
           id={lookupId}
@@ -156,6 +200,9 @@ export const LookalikeRow = memo(function LookalikeRow({
           onToggleNot={row.toggleNot}
         />
       </div>
+      {/* Under the line, where it has room. By name, the rule is unfinished until a company is
+          chosen: the name field says how. */}
+      {row.by === "name" ? null : fieldProblems(problemId(row.id, "company"), problems.company)}
       {row.by === "name" ? byName.extras : null}
       <MatchProblems nodeId={row.id} problems={problems} />
       {reach.panel}

@@ -69,6 +69,7 @@ export const MatchLevelMenu = memo(function MatchLevelMenu({
         dataField="match"
         align="start"
         menuClassName="fe-menu fe-level-menu"
+        menuLabelledBy={labelId}
       >
         {(chosen) => (
           <>

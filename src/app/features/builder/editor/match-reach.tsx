@@ -1,4 +1,12 @@
-import { type ReactNode, useCallback, useId, useState, useSyncExternalStore } from "react";
+import {
+  type ReactNode,
+  useCallback,
+  useId,
+  useLayoutEffect,
+  useRef,
+  useState,
+  useSyncExternalStore,
+} from "react";
 import type { LookalikeNode, SemanticNode } from "../../../../contract/filter";
 import { excludedBeside } from "../../../lib/filter/tree";
 import { formatNumber } from "../../../lib/format";
@@ -11,6 +19,24 @@ import { reachColumn, useMatchReach } from "./use-match-reach";
  * again), and the list must stay where the person was looking.
  */
 const openPanels = new Set<string>();
+
+/**
+ * The value just left out, by node id: its button gives way to "Left out" (and the match may
+ * mount again in a new group), so focus goes on to the next value still to be left out.
+ */
+const focusAfterLeavingOut = new Map<string, string>();
+
+/** The next button after the item of `value` (round the list), else null. */
+function nextButton(list: HTMLElement, value: string): HTMLButtonElement | null {
+  const items = [...list.querySelectorAll<HTMLLIElement>("li")];
+  const at = items.findIndex((item) => item.dataset.value === value);
+  const order = [...items.slice(at + 1), ...items.slice(0, Math.max(at, 0))];
+  for (const item of order) {
+    const button = item.querySelector<HTMLButtonElement>("button:not(:disabled)");
+    if (button) return button;
+  }
+  return null;
+}
 
 /**
  * "See the titles it takes in": a small list button in a title or company match's line, and under the
@@ -48,9 +74,20 @@ export function useMatchReachPanel({
   const shown = open && enabled;
   const reach = useMatchReach(node, shown);
   const listId = useId();
+  const listRef = useRef<HTMLUListElement>(null);
+  const toggleRef = useRef<HTMLButtonElement>(null);
+  useLayoutEffect(() => {
+    const value = focusAfterLeavingOut.get(nodeId);
+    if (value === undefined || !listRef.current) return;
+    focusAfterLeavingOut.delete(nodeId);
+    const active = document.activeElement;
+    if (active !== null && active !== document.body) return;
+    (nextButton(listRef.current, value) ?? toggleRef.current)?.focus();
+  });
   const what = column === "JOB_TITLE_PER" ? "titles" : "companies";
   const toggle = (
     <button
+      ref={toggleRef}
       type="button"
       className="fe-reach-toggle"
       aria-label={`See the ${what} it takes in`}
@@ -88,12 +125,12 @@ export function useMatchReachPanel({
       ) : !reach.data || reach.data.buckets.length === 0 ? (
         <p className="fe-note">It takes in no one.</p>
       ) : (
-        <ul className="fe-reach-list" aria-label={`The ${what} ${name} takes in`}>
+        <ul ref={listRef} className="fe-reach-list" aria-label={`The ${what} ${name} takes in`}>
           {reach.data.buckets.map((bucket) => {
             const value = String(bucket.value ?? "");
             const out = left.has(value.toLowerCase());
             return (
-              <li key={value} data-left-out={out || undefined}>
+              <li key={value} data-value={value} data-left-out={out || undefined}>
                 <span className="fe-reach-value">{value || "(not given)"}</span>
                 <span className="fe-reach-count">{formatNumber(bucket.count)}</span>
                 {out ? (
@@ -104,7 +141,10 @@ export function useMatchReachPanel({
                     className="fe-link-button"
                     aria-label={`Leave out ${value}`}
                     disabled={value === ""}
-                    onClick={() => dispatch.exclude(nodeId, column, value)}
+                    onClick={() => {
+                      focusAfterLeavingOut.set(nodeId, value);
+                      dispatch.exclude(nodeId, column, value);
+                    }}
                   >
                     Leave out
                   </button>
