@@ -1,13 +1,14 @@
-import { useCallback, useEffect, useLayoutEffect, useMemo, useState } from "react";
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { describe, describeNode } from "../../contract/describe";
 import type { FilterNode, GroupNode } from "../../contract/filter";
 import { TYPING_SETTLE_MS, useLiveCount } from "../features/audience/count";
 import { CountBadge } from "../features/audience/count-badge";
 import { NodeCountButton } from "../features/audience/node-count-button";
 import { SamplePanel } from "../features/audience/sample-panel";
+import { useCompaniesBeingLookedUp } from "../features/builder/api/company-lookup";
 import type { NodeAsideContext } from "../features/builder/editor/editor-context";
 import { FilterEditor } from "../features/builder/editor/filter-editor";
-import { useFilterEditor } from "../features/builder/editor/use-filter-editor";
+import { type FilterEditorState, useFilterEditor } from "../features/builder/editor/use-filter-editor";
 import { usePageUndoKeys } from "../features/builder/editor/use-page-undo-keys";
 import type { AddCondition } from "../features/insights/buckets";
 import { InsightsPanel } from "../features/insights/insights-panel";
@@ -48,18 +49,22 @@ function nodeAside(node: FilterNode, context: NodeAsideContext) {
 export function BuilderPage() {
   const [initial] = useState(startingPoint);
   const editor = useFilterEditor(initial.tree);
-  const filter: GroupNode = useMemo(() => toRequestFilter(editor.tree), [editor.tree]);
-  const valid = editor.blocking === undefined;
+  const lookingUp = useCompaniesBeingLookedUp(editor.tree);
+  const counted = useCountedEditor(editor, lookingUp);
+  const filter: GroupNode = useMemo(() => toRequestFilter(counted.tree), [counted.tree]);
+  // The summary reads the tree as it is now, company being looked up or not.
+  const summaryFilter = useMemo(() => toRequestFilter(editor.tree), [editor.tree]);
+  const valid = counted.blocking === undefined;
   const blockedBy = useMemo(() => {
-    if (!editor.blocking) return undefined;
-    const node = nodeAt(editor.tree, editor.blocking.path);
-    return node ? `${describeNode(node)}: ${editor.blocking.message}` : editor.blocking.message;
-  }, [editor.blocking, editor.tree]);
+    if (!counted.blocking) return undefined;
+    const node = nodeAt(counted.tree, counted.blocking.path);
+    return node ? `${describeNode(node)}: ${counted.blocking.message}` : counted.blocking.message;
+  }, [counted.blocking, counted.tree]);
   // What is counted, sampled and broken down while editing: the audience without its unfinished
   // and broken items, said beside the count (a purchase still needs the whole audience).
-  const part = useMemo(() => countablePart(editor.tree, editor.problems), [editor.tree, editor.problems]);
+  const part = useMemo(() => countablePart(counted.tree, counted.problems), [counted]);
   const shown = part?.tree ?? filter;
-  const leftOut = part ? leftOutWords(part, editor.tree) : undefined;
+  const leftOut = part ? leftOutWords(part, counted.tree) : undefined;
   const { storageError, linkTooLong } = useWorkingTreePersistence(editor.tree);
   usePageUndoKeys(editor);
   // Typing waits for a short pause; a discrete edit is counted at once.
@@ -74,7 +79,7 @@ export function BuilderPage() {
     if (refusal) reportRefused(refusal.node, refusal.reason);
   }, [refusal, reportRefused]);
   // What a save records as the audience's size: only a count of this very tree.
-  const savedCount = count !== null && !isStale && !counting ? count : null;
+  const savedCount = !lookingUp && count !== null && !isStale && !counting ? count : null;
   // The open audience follows this tab's working tree, so a reload knows the tree is still its own.
   // Before paint: the bar and the link notice ask whether the tree belongs to the open audience, and
   // an edit must not show "Not saved yet" for a frame.
@@ -151,7 +156,7 @@ export function BuilderPage() {
             <h2 className="card-title" id="summary-title">
               In plain English
             </h2>
-            <p>{describe(filter)}</p>
+            <p>{describe(summaryFilter)}</p>
           </section>
           <aside className="builder-saved" aria-label="Saved audiences">
             <SavedAudiencesPanel currentTree={editor.tree} currentCount={savedCount} onOpen={open} />
@@ -184,6 +189,19 @@ export function BuilderPage() {
       </div>
     </Page>
   );
+}
+
+/**
+ * What the count, the sample and the insights are asked for: the editor's tree, except while a
+ * lookalike's company is being looked up, when the last tree before it stands (sent as it is, an
+ * unknown company would only be refused, and a sample drawn for nothing).
+ */
+function useCountedEditor(editor: FilterEditorState, lookingUp: boolean) {
+  const live = { tree: editor.tree, problems: editor.problems, blocking: editor.blocking };
+  const held = useRef(live);
+  if (!lookingUp && (held.current.tree !== live.tree || held.current.problems !== live.problems))
+    held.current = live;
+  return held.current;
 }
 
 /**

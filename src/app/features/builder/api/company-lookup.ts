@@ -1,4 +1,6 @@
-import { queryOptions, useQuery } from "@tanstack/react-query";
+import { queryOptions, useQueries, useQuery } from "@tanstack/react-query";
+import { useMemo } from "react";
+import type { FilterNode, GroupNode } from "../../../../contract/filter";
 import { ApiError } from "../../../api/api-error";
 import { call } from "../../../api/operations";
 
@@ -53,4 +55,29 @@ export const companyLookupQueryOptions = (ref: CompanyRef) =>
 export function useCompanyLookup(ref: CompanyRef | null) {
   const fallback: CompanyRef = { by: "domain", domain: "" };
   return useQuery({ ...companyLookupQueryOptions(ref ?? fallback), enabled: ref !== null });
+}
+
+/** The company each lookalike of the tree names, as its row looks it up. */
+function lookalikeRefs(node: FilterNode, refs: CompanyRef[] = []): CompanyRef[] {
+  if (node.type === "group") for (const child of node.children) lookalikeRefs(child, refs);
+  else if (node.type === "lookalike") {
+    const domain = node.domain?.trim() ?? "";
+    const rbidOrg = node.rbidOrg?.trim() ?? "";
+    if (domain !== "") refs.push({ by: "domain", domain });
+    else if (rbidOrg !== "") refs.push({ by: "rbidOrg", rbidOrg });
+  }
+  return refs;
+}
+
+/**
+ * Whether some lookalike of `tree` names a company not looked up yet (its row asks, once typing
+ * pauses): known at once, in the render that changed the tree, from the lookups' cache, which this
+ * follows without asking anything itself.
+ */
+export function useCompaniesBeingLookedUp(tree: GroupNode): boolean {
+  const refs = useMemo(() => lookalikeRefs(tree), [tree]);
+  const lookups = useQueries({
+    queries: refs.map((ref) => ({ ...companyLookupQueryOptions(ref), enabled: false })),
+  });
+  return lookups.some((lookup) => lookup.data === undefined && !lookup.isError);
 }
