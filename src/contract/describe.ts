@@ -145,7 +145,7 @@ function level(node: Leveled): string {
   if (node.maxDistance !== undefined && node.maxDistance !== null)
     return `within distance ${node.maxDistance} of`;
   const match = node.match ?? DEFAULT_MATCH_LEVEL;
-  return match === "same" ? "the same as" : `${match} to`;
+  return match === "same" ? "the same as" : match === "broad" ? "broadly like" : `${match} to`;
 }
 
 function capitalise(text: string): string {

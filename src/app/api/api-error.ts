@@ -139,7 +139,10 @@ export function describeLocation(loc: readonly (string | number)[]): string {
   const where = positions.length === 0 ? "the filter" : `rule ${positions.join(".")}`;
   const field = path[i];
   if (field === undefined) return where;
-  return `${where}, ${typeof field === "string" ? (FIELD_WORDS[field] ?? field) : `item ${field + 1}`}`;
+  // A field of ours in words; one we do not know (a typo in a file) as it was written.
+  const words = typeof field === "string" ? (FIELD_WORDS[field] ?? `“${field}”`) : `item ${field + 1}`;
+  const item = path[i + 1];
+  return `${where}, ${words}${typeof item === "number" ? `, item ${item + 1}` : ""}`;
 }
 
 function validationMessage(issues: readonly ValidationIssue[]): string {

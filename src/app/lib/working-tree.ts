@@ -186,7 +186,7 @@ export function loadInitialTree(location: { search: string }, storage: Storage |
       ? {
           tree: stored.tree,
           source: "storage",
-          warning: `${urlWarning} Your last audience on this device was opened instead.`,
+          warning: `${withStop(urlWarning)} Your last audience on this device was opened instead.`,
         }
       : { tree: stored.tree, source: "storage" };
   }

@@ -87,7 +87,7 @@ describe("describe: semantic and lookalike nodes", () => {
   it("says the level, the default being similar", () => {
     expect(only({ type: "semantic", on: "title", text: "CMO" })).toBe('Job title is similar to "CMO"');
     expect(only({ type: "semantic", on: "company", text: "cloud security software", match: "broad" })).toBe(
-      `Company's business is broad to "cloud security software"`,
+      `Company's business is broadly like "cloud security software"`,
     );
     expect(only({ type: "semantic", on: "title", text: "CMO", match: "exact" })).toBe(
       'Job title is exactly "CMO"',

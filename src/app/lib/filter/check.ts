@@ -11,7 +11,9 @@ import type { z } from "zod";
 import { getColumn } from "../../../contract/columns";
 import { toValidationRecord, type ValidationIssue } from "../../../contract/errors";
 import { type FilterNode, type GroupNode, nodeDefaults, strictFilterSchemas } from "../../../contract/filter";
+import type { Operator } from "../../../contract/inferred";
 import { describeLocation, readableIssue } from "../../api/api-error";
+import { OPERATOR_LABELS } from "./validate";
 
 export type TreeCheck = { tree: GroupNode; unfinished: string[] } | { errors: string[] };
 
@@ -61,7 +63,7 @@ function dropUndefined<T extends object>(node: T): Partial<T> {
   return Object.fromEntries(Object.entries(node).filter(([, value]) => value !== undefined)) as Partial<T>;
 }
 
-/** zod issues as lines a person can act on: "filter › children 2 › value: Enter a whole number". */
+/** zod issues as lines a person can act on: "rule 3, its value: Enter a whole number". */
 export function readableIssues(issues: readonly z.core.$ZodIssue[], input: unknown): string[] {
   const record = toValidationRecord(issues, "body", input);
   return record.detail.map((issue) => {
@@ -104,10 +106,16 @@ function readableMessage(issue: ValidationIssue): string {
   }
 }
 
+/** A column by its label, mid-sentence ("job title", but "HQ country" and "Company ID" kept). */
 const columnWords = (name: string) => {
   const label = getColumn(name)?.label;
-  return label ? label.toLowerCase() : `“${name}”`;
+  if (!label) return `“${name}”`;
+  return /^[A-Z][a-z]/.test(label) && !/ ID$/.test(label)
+    ? label.charAt(0).toLowerCase() + label.slice(1)
+    : label;
 };
+
+const operatorWords = (operator: string) => `“${OPERATOR_LABELS[operator as Operator] ?? operator}”`;
 
 /**
  * The contract's refusals that name its fields and columns (right for the API, which speaks them),
@@ -117,13 +125,20 @@ const IN_WORDS: readonly [RegExp, (...groups: string[]) => string][] = [
   [/^a lookalike needs rbidOrg or domain$/, () => "A lookalike needs its company: a domain or a company ID"],
   [/^valueList must hold 1 to (\d+) values$/, (max) => `A list holds 1 to ${max} values`],
   [/^unknown column '(.*)'$/, (name) => `There is no field “${name}”`],
+  [/^no company with rbidOrg '(.*)'$/, (id) => `No company has the ID “${id}”`],
+  [/^no company with domain '(.*)'$/, (domain) => `No company has the domain “${domain}”`],
   [
-    /^operator '(.*)' is not allowed on (\w+); use one of .*$/,
-    (_operator, column) => `That comparison does not apply to ${columnWords(column ?? "")}`,
+    /^operator '(.*)' is not allowed on (\w+); use one of (.*)$/,
+    (operator, column, allowed) =>
+      `${operatorWords(operator ?? "")} does not apply to ${columnWords(column ?? "")}: use ${(allowed ?? "")
+        .split(", ")
+        .map(operatorWords)
+        .join(", ")}`,
   ],
 ];
 
-function inWords(text: string): string {
+/** A refusal of the contract (or of the service, which speaks it) in the editor's words. */
+export function inWords(text: string): string {
   for (const [pattern, say] of IN_WORDS) {
     const match = pattern.exec(text);
     if (match) return say(...match.slice(1).map((group) => group ?? ""));

@@ -1,5 +1,6 @@
 import type { FilterNode, GroupNode } from "../../../contract/filter";
 import { ApiError, readableIssue } from "../../api/api-error";
+import { inWords } from "./check";
 import { nodeAt } from "./tree";
 
 /**
@@ -22,7 +23,7 @@ export function refusedNode(sent: GroupNode, error: unknown): { node: FilterNode
     if (path.length === 0) continue;
     const node = nodeAt(sent, path);
     if (!node) continue;
-    const said = readableIssue(issue.msg).replace(/\.$/, "");
+    const said = inWords(readableIssue(issue.msg)).replace(/\.$/, "");
     return { node, reason: `The data service refused this rule: ${said}.` };
   }
   return null;

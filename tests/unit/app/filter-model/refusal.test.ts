@@ -24,7 +24,7 @@ describe("the rule a refused count points at", () => {
     );
     expect(found?.node.id).toBe("l");
     expect(found?.reason).toBe(
-      "The data service refused this rule: no company with domain 'nowhere.example'.",
+      "The data service refused this rule: No company has the domain “nowhere.example”.",
     );
   });
 

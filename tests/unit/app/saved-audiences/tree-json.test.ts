@@ -136,7 +136,7 @@ describe("import", () => {
     };
     expect(importTreeJson(JSON.stringify(bad))).toEqual({
       errors: [
-        "rule 2, colour: Unknown field: remove it",
+        "rule 2, “colour”: Unknown field: remove it",
         "rule 2, its list of values: A list holds 1 to 10000 values",
         "rule 3, its value: Enter a whole number",
         "rule 4, its text: Text must not be empty",

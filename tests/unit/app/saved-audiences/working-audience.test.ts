@@ -125,7 +125,7 @@ describe("the tree in the URL", () => {
       [encodeTreeForUrl(GERMANY).slice(0, 20), /damaged|not valid/],
       [LZString.compressToEncodedURIComponent("{not json"), /damaged/],
       [rawLink([1, 2]), /not valid: Expected a filter group/],
-      [rawLink({ ...GERMANY, colour: "red" }), /not valid: the filter, colour: Unknown field: remove it/],
+      [rawLink({ ...GERMANY, colour: "red" }), /not valid: the filter, “colour”: Unknown field: remove it/],
       [
         rawLink({ type: "condition", column: "CITY_PER", operator: "eq", value: "x" }),
         /not valid: The top of a filter must be a group/,
@@ -210,7 +210,7 @@ describe("loadInitialTree", () => {
       tree: emptyTree(),
       source: "empty",
       warning: expect.stringMatching(
-        /the filter, extra: Unknown field: remove it\. An empty audience was opened instead/,
+        /the filter, “extra”: Unknown field: remove it\. An empty audience was opened instead/,
       ),
     });
   });
