@@ -10,8 +10,9 @@ import type { Browser, Page } from "playwright-core";
 import { encodeTreeForUrl, WORKING_TREE_KEY } from "../../src/app/lib/working-tree";
 import type { FilterNode, GroupNode } from "../../src/contract/filter";
 import { CHROMIUM_PATH, launchChromium } from "../support/chromium";
-import { freePort, startProcess, stopProcess } from "../support/processes";
+import { stopProcess } from "../support/processes";
 import { type CompareResult, compareEditors } from "./editor-compare";
+import { startBrowserApp } from "./services";
 import { fmt, median, p95, table } from "./stats";
 
 /**
@@ -114,7 +115,11 @@ export async function editorBench(options: { rows: number }) {
 
     // 2. The whole app, as `npm start` runs it.
     const sessionRows = Math.min(options.rows, SESSION_ROWS);
-    const started2 = await startApp(dir, appDir, sessionRows);
+    const started2 = await startBrowserApp(dir, sessionRows, {
+      staticDir: appDir,
+      logLevel: "info",
+      timeoutMs: 300_000,
+    });
     app = started2.child;
     const session = await scriptedSession(browser, started2.url);
     const onPage = [
@@ -807,42 +812,6 @@ async function measurePageTyping(browser: Browser, appUrl: string, tree: TreeSha
 // ---------------------------------------------------------------------------------------------
 // 2. The live count's traffic in a scripted session
 // ---------------------------------------------------------------------------------------------
-
-async function startApp(dir: string, staticDir: string, rows: number) {
-  const port = await freePort();
-  const { child } = await startProcess(
-    "start",
-    {
-      // Whatever the caller's shell holds for these is not this benchmark's app.
-      UPSTREAM_URL: "",
-      API_KEY: "",
-      API_KEY_FILE: "",
-      SANDBOX_KEY: "",
-      USERS_FILE: "",
-      PUBLIC_HOSTS: "",
-      PUBLIC_ORIGIN: "",
-      TRUST_PROXY: "",
-      UPSTREAM_TIMEOUTS: "",
-      SESSION_CACHE_MS: "",
-      LOG_LEVEL: "info",
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      DATA_DIR: path.join(dir, "proxy"),
-      STATIC_DIR: staticDir,
-      // Every count the browser sends reaches the upstream client: the browser's cache is on trial.
-      CACHE_TTL_MS: "0",
-      UPSTREAM_RATE_PER_MIN: "100000000",
-      SANDBOX_DATA_DIR: path.join(dir, "sandbox"),
-      SANDBOX_ROWS: String(rows),
-      SANDBOX_RATE_PER_MIN: "100000000",
-      SANDBOX_RATE_PER_DAY: "1000000000",
-      SANDBOX_VIEW_BUDGET: "100000000",
-    },
-    /ready on/,
-    300_000,
-  );
-  return { child, url: `http://127.0.0.1:${port}` };
-}
 
 interface Counters {
   upstreamCalls: Record<string, number>;

@@ -6,7 +6,8 @@ import type { Browser, Page } from "playwright-core";
 import { encodeTreeForUrl } from "../../src/app/lib/working-tree";
 import type { GroupNode } from "../../src/contract/filter";
 import { launchChromium } from "../support/chromium";
-import { freePort, startProcess, stopProcess } from "../support/processes";
+import { stopProcess } from "../support/processes";
+import { startBrowserApp } from "./services";
 import { fmt, median, p95, table } from "./stats";
 
 /**
@@ -160,44 +161,13 @@ async function rawCounts(page: Page): Promise<number[]> {
   }, EDITS);
 }
 
-async function startApp(dir: string, rows: number) {
-  const port = await freePort();
-  const { child } = await startProcess(
-    "start",
-    {
-      UPSTREAM_URL: "",
-      API_KEY: "",
-      API_KEY_FILE: "",
-      SANDBOX_KEY: "",
-      USERS_FILE: "",
-      PUBLIC_HOSTS: "",
-      PUBLIC_ORIGIN: "",
-      LOG_LEVEL: "warn",
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      DATA_DIR: path.join(dir, "proxy"),
-      // Every count the browser sends reaches the upstream: the browser's own restraint is measured.
-      CACHE_TTL_MS: "0",
-      UPSTREAM_RATE_PER_MIN: "100000000",
-      SANDBOX_DATA_DIR: path.join(dir, "sandbox"),
-      SANDBOX_ROWS: String(rows),
-      SANDBOX_RATE_PER_MIN: "100000000",
-      SANDBOX_RATE_PER_DAY: "1000000000",
-      SANDBOX_VIEW_BUDGET: "100000000",
-    },
-    /ready on/,
-    600_000,
-  );
-  return { child, url: `http://127.0.0.1:${port}` };
-}
-
 export async function latencyBench(options: { rows: number }) {
   const started = performance.now();
   const dir = mkdtempSync(path.join(os.tmpdir(), "ab-bench-latency-"));
   let browser: Browser | undefined;
   let app: ChildProcess | undefined;
   try {
-    const running = await startApp(dir, options.rows);
+    const running = await startBrowserApp(dir, options.rows);
     app = running.child;
     browser = await launchChromium();
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });

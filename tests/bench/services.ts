@@ -129,3 +129,45 @@ export async function counters(proxyUrl: string): Promise<ProxyCounters> {
 }
 
 export const callsOf = (c: ProxyCounters, op: string) => c.upstreamCalls[op] ?? 0;
+
+/**
+ * The app as `npm start` runs it (proxy, embedded sandbox of `rows` contacts) for a benchmark that
+ * drives it in Chromium: whatever the caller's shell holds for its settings is not this app's, and
+ * every count the browser sends reaches the upstream (no proxy cache, no rate limit), so the
+ * browser's own restraint is what is measured. `staticDir` serves another build of the web app.
+ */
+export async function startBrowserApp(
+  dir: string,
+  rows: number,
+  options: { staticDir?: string; logLevel?: string; timeoutMs?: number } = {},
+) {
+  const port = await freePort();
+  const { child } = await startProcess(
+    "start",
+    {
+      UPSTREAM_URL: "",
+      API_KEY: "",
+      API_KEY_FILE: "",
+      SANDBOX_KEY: "",
+      USERS_FILE: "",
+      PUBLIC_HOSTS: "",
+      PUBLIC_ORIGIN: "",
+      TRUST_PROXY: "",
+      UPSTREAM_TIMEOUTS: "",
+      SESSION_CACHE_MS: "",
+      LOG_LEVEL: options.logLevel ?? "warn",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DATA_DIR: path.join(dir, "proxy"),
+      ...(options.staticDir ? { STATIC_DIR: options.staticDir } : {}),
+      CACHE_TTL_MS: "0",
+      UPSTREAM_RATE_PER_MIN: "100000000",
+      SANDBOX_DATA_DIR: path.join(dir, "sandbox"),
+      SANDBOX_ROWS: String(rows),
+      ...SANDBOX_LIMITS,
+    },
+    /ready on/,
+    options.timeoutMs ?? 600_000,
+  );
+  return { child, url: `http://127.0.0.1:${port}` };
+}
