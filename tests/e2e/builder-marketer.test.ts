@@ -203,6 +203,21 @@ describe("the marketer's audience", () => {
         const [column, operator, value] = columns[i % columns.length]!;
         return { type: "condition", id: `r${i}`, column, operator: operator as "eq", value };
       });
+      // Lists of values too: the chips that fit, on the line.
+      children[0] = {
+        type: "condition",
+        id: "list1",
+        column: "JOB_LEVEL_PER",
+        operator: "in",
+        valueList: ["Director", "VP", "C-Level", "Manager"],
+      };
+      children[5] = {
+        type: "condition",
+        id: "list2",
+        column: "COUNTRY_NAME_PER",
+        operator: "in",
+        valueList: ["Germany", "France", "United Kingdom"],
+      };
       children.splice(2, 0, ...others.slice(0, 3));
       children.splice(10, 0, ...others.slice(3));
       // One OR group holding them all: the count stays above zero, so every rule is counted.
@@ -235,6 +250,14 @@ describe("the marketer's audience", () => {
         expect(Math.max(...boxes.map((b) => b.height))).toBeLessThanOrEqual(42);
         expect(boxes.filter(inView)).toHaveLength(20);
         expect(inView(badge)).toBe(true);
+        // A list opens while it is being edited (every value, "Clear all"), and folds back after.
+        const list = page.getByRole("group", { name: /^Condition 1:/ });
+        await list.getByRole("button", { name: "Remove Director" }).focus();
+        await poll(() => list.evaluate((e) => e.getBoundingClientRect().height)).toBeGreaterThan(42);
+        expect(await list.getByRole("button", { name: "Clear all" }).isVisible()).toBe(true);
+        await page.keyboard.press("Escape");
+        await page.getByRole("button", { name: "Add condition to the whole filter" }).focus();
+        await poll(() => list.evaluate((e) => e.getBoundingClientRect().height)).toBeLessThanOrEqual(42);
         expect(log.pageErrors).toEqual([]);
       } finally {
         await context.close();

@@ -1,5 +1,6 @@
-import { type ClipboardEvent, type KeyboardEvent, useId, useMemo, useState } from "react";
+import { type ClipboardEvent, type KeyboardEvent, useId, useMemo, useRef, useState } from "react";
 import { VALUE_LIST_MAX } from "../../../../contract/inferred";
+import { afterPress } from "./after-press";
 import { Combobox, type ComboOption } from "./combobox";
 import { mergeIntoList, mergeMessage, parseWholeNumber, splitList } from "./value-list";
 
@@ -53,6 +54,10 @@ export function ChipsInput({
   };
   const [message, setMessage] = useState<string | null>(null);
   const [showAll, setShowAll] = useState(false);
+  // Open (every chip shown, with "Clear all") while focus is in it; folded to one line otherwise,
+  // once the press that took focus away is over (folding moves what is below it).
+  const [open, setOpen] = useState(false);
+  const box = useRef<HTMLDivElement>(null);
   const messageId = useId();
 
   const add = (entries: readonly string[]) => {
@@ -118,7 +123,19 @@ export function ChipsInput({
   const describe = [describedBy, message ? messageId : undefined].filter(Boolean).join(" ") || undefined;
 
   return (
-    <div className="fe-chips" data-invalid={invalid || undefined}>
+    <div
+      ref={box}
+      className="fe-chips"
+      data-invalid={invalid || undefined}
+      data-open={open || undefined}
+      onFocus={() => setOpen(true)}
+      onBlur={(event) => {
+        if (event.currentTarget.contains(event.relatedTarget as Node | null)) return;
+        afterPress(() => {
+          if (!box.current?.contains(document.activeElement)) setOpen(false);
+        });
+      }}
+    >
       {values.length > 0 ? (
         <ul className="fe-chip-list" aria-label={`${label}: ${values.length} chosen`}>
           {visible.map((value, index) => {
@@ -146,14 +163,14 @@ export function ChipsInput({
             );
           })}
           {values.length > visible.length ? (
-            <li>
+            <li className="fe-chip-tool">
               <button type="button" className="fe-link-button" onClick={() => setShowAll(true)}>
                 {`Show all ${values.length}`}
               </button>
             </li>
           ) : null}
           {values.length > 1 ? (
-            <li>
+            <li className="fe-chip-tool">
               <button
                 type="button"
                 className="fe-link-button"

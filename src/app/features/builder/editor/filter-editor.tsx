@@ -12,6 +12,7 @@ import {
 import { describeNode } from "../../../../contract/describe";
 import { COMMANDS, commandById, commandForKey, formatKey } from "../../../lib/filter/commands";
 import { nodeAt, pathOfId } from "../../../lib/filter/tree";
+import { afterPress, followPresses } from "./after-press";
 import {
   AsideContext,
   DispatchContext,
@@ -112,40 +113,13 @@ const SHORTCUTS = COMMANDS.filter((command) => command.keys.length > 0);
 
 /**
  * `leave`, but never in the middle of a press: a blank rule left by a press elsewhere says
- * "Enter a value." and grows, which would move the button being pressed (an add button below it)
- * away from the pointer before the press ends, and the click would be lost. Said once the press
- * is over (after its click) instead.
+ * "Enter a value." and grows, which would move the button being pressed (an add button below it).
  */
 function useLeaveAfterPress(leave: (nodeId: string) => void): (nodeId: string) => void {
-  const pressing = useRef(false);
-  const pending = useRef(new Set<string>());
   const latest = useRef(leave);
   latest.current = leave;
-  useEffect(() => {
-    const down = () => {
-      pressing.current = true;
-    };
-    const up = () => {
-      pressing.current = false;
-      // After the click that ends this press, which is dispatched in the same task.
-      setTimeout(() => {
-        for (const id of pending.current) latest.current(id);
-        pending.current.clear();
-      }, 0);
-    };
-    document.addEventListener("pointerdown", down, true);
-    document.addEventListener("pointerup", up, true);
-    document.addEventListener("pointercancel", up, true);
-    return () => {
-      document.removeEventListener("pointerdown", down, true);
-      document.removeEventListener("pointerup", up, true);
-      document.removeEventListener("pointercancel", up, true);
-    };
-  }, []);
-  return useCallback((nodeId: string) => {
-    if (pressing.current) pending.current.add(nodeId);
-    else latest.current(nodeId);
-  }, []);
+  useEffect(followPresses, []);
+  return useCallback((nodeId: string) => afterPress(() => latest.current(nodeId)), []);
 }
 
 /**
