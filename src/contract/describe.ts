@@ -1,5 +1,5 @@
 import { getColumn } from "./columns";
-import type { FilterNode, GroupNode, JoinOp } from "./filter";
+import type { FilterNode, GroupNode, JoinOp, LookalikeNode } from "./filter";
 import { DEFAULT_MATCH_LEVEL } from "./inferred";
 
 /**
@@ -7,10 +7,10 @@ import { DEFAULT_MATCH_LEVEL } from "./inferred";
  * AND binds tighter than OR, so a group with mixed connectors reads as OR-separated runs of ANDs.
  * Never throws: whatever it cannot read it says as "(unreadable condition)".
  */
-export function describe(filter: GroupNode | null | undefined): string {
+export function describe(filter: GroupNode | null | undefined, names: CompanyNames = NO_NAMES): string {
   try {
     if (!filter) return "Everyone";
-    const text = describeGroup(filter, true);
+    const text = describeGroup(filter, true, names);
     return text === "" ? "Everyone" : capitalise(text);
   } catch {
     return "(unreadable filter)";
@@ -18,20 +18,27 @@ export function describe(filter: GroupNode | null | undefined): string {
 }
 
 /** One node on its own, for per-node labels in the editor. */
-export function describeNode(node: FilterNode): string {
+export function describeNode(node: FilterNode, names: CompanyNames = NO_NAMES): string {
   try {
-    return capitalise(describeAny(node, true)) || "Everyone";
+    return capitalise(describeAny(node, true, names)) || "Everyone";
   } catch {
     return "(unreadable condition)";
   }
 }
 
+/**
+ * The name of a lookalike's company when the caller knows it (the service said it), so that a
+ * company named by an ID reads as the company: "similar to Northwind Analytics (org_…)".
+ */
+export type CompanyNames = (node: LookalikeNode) => string | undefined;
+const NO_NAMES: CompanyNames = () => undefined;
+
 const LIST_SHOWN = 5;
 
-function describeAny(node: FilterNode, top: boolean): string {
+function describeAny(node: FilterNode, top: boolean, names: CompanyNames): string {
   switch (node?.type) {
     case "group":
-      return describeGroup(node, top);
+      return describeGroup(node, top, names);
     case "condition":
       return describeCondition(node);
     case "semantic": {
@@ -47,7 +54,9 @@ function describeAny(node: FilterNode, top: boolean): string {
       return node.negate ? `not (${phrase})` : phrase;
     }
     case "lookalike": {
-      const which = node.domain || node.rbidOrg || "a company not named yet";
+      const ref = node.domain || node.rbidOrg;
+      const name = ref ? names(node) : undefined;
+      const which = !ref ? "a company not named yet" : name ? `${name} (${ref})` : ref;
       const phrase = isExact(node) ? `works at ${which}` : `works at a company ${level(node)} ${which}`;
       return node.negate ? `not (${phrase})` : phrase;
     }
@@ -56,7 +65,7 @@ function describeAny(node: FilterNode, top: boolean): string {
   }
 }
 
-function describeGroup(group: GroupNode, top: boolean): string {
+function describeGroup(group: GroupNode, top: boolean, names: CompanyNames): string {
   const children = Array.isArray(group.children) ? group.children : [];
   if (children.length === 0) return group.negate ? "no one" : top ? "" : "everyone";
   // Split into OR-separated terms, each a run of ANDs.
@@ -64,7 +73,7 @@ function describeGroup(group: GroupNode, top: boolean): string {
   children.forEach((child, i) => {
     const connector: JoinOp = i === 0 ? "AND" : (child.joinWithPrevious ?? group.op ?? "AND");
     if (connector === "OR") terms.push([]);
-    const text = describeAny(child, false);
+    const text = describeAny(child, false, names);
     const needsParens = child?.type === "group" && !child.negate && (child.children?.length ?? 0) > 1;
     terms.at(-1)!.push(needsParens ? `(${text})` : text);
   });

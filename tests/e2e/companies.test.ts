@@ -247,7 +247,7 @@ describe("the Companies screen", () => {
       expect(await settledCount(page)).toBe(formatNumber(narrowed));
       await poll(() =>
         page.getByRole("region", { name: "In plain English" }).locator("p").textContent(),
-      ).toBe(`Country is "Germany" and works at a company similar to ${chosenDomain}`);
+      ).toBe(`Country is "Germany" and works at a company similar to ${chosenName} (${chosenDomain})`);
       await shot(page, "companies-1440-builder-after-lookalike");
 
       // Back on Companies, the count is the new audience's.

@@ -5,7 +5,7 @@ import { TYPING_SETTLE_MS, useLiveCount } from "../features/audience/count";
 import { CountBadge } from "../features/audience/count-badge";
 import { NodeCountButton } from "../features/audience/node-count-button";
 import { SamplePanel } from "../features/audience/sample-panel";
-import { useCompaniesBeingLookedUp } from "../features/builder/api/company-lookup";
+import { useCompaniesBeingLookedUp, useCompanyNames } from "../features/builder/api/company-lookup";
 import type { NodeAsideContext } from "../features/builder/editor/editor-context";
 import { FilterEditor } from "../features/builder/editor/filter-editor";
 import { type FilterEditorState, useFilterEditor } from "../features/builder/editor/use-filter-editor";
@@ -50,6 +50,8 @@ export function BuilderPage() {
   const [initial] = useState(startingPoint);
   const editor = useFilterEditor(initial.tree);
   const lookingUp = useCompaniesBeingLookedUp(editor.tree);
+  // (Re-read as each lookup answers: useCompaniesBeingLookedUp follows them.)
+  const companyNames = useCompanyNames();
   const counted = useCountedEditor(editor, lookingUp);
   const filter: GroupNode = useMemo(() => toRequestFilter(counted.tree), [counted.tree]);
   // The summary reads the tree as it is now, company being looked up or not.
@@ -156,7 +158,7 @@ export function BuilderPage() {
             <h2 className="card-title" id="summary-title">
               In plain English
             </h2>
-            <p>{describe(summaryFilter)}</p>
+            <p>{describe(summaryFilter, companyNames)}</p>
           </section>
           <aside className="builder-saved" aria-label="Saved audiences">
             <SavedAudiencesPanel currentTree={editor.tree} currentCount={savedCount} onOpen={open} />

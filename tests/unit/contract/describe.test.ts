@@ -105,6 +105,18 @@ describe("describe: semantic and lookalike nodes", () => {
 
   it("names the lookalike's company, by domain first", () => {
     expect(only({ type: "lookalike", domain: "acme.com" })).toBe("Works at a company similar to acme.com");
+    // Named, once the service has said whose the domain or ID is.
+    expect(
+      describeFilter(
+        {
+          type: "group",
+          op: "AND",
+          negate: false,
+          children: [{ type: "lookalike", rbidOrg: "org_1", domain: "", negate: false }],
+        },
+        (node) => (node.rbidOrg === "org_1" ? "Acme" : undefined),
+      ),
+    ).toBe("Works at a company similar to Acme (org_1)");
     expect(only({ type: "lookalike", rbidOrg: "ORG42" })).toContain("ORG42");
     expect(only({ type: "lookalike", rbidOrg: "ORG42", domain: "acme.com" })).toContain("acme.com");
   });

@@ -1,6 +1,7 @@
-import { queryOptions, useQueries, useQuery } from "@tanstack/react-query";
+import { queryOptions, useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useMemo } from "react";
-import type { FilterNode, GroupNode } from "../../../../contract/filter";
+import type { CompanyNames } from "../../../../contract/describe";
+import type { FilterNode, GroupNode, LookalikeNode } from "../../../../contract/filter";
 import { ApiError } from "../../../api/api-error";
 import { call } from "../../../api/operations";
 
@@ -57,16 +58,33 @@ export function useCompanyLookup(ref: CompanyRef | null) {
   return useQuery({ ...companyLookupQueryOptions(ref ?? fallback), enabled: ref !== null });
 }
 
-/** The company each lookalike of the tree names, as its row looks it up. */
+/** The company a lookalike names, as its row looks it up; null while it names none. */
+function refOf(node: LookalikeNode): CompanyRef | null {
+  const domain = node.domain?.trim() ?? "";
+  const rbidOrg = node.rbidOrg?.trim() ?? "";
+  if (domain !== "") return { by: "domain", domain };
+  if (rbidOrg !== "") return { by: "rbidOrg", rbidOrg };
+  return null;
+}
+
+/** The company each lookalike of the tree names. */
 function lookalikeRefs(node: FilterNode, refs: CompanyRef[] = []): CompanyRef[] {
   if (node.type === "group") for (const child of node.children) lookalikeRefs(child, refs);
   else if (node.type === "lookalike") {
-    const domain = node.domain?.trim() ?? "";
-    const rbidOrg = node.rbidOrg?.trim() ?? "";
-    if (domain !== "") refs.push({ by: "domain", domain });
-    else if (rbidOrg !== "") refs.push({ by: "rbidOrg", rbidOrg });
+    const ref = refOf(node);
+    if (ref) refs.push(ref);
   }
   return refs;
+}
+
+/** The names of the companies the service has named so far, for plain-English summaries. */
+export function useCompanyNames(): CompanyNames {
+  const client = useQueryClient();
+  return (node) => {
+    const ref = refOf(node);
+    const lookup = ref ? client.getQueryData<CompanyLookup>(companyLookupQueryKey(ref)) : undefined;
+    return lookup?.found ? lookup.name : undefined;
+  };
 }
 
 /**

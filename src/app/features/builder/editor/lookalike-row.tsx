@@ -95,7 +95,7 @@ export const LookalikeRow = memo(function LookalikeRow({
   return (
     <RuleRow
       kind="lookalike"
-      label={`Lookalike ${position}: ${describeNode(node)}`}
+      label={`Lookalike ${position}: ${describeNode(node, () => (row.lookup.kind === "found" ? row.lookup.name : undefined))}`}
       nodeId={row.id}
       nodeProblem={Boolean(problems.node)}
       invalid={Boolean(reasons)}
