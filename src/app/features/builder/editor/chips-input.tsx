@@ -123,6 +123,7 @@ export function ChipsInput({
   const describe = [describedBy, message ? messageId : undefined].filter(Boolean).join(" ") || undefined;
 
   return (
+    // biome-ignore lint/a11y/noStaticElementInteractions: focus entering and leaving its fields, not an interaction of its own
     <div
       ref={box}
       className="fe-chips"
