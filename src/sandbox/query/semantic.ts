@@ -1,4 +1,5 @@
 import { ARRAY, arrayValue, FLOAT } from "@duckdb/node-api";
+import { normaliseDomain } from "../../contract/domains";
 import type { LookalikeNode, SemanticNode } from "../../contract/filter";
 import { effectiveMaxDistance } from "../../contract/filter";
 import { DEFAULT_MATCH_LEVEL, MATCH_LEVEL_MAX_DISTANCE } from "../../contract/inferred";
@@ -149,16 +150,6 @@ export class SemanticIndex {
     );
     return row ? (row as unknown as CompanyRef) : null;
   }
-}
-
-/** `https://www.Acme.com/about` and `acme.com` name the same company. */
-export function normaliseDomain(domain: string): string {
-  return domain
-    .trim()
-    .toLowerCase()
-    .replace(/^[a-z]+:\/\//, "")
-    .replace(/^www\./, "")
-    .replace(/[/?#].*$/, "");
 }
 
 function vector(v: Float32Array) {

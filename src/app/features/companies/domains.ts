@@ -2,32 +2,9 @@ import { VALUE_LIST_MAX } from "../../../contract/inferred";
 import { valueKey } from "../../api/value-counts";
 import { formatNumber } from "../../lib/format";
 
-/**
- * Company domains as people paste them (web addresses, email addresses, capitals, a spreadsheet's
- * column) read as the domains the data holds: `https://www.Acme.com/about` is `acme.com`.
- */
+/** Lists of company domains as people paste or upload them (a spreadsheet's column...). */
 
-/** Labels of letters, digits and inner hyphens, at least two of them. */
-export const DOMAIN_PATTERN =
-  /^[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?(?:\.[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?)+$/u;
-
-/** `https://www.Acme.com/about` -> `acme.com`; also `jane@acme.com`, `acme.com:443`, `"acme.com."`. */
-export function normaliseDomain(text: string): string {
-  return text
-    .trim()
-    .replace(/^["'<([]+|["'>)\]]+$/g, "")
-    .toLowerCase()
-    .replace(/^[a-z][a-z0-9+.-]*:\/\//, "")
-    .replace(/^[^/?#@\s]+@/, "")
-    .replace(/[/?#].*$/, "")
-    .replace(/:\d*$/, "")
-    .replace(/\.$/, "")
-    .replace(/^www\d*\.(?=[^.]+\.)/, "");
-}
-
-export function isDomain(text: string): boolean {
-  return DOMAIN_PATTERN.test(text);
-}
+import { isDomain, normaliseDomain } from "../../../contract/domains";
 
 /** What a pasted or uploaded list holds, and what was left out of it and why. */
 export interface DomainList {

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { COMPANY_COLUMNS } from "../../../contract/columns";
+import { isDomain, normaliseDomain } from "../../../contract/domains";
 import { LOOKALIKE_LIMIT } from "../../../contract/inferred";
 import type { LookalikeRequest } from "./api/lookalike";
-import { isDomain, normaliseDomain } from "./domains";
 
 /**
  * The lookalike finder's form: which company (by website domain or by company id), how many

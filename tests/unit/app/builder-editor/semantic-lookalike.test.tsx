@@ -195,6 +195,21 @@ describe("lookalike companies", () => {
     );
   });
 
+  it("reads a web address typed for the domain as the domain, once the field is left", async () => {
+    installFakeFetch(() =>
+      json({ source: { COMPANY_NAME_ORG: "Northwind Analytics" }, companies: [], limit: 1 }),
+    );
+    const user = userEvent.setup();
+    const { tree } = renderEditor(lookalike);
+    await user.type(
+      screen.getByRole("textbox", { name: "Company domain for lookalike 1" }),
+      "https://www.Northwind.example/about?x=1",
+    );
+    expect(tree().children[0]).toMatchObject({ domain: "https://www.Northwind.example/about?x=1" });
+    await user.tab();
+    expect(tree().children[0]).toMatchObject({ domain: "northwind.example" });
+  });
+
   it("says No such company when the service answers 422", async () => {
     installFakeFetch(() =>
       json({ detail: [{ loc: ["body"], msg: "unknown company", type: "value_error" }] }, 422),

@@ -1,11 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  isDomain,
-  listNotes,
-  matchDomains,
-  normaliseDomain,
-  readDomainList,
-} from "../../../../src/app/features/companies/domains";
+import { listNotes, matchDomains, readDomainList } from "../../../../src/app/features/companies/domains";
+import { isDomain, normaliseDomain } from "../../../../src/contract/domains";
 
 describe("normaliseDomain: what people paste, read as the domain the data holds", () => {
   it("drops the scheme, www., the path, the port, an email's name, quotes and capitals", () => {

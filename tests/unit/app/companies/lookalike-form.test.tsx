@@ -2,7 +2,6 @@
 import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { filterValues } from "../../../../src/app/features/companies/column-values-browser";
-import { normaliseDomain } from "../../../../src/app/features/companies/domains";
 import { companyNodeFor, lookalikeNodeFor } from "../../../../src/app/features/companies/lookalike-finder";
 import { LookalikeForm } from "../../../../src/app/features/companies/lookalike-form";
 import {
@@ -16,6 +15,7 @@ import {
 import { companyName, resultColumns } from "../../../../src/app/features/companies/lookalike-results";
 import { formatSimilarity, similarityWords } from "../../../../src/app/features/companies/similarity";
 import { COMPANY_COLUMNS } from "../../../../src/contract/columns";
+import { normaliseDomain } from "../../../../src/contract/domains";
 import { strictFilterSchemas } from "../../../../src/contract/filter";
 import { requests } from "../../../../src/contract/operations";
 

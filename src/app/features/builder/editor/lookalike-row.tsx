@@ -164,7 +164,10 @@ export const LookalikeRow = memo(function LookalikeRow({
               data-field="company"
               value={row.text}
               onFocus={() => setEditing(true)}
-              onBlur={() => setEditing(false)}
+              onBlur={() => {
+                setEditing(false);
+                row.tidyDomain();
+              }}
               onChange={(event) => row.setText(event.target.value)}
             />
           )}

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useState } from "react";
+import { isDomain, normaliseDomain } from "../../../../contract/domains";
 import type { LookalikeNode } from "../../../../contract/filter";
 import type { MatchLevel } from "../../../../contract/inferred";
 import { useDebouncedValue } from "../../../lib/use-debounced-value";
@@ -65,6 +66,12 @@ export function useLookalikeRow(node: LookalikeNode) {
     [dispatch, id],
   );
   const toggleNot = useCallback(() => dispatch.run("negate", id), [dispatch, id]);
+  /** A web address typed or pasted for the domain, read as the domain once the field is left. */
+  const tidyDomain = useCallback(() => {
+    if (by !== "domain") return;
+    const clean = normaliseDomain(domain);
+    if (clean !== domain && isDomain(clean)) dispatch.update(id, { domain: clean });
+  }, [dispatch, id, by, domain]);
 
   const wanted = `${by}\u0000${text.trim()}`;
   const settled = useDebouncedValue(wanted, LOOKUP_DEBOUNCE_MS);
@@ -101,5 +108,5 @@ export function useLookalikeRow(node: LookalikeNode) {
   }, [dispatch, id, unknown]);
   useEffect(() => () => dispatch.reportUnknown(id, null), [dispatch, id]);
 
-  return { id, by, text, setText, setBy, chooseCompany, setLevel, toggleNot, lookup: state };
+  return { id, by, text, setText, setBy, chooseCompany, setLevel, toggleNot, tidyDomain, lookup: state };
 }
