@@ -58,7 +58,7 @@ describe("a match you can see into", () => {
 
       // Left out: a NOT condition beside the match; the count falls by exactly that title's people.
       await second.getByRole("button", { name: `Leave out ${title}` }).click();
-      await poll(() => second.textContent()).toMatch(/Left out$/);
+      await poll(() => second.textContent()).toMatch(/Left out Put back$/);
       // Focus goes on to the next title still to be left out, not to the page.
       await poll(() => page.evaluate(() => document.activeElement?.getAttribute("aria-label"))).toMatch(
         /^Leave out /,
@@ -70,8 +70,21 @@ describe("a match you can see into", () => {
         .toBe(`Condition 2: Job title is not "${title}"`);
       await shot(page, "reach-02-left-out");
 
-      // One undoable step.
+      // Put back: the NOT condition goes with its only value, the count is the match's again, and
+      // focus is on that title's own "Leave out".
+      await second.getByRole("button", { name: `Put back ${title}` }).click();
+      await poll(() => second.getByRole("button", { name: `Leave out ${title}` }).count()).toBe(1);
+      await poll(() => page.getByRole("group", { name: /^Condition 2:/ }).count()).toBe(0);
+      expect(parseGroupedNumber(await settledCount(page, String(without)))).toBe(matched);
+      await poll(() => page.evaluate(() => document.activeElement?.getAttribute("aria-label"))).toBe(
+        `Leave out ${title}`,
+      );
+
+      // One undoable step each: Undo leaves it out again, Redo puts it back.
       await page.getByRole("button", { name: "Undo" }).click();
+      await poll(async () => parseGroupedNumber(await settledCount(page))).toBe(without);
+      await poll(() => second.textContent()).toMatch(/Left out Put back$/);
+      await page.getByRole("button", { name: "Redo" }).click();
       await poll(async () => parseGroupedNumber(await settledCount(page))).toBe(matched);
       await poll(() => second.getByRole("button", { name: `Leave out ${title}` }).count()).toBe(1);
 

@@ -810,6 +810,26 @@ export function excludeFromMatch(tree: GroupNode, path: Path, column: string, va
   return withFocus(addNode(wrapped.tree, path, exclusion(column, value), 1), [...path, 0]);
 }
 
+/**
+ * Puts back a value `excludeFromMatch` left out beside the match at `path`: it leaves the NOT
+ * condition, which goes when it is the last one. Focus stays on the match.
+ */
+export function includeInMatch(tree: GroupNode, path: Path, column: string, value: string): OpResult {
+  const here = locate(tree, path, "narrowed");
+  if (typeof here === "string") return fail(tree, here);
+  const { parent, parentPath, index } = here;
+  const next = childrenOf(parent)[index + 1];
+  if (!isExclusionOf(next, column) || next.joinWithPrevious === "OR") return done(tree, path);
+  const list = next.valueList ?? [];
+  const kept = list.filter((v) => v.toLowerCase() !== value.toLowerCase());
+  if (kept.length === list.length) return done(tree, path);
+  const nextPath = [...parentPath, index + 1];
+  return withFocus(
+    kept.length === 0 ? removeNode(tree, nextPath) : updateNode(tree, nextPath, { valueList: kept }),
+    path,
+  );
+}
+
 function exclusion(column: string, value: string): ConditionNode {
   return { type: "condition", column, operator: "notIn", valueList: [value], id: newId() };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { excludedBeside, excludeFromMatch } from "../../../../src/app/lib/filter/tree";
+import { excludedBeside, excludeFromMatch, includeInMatch } from "../../../../src/app/lib/filter/tree";
 import { strictFilterSchemas } from "../../../../src/contract/filter";
 import { cond, group, okTree, sem } from "./helpers";
 
@@ -24,6 +24,20 @@ describe("leaving out a value a match takes in", () => {
     expect(okTree(excludeFromMatch(twice, [0], TITLE, "evp"))).toBe(twice);
     expect(excludedBeside(twice, "m", TITLE)).toEqual(["Vice President", "EVP"]);
     expect(strictFilterSchemas.group.safeParse(twice).success).toBe(true);
+  });
+
+  it("puts a value back: out of the NOT condition, which goes with its last value", () => {
+    const tree = group("root", [sem("m", { text: "VP Marketing" }), cond("c")]);
+    const two = okTree(
+      excludeFromMatch(okTree(excludeFromMatch(tree, [0], TITLE, "Vice President")), [0], TITLE, "EVP"),
+    );
+    const one = okTree(includeInMatch(two, [0], TITLE, "vice president"));
+    expect(excludedBeside(one, "m", TITLE)).toEqual(["EVP"]);
+    // A value that is not left out changes nothing.
+    expect(okTree(includeInMatch(one, [0], TITLE, "CMO"))).toBe(one);
+    const none = okTree(includeInMatch(one, [0], TITLE, "EVP"));
+    expect(none.children.map((child) => child.id)).toEqual(["m", "c"]);
+    expect(excludedBeside(none, "m", TITLE)).toEqual([]);
   });
 
   it("in an OR group: the match is wrapped with its NOT condition, so the other branch is untouched", () => {

@@ -21,16 +21,17 @@ import { reachColumn, useMatchReach } from "./use-match-reach";
 const openPanels = new Set<string>();
 
 /**
- * The value just left out, by node id: its button gives way to "Left out" (and the match may
- * mount again in a new group), so focus goes on to the next value still to be left out.
+ * The value just left out or put back, by node id: its button gives way to another (and the match
+ * may mount again in a new group), so focus goes on to the next value still to be left out, or,
+ * for a value put back, to its own "Leave out".
  */
-const focusAfterLeavingOut = new Map<string, string>();
+const focusAfterLeavingOut = new Map<string, { value: string; here: boolean }>();
 
-/** The next button after the item of `value` (round the list), else null. */
-function nextButton(list: HTMLElement, value: string): HTMLButtonElement | null {
+/** The button of the item of `value` (`here`) or the next one after it (round the list), else null. */
+function nextButton(list: HTMLElement, value: string, here: boolean): HTMLButtonElement | null {
   const items = [...list.querySelectorAll<HTMLLIElement>("li")];
   const at = items.findIndex((item) => item.dataset.value === value);
-  const order = [...items.slice(at + 1), ...items.slice(0, Math.max(at, 0))];
+  const order = [...items.slice(here ? at : at + 1), ...items.slice(0, Math.max(at, 0))];
   for (const item of order) {
     const button = item.querySelector<HTMLButtonElement>("button:not(:disabled)");
     if (button) return button;
@@ -77,12 +78,12 @@ export function useMatchReachPanel({
   const listRef = useRef<HTMLUListElement>(null);
   const toggleRef = useRef<HTMLButtonElement>(null);
   useLayoutEffect(() => {
-    const value = focusAfterLeavingOut.get(nodeId);
-    if (value === undefined || !listRef.current) return;
+    const wanted = focusAfterLeavingOut.get(nodeId);
+    if (wanted === undefined || !listRef.current) return;
     focusAfterLeavingOut.delete(nodeId);
     const active = document.activeElement;
     if (active !== null && active !== document.body) return;
-    (nextButton(listRef.current, value) ?? toggleRef.current)?.focus();
+    (nextButton(listRef.current, wanted.value, wanted.here) ?? toggleRef.current)?.focus();
   });
   const what = column === "JOB_TITLE_PER" ? "titles" : "companies";
   const toggle = (
@@ -134,7 +135,20 @@ export function useMatchReachPanel({
                 <span className="fe-reach-value">{value || "(not given)"}</span>
                 <span className="fe-reach-count">{formatNumber(bucket.count)}</span>
                 {out ? (
-                  <span className="fe-reach-out">Left out</span>
+                  <span className="fe-reach-out">
+                    Left out{" "}
+                    <button
+                      type="button"
+                      className="fe-link-button"
+                      aria-label={`Put back ${value}`}
+                      onClick={() => {
+                        focusAfterLeavingOut.set(nodeId, { value, here: true });
+                        dispatch.include(nodeId, column, value);
+                      }}
+                    >
+                      Put back
+                    </button>
+                  </span>
                 ) : (
                   <button
                     type="button"
@@ -142,7 +156,7 @@ export function useMatchReachPanel({
                     aria-label={`Leave out ${value}`}
                     disabled={value === ""}
                     onClick={() => {
-                      focusAfterLeavingOut.set(nodeId, value);
+                      focusAfterLeavingOut.set(nodeId, { value, here: false });
                       dispatch.exclude(nodeId, column, value);
                     }}
                   >

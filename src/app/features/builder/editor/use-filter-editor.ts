@@ -4,6 +4,7 @@ import { type CommandId, runCommand } from "../../../lib/filter/commands";
 import { canRedo, canUndo, commit, createHistory, type History } from "../../../lib/filter/history";
 import {
   excludeFromMatch,
+  includeInMatch,
   moveNode,
   nodeAt,
   type OpResult,
@@ -66,6 +67,8 @@ export interface EditorDispatch {
   setGroupOp(nodeId: string, op: JoinOp): void;
   /** Leaves out of a match the people whose `column` is `value` (one undoable step). */
   exclude(nodeId: string, column: string, value: string): void;
+  /** Puts back a value `exclude` left out beside the match (one undoable step). */
+  include(nodeId: string, column: string, value: string): void;
   /** Moves a node into the group `toParentId` at `toIndex` (counted once the node has left its place). */
   move(nodeId: string, toParentId: string, toIndex: number): void;
   /** The current tree, read when needed (a menu opening), never during a node's render. */
@@ -362,6 +365,7 @@ export function useFilterEditor(initial: GroupNode): FilterEditorState {
       setJoin: (id, join) => apply(id, (t, p) => setJoin(t, p, join)),
       setGroupOp: (id, op) => apply(id, (t, p) => setGroupOp(t, p, op)),
       exclude: (id, column, value) => apply(id, (t, p) => excludeFromMatch(t, p, column, value)),
+      include: (id, column, value) => apply(id, (t, p) => includeInMatch(t, p, column, value)),
       move: (id, toParentId, toIndex) =>
         apply(
           id,
