@@ -7,9 +7,10 @@ import type { Sandbox } from "../../src/sandbox/app";
 import type { SandboxOptions } from "../../src/sandbox/config";
 import { type BffProxy, createProxy, type ProxyDeps } from "../../src/server/app";
 import { configFromEnv, type ProxyConfig } from "../../src/server/config";
-import { type Database, emptyDatabaseImage, openDatabase } from "../../src/server/db/database";
+import { type Database, openDatabase } from "../../src/server/db/database";
 import { serveProxy } from "../../src/server/serve";
 import type { Upstream } from "../../src/server/upstream";
+import { databaseImageBlob, seedDatabaseFolder } from "./database-image";
 import { createDatabase } from "./postgres";
 
 /** One request as an upstream saw it. */
@@ -111,15 +112,15 @@ export interface ProxyServer {
   close(): Promise<void>;
 }
 
-let image: Promise<Blob> | null = null;
 /** One database per DATA_DIR on the test PostgreSQL server, so a restarted proxy finds its own. */
 const serverDatabases = new Map<string, Promise<string>>();
 
 /**
  * Where a test proxy keeps its state. In the `postgres` project (a server was started for the run)
  * a database of its own on that server, the same one again for the same DATA_DIR. Otherwise the
- * embedded database: on disk under DATA_DIR when the test chose the folder (it restarts the proxy
- * on it), else in memory from an image of an empty one (a fraction of a second instead of seconds).
+ * embedded database, started from the run's image of a migrated empty one (a fraction of a second
+ * instead of PGlite's initdb): on disk under DATA_DIR when the test chose the folder (it restarts
+ * the proxy on it, which opens it itself), else in memory.
  */
 export async function testDatabaseFor(
   dataDir: string,
@@ -130,9 +131,12 @@ export async function testDatabaseFor(
     if (!serverDatabases.has(dataDir)) serverDatabases.set(dataDir, createDatabase(server));
     return { url: await serverDatabases.get(dataDir)! };
   }
-  if (chosen) return {};
-  image ??= emptyDatabaseImage();
-  return { database: await openDatabase({ databaseUrl: null, dataDir, memoryImage: await image }) };
+  if (chosen) {
+    seedDatabaseFolder(dataDir, inject("databaseImage"));
+    return {};
+  }
+  const memoryImage = databaseImageBlob(inject("databaseImage"));
+  return { database: await openDatabase({ databaseUrl: null, dataDir, memoryImage }) };
 }
 
 /**

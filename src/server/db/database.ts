@@ -37,7 +37,7 @@ export class DatabaseInUse extends ConfigError {
 export interface DatabaseOptions {
   databaseUrl: string | null;
   dataDir: string;
-  /** Tests: an embedded database in memory, started from this image of an empty one. */
+  /** Tests: an embedded database in memory, started from this image (a tar of PGlite's folder). */
   memoryImage?: Blob;
 }
 
@@ -103,15 +103,6 @@ async function openEmbedded(dataDir: string, memoryImage?: Blob): Promise<Databa
       await unlock();
     },
   };
-}
-
-/** An image of a new, empty embedded database (tests start many, each in milliseconds from it). */
-export async function emptyDatabaseImage(): Promise<Blob> {
-  const { PGlite } = await import("@electric-sql/pglite");
-  const pglite = await PGlite.create();
-  const image = await pglite.dumpDataDir("none");
-  await pglite.close();
-  return image;
 }
 
 /** DATA_DIR must exist (it is made) and be writable: said in one line, before anything else. */

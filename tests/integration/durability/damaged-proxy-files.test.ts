@@ -7,10 +7,11 @@
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
 import { createProxy } from "../../../src/server/app";
 import { ConfigError, configFromEnv } from "../../../src/server/config";
 import { hashPassword } from "../../../src/server/passwords";
+import { seedDatabaseFolder } from "../../support/database-image";
 import { fakeUpstream } from "../../support/proxy-server";
 
 const DAMAGE = {
@@ -32,7 +33,12 @@ async function refusal(env: Record<string, string>): Promise<string> {
   throw new Error("the proxy started on a damaged file");
 }
 
-const fresh = () => mkdtempSync(path.join(os.tmpdir(), "damaged-proxy-"));
+/** A data folder whose embedded database is already made (from the run's image): the damage is elsewhere. */
+function fresh() {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "damaged-proxy-"));
+  seedDatabaseFolder(dataDir, inject("databaseImage"));
+  return dataDir;
+}
 
 describe("damaged files of the proxy", () => {
   for (const [how, damage] of Object.entries(DAMAGE)) {
