@@ -16,20 +16,23 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** The npm scripts that run the product: `npm start` (the proxy) and `npm run sandbox`. */
-export type ProductScript = "start" | "sandbox";
+/** The npm scripts that run the product: `npm start` (the proxy), `npm run sandbox` and `npm run users`. */
+export type ProductScript = "start" | "sandbox" | "users";
 
 /**
  * The node arguments of an npm script (`node <flags> <entry>`), read from package.json so that a
- * benchmark or a soak measures the process exactly as it ships, V8 flags included.
+ * benchmark or a soak measures the process exactly as it ships, V8 flags included. With `builtDir`
+ * (tests: product-build.ts), the same flags run the script's prebuilt bundle instead of tsx.
  */
-export function nodeArgsOf(script: ProductScript): string[] {
+export function nodeArgsOf(script: ProductScript, builtDir?: string): string[] {
   const { scripts } = JSON.parse(readFileSync("package.json", "utf8")) as {
     scripts: Record<string, string>;
   };
   const [command, ...args] = (scripts[script] ?? "").trim().split(/\s+/);
   if (command !== "node") throw new Error(`npm script "${script}" does not run node: ${scripts[script]}`);
-  return args;
+  if (!builtDir) return args;
+  const flags = args.slice(0, -1).filter((arg, i, all) => arg !== "--import" && all[i - 1] !== "--import");
+  return [...flags, path.join(builtDir, `${script}.mjs`)];
 }
 
 /**
@@ -43,11 +46,12 @@ export async function startProcess(
   env: Record<string, string>,
   ready: RegExp,
   timeoutMs = 120_000,
+  builtDir?: string,
 ) {
   const started = performance.now();
   const logFile = path.join(mkdtempSync(path.join(os.tmpdir(), "ab-proc-")), "output.log");
   const fd = openSync(logFile, "a");
-  const child = spawn(process.execPath, nodeArgsOf(script), {
+  const child = spawn(process.execPath, nodeArgsOf(script, builtDir), {
     env: { ...process.env, ...env },
     stdio: ["ignore", fd, fd],
   });

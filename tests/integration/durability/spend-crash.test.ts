@@ -5,18 +5,26 @@
  * the app's "Try again" does. Whatever the moment: never charged twice (the sandbox's own balance
  * says so), every retry is either the saved answer or 409 OUTCOME_UNKNOWN, and an export that was
  * made is found again rather than bought again.
+ *
+ * Both processes run the product's prebuilt bundle (product-build.ts), so a restart costs node's
+ * start, not tsx compiling the sources again. CRASH_ENRICH_RUNS and CRASH_EXPORT_RUNS change the
+ * counts (at least the defaults in `npm test`: with a journal written after the send put back,
+ * the Enrich runs fail within their first few).
  */
 import type { ChildProcess } from "node:child_process";
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { SpendJournal } from "../../../src/server/spend-journal";
+import { seedDatabaseFolder } from "../../support/database-image";
 import { freePort, startProcess, stopProcess } from "../../support/processes";
+import { builtProduct, sandboxOnTestDataset } from "../../support/product-build";
 
 const KEY = "sbx_payg_demo";
-const ENRICH_RUNS = 25;
-const EXPORT_RUNS = 10;
+const runs = (name: string, least: number) => Math.max(least, Number(process.env[name] ?? least));
+const ENRICH_RUNS = runs("CRASH_ENRICH_RUNS", 25);
+const EXPORT_RUNS = runs("CRASH_EXPORT_RUNS", 10);
 
 let sandbox: { child: ChildProcess; url: string };
 let proxy: { child: ChildProcess; url: string } | null = null;
@@ -25,7 +33,13 @@ const root = mkdtempSync(path.join(os.tmpdir(), "ab-crash-"));
 
 async function startProxy() {
   const port = await freePort();
-  const { child } = await startProcess("start", { ...proxyEnv, PORT: String(port) }, /ready on/);
+  const { child } = await startProcess(
+    "start",
+    { ...proxyEnv, PORT: String(port) },
+    /ready on/,
+    120_000,
+    builtProduct(),
+  );
   proxy = { child, url: `http://127.0.0.1:${port}` };
 }
 
@@ -93,18 +107,21 @@ beforeAll(async () => {
     "sandbox",
     {
       SANDBOX_PORT: String(sandboxPort),
-      SANDBOX_DATA_DIR: path.join(root, "sandbox"),
-      SANDBOX_ROWS: "20000",
+      ...sandboxOnTestDataset(path.join(root, "sandbox")),
       SANDBOX_RATE_PER_MIN: "100000",
       SANDBOX_RATE_PER_DAY: "1000000",
     },
     /sandbox ready on/,
+    120_000,
+    builtProduct(),
   );
   sandbox = { child: started.child, url: `http://127.0.0.1:${sandboxPort}` };
   // A built page newer than the app's sources, so the launcher does not build the SPA.
   const staticDir = path.join(root, "static");
   mkdirSync(staticDir, { recursive: true });
   writeFileSync(path.join(staticDir, "index.html"), "<!doctype html><title>crash suite</title>");
+  // The proxy's first start finds a migrated database, as its restarts do (no initdb in the suite).
+  seedDatabaseFolder(path.join(root, "proxy"), inject("databaseImage"));
   proxyEnv = {
     DATA_DIR: path.join(root, "proxy"),
     STATIC_DIR: staticDir,

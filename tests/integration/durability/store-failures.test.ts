@@ -14,6 +14,8 @@ import { createProxy } from "../../../src/server/app";
 import { configFromEnv } from "../../../src/server/config";
 import { hashPassword } from "../../../src/server/passwords";
 import { createDatabase, type PostgresServer, startPostgres } from "../../support/postgres";
+import { nodeArgsOf } from "../../support/processes";
+import { builtProduct } from "../../support/product-build";
 import {
   browser,
   fakeUpstream,
@@ -113,7 +115,7 @@ describe("the database server stops mid-run", () => {
  * one made by `mktemp -d`).
  */
 function launch(dataDir: string, withoutWriteOverride = false) {
-  const node = [process.execPath, "--import", "tsx", "src/launcher.ts"];
+  const node = [process.execPath, ...nodeArgsOf("start", builtProduct())];
   const [command, ...args] = withoutWriteOverride
     ? ["setpriv", "--bounding-set", "-dac_override", "--", ...node]
     : node;

@@ -14,6 +14,8 @@ import { createProxy } from "../../../src/server/app";
 import { configFromEnv } from "../../../src/server/config";
 import { openDatabase } from "../../../src/server/db/database";
 import { hashPassword, loadUsers, verifyPassword } from "../../../src/server/passwords";
+import { nodeArgsOf } from "../../support/processes";
+import { builtProduct, sandboxOnTestDataset } from "../../support/product-build";
 import {
   browser,
   fakeUpstream,
@@ -48,7 +50,7 @@ async function withUsers(env: Record<string, string> = {}) {
 /** Runs a script with tsx as `npm start` would, and collects its output. */
 function run(args: string[], env: Record<string, string>, stdin?: string) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, ["--import", "tsx", ...args], {
+    const child = spawn(process.execPath, args, {
       cwd: process.cwd(),
       env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },
     });
@@ -118,11 +120,17 @@ describe("refusal to start beyond loopback", () => {
 
   it("the launcher exits with a clear message instead of listening", async () => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), "proxy-launch-"));
-    const result = await run(["src/launcher.ts"], { HOST: "0.0.0.0", PORT: "0", DATA_DIR: dataDir });
+    const result = await run(nodeArgsOf("start", builtProduct()), {
+      HOST: "0.0.0.0",
+      PORT: "0",
+      DATA_DIR: dataDir,
+      ...sandboxOnTestDataset(),
+    });
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/refusing to start: .*USERS_FILE/);
     expect(result.stdout).not.toContain("ready on");
-  }, 30_000);
+    // Waits for the process to end: the limit only catches a launcher that never does.
+  }, 120_000);
 });
 
 describe("sign-in", () => {
@@ -372,7 +380,11 @@ describe("sign-in", () => {
 
 describe("USERS_FILE entries", () => {
   it("hash-password.ts makes a line that signs in; JSON files load too", async () => {
-    const result = await run(["src/server/hash-password.ts", "carol"], {}, "carol-secret-pw\n");
+    const result = await run(
+      ["--import", "tsx", "src/server/hash-password.ts", "carol"],
+      {},
+      "carol-secret-pw\n",
+    );
     expect(result.code, result.stderr).toBe(0);
     const line = result.stdout.trim();
     expect(line).toMatch(/^carol:scrypt\$\d+\$\d+\$\d+\$[\w-]+\$[\w-]+$/);
@@ -386,5 +398,6 @@ describe("USERS_FILE entries", () => {
     expect(await hashPassword("same")).not.toBe(await hashPassword("same"));
     writeFileSync(file, "carol:plaintext\n");
     expect(() => loadUsers(file)).toThrow(/scrypt/);
-  }, 30_000);
+    // tsx compiles the script as it starts: the limit only catches one that never ends.
+  }, 120_000);
 });

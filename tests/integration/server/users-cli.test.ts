@@ -7,11 +7,13 @@ import { mkdtemp } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { nodeArgsOf } from "../../support/processes";
+import { builtProduct } from "../../support/product-build";
 import { browser, fakeUpstream, json, startProxy, testDatabaseFor } from "../../support/proxy-server";
 
 function users(args: string[], env: Record<string, string>, stdin = "") {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "src/server/users-cli.ts", ...args], {
+    const child = spawn(process.execPath, [...nodeArgsOf("users", builtProduct()), ...args], {
       cwd: process.cwd(),
       env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", LOG_LEVEL: "silent", ...env },
     });
