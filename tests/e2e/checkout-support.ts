@@ -5,7 +5,14 @@ import type { Download, Page } from "playwright-core";
 import { expect } from "vitest";
 import { encodeTreeForUrl } from "../../src/app/lib/working-tree";
 import type { GroupNode } from "../../src/contract/filter";
-import { cspViolations, type PageLog, type RunningApp, screenshot, until } from "../support/browser";
+import {
+  cspViolations,
+  downloadedText,
+  type PageLog,
+  type RunningApp,
+  screenshot,
+  until,
+} from "../support/browser";
 import { browser as proxyClient } from "../support/proxy-server";
 
 /**
@@ -114,8 +121,7 @@ export interface ParsedCsv {
 
 /** The downloaded file's name and content, parsed as CSV with a header row. */
 export async function readCsvDownload(download: Download): Promise<ParsedCsv> {
-  const path = await download.path();
-  const text = await readFile(path, "utf8");
+  const text = await downloadedText(download);
   const parsed = Papa.parse<Record<string, string>>(text, { header: true, skipEmptyLines: true });
   expect(parsed.errors).toEqual([]);
   return { name: download.suggestedFilename(), header: parsed.meta.fields ?? [], rows: parsed.data, text };

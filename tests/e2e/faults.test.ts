@@ -1,5 +1,4 @@
 import { mkdirSync, writeFileSync } from "node:fs";
-import { readFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type { Browser, Locator, Page } from "playwright-core";
@@ -10,6 +9,7 @@ import {
   type AppOverFaults,
   ARTIFACTS_DIR,
   cspViolations,
+  downloadedText,
   launchBrowser,
   openPage,
   type PageLog,
@@ -553,7 +553,7 @@ async function exportDownloadThrough() {
     const download = page.waitForEvent("download");
     await progress.getByRole("button", { name: "Download again" }).click();
     const file = await download;
-    const text = await readFile(await file.path(), "utf8");
+    const text = await downloadedText(file);
     const msToRecover = Date.now() - t1;
     const lines = text.trim().split(/\r?\n/);
     expect(lines).toHaveLength(EXPORT_ROWS + 1);

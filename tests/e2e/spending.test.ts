@@ -1,7 +1,12 @@
-import { readFile } from "node:fs/promises";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { browserAndAppForFile, type OpenedPage, openPage, screenshot } from "../support/browser";
+import {
+  browserAndAppForFile,
+  downloadedText,
+  type OpenedPage,
+  openPage,
+  screenshot,
+} from "../support/browser";
 import { browser as proxyClient } from "../support/proxy-server";
 import { PASSWORD, signIn as signInByApi } from "../support/team";
 import { GERMANY } from "./checkout-support";
@@ -160,7 +165,7 @@ describe("spending under the team's control, in the browser", () => {
       );
       const csv = admin.page.waitForEvent("download");
       await admin.page.getByRole("button", { name: "Download CSV" }).click();
-      const file = await readFile((await (await csv).path())!, "utf8");
+      const file = await downloadedText(await csv);
       expect(file.trim().split(/\r?\n/)).toHaveLength(5);
       // The response is recorded once its body is read.
       await admin.log.settle();

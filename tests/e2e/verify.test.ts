@@ -1,9 +1,10 @@
-import { readFile, rm } from "node:fs/promises";
+import { rm } from "node:fs/promises";
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Sandbox } from "../../src/sandbox/app";
 import {
   cspViolations,
+  downloadedText,
   focusState,
   launchBrowser,
   openPage,
@@ -101,8 +102,7 @@ async function followRow(row: Locator, status: string, timeout: number): Promise
 /** Clicks a download button and reads the file the browser saved. */
 async function downloadVia(page: Page, button: Locator): Promise<{ name: string; text: string }> {
   const [download] = await Promise.all([page.waitForEvent("download", { timeout: 15_000 }), button.click()]);
-  const file = await download.path();
-  return { name: download.suggestedFilename(), text: await readFile(file, "utf8") };
+  return { name: download.suggestedFilename(), text: await downloadedText(download) };
 }
 
 const TWELVE = Array.from({ length: 12 }, (_, i) =>

@@ -2,10 +2,10 @@ import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
 import { rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll } from "vitest";
+import type { Browser, BrowserContext, Download, Page } from "playwright-core";
+import { afterAll, beforeAll, inject } from "vitest";
 import type { Sandbox } from "../../src/sandbox/app";
-import { CHROMIUM_PATH, launchChromium } from "./chromium";
+import { CHROMIUM_PATH, connectChromium, launchChromium } from "./chromium";
 import { type FaultUpstream, faultUpstream } from "./fault-upstream";
 import { type ProxyServer, startProxy, startSandbox } from "./proxy-server";
 
@@ -34,7 +34,13 @@ export async function waitForChromium(timeoutMs = 600_000): Promise<void> {
   }
 }
 
+/**
+ * The run's Chromium (started once by e2e-setup.ts; closing this only disconnects), or a browser
+ * of its own where no run started one (a benchmark).
+ */
 export async function launchBrowser(): Promise<Browser> {
+  const endpoint = inject("browserEndpoint");
+  if (endpoint) return connectChromium(endpoint);
   await waitForChromium();
   return launchChromium();
 }
@@ -195,6 +201,16 @@ export async function startAppOverFaults(
   };
 }
 
+/**
+ * The text of a file the browser downloaded. Read as a stream: the browser is the run's shared one,
+ * connected to remotely, which keeps the file on its side (no local `path()`).
+ */
+export async function downloadedText(download: Download): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
 // ---- What the page did ----
 
 export interface ConsoleEntry {
@@ -318,8 +334,9 @@ export interface OpenedPage {
 }
 
 /**
- * A page in a fresh context (no storage, the page's CSP enforced), watched from its first request;
- * 10 s for every action.
+ * A page in a fresh context (no storage, the page's CSP enforced), watched from its first request.
+ * Every action waits up to 30 s for its element: a limit that only catches one that never comes
+ * (three browser test files share two cores), not a measure of speed.
  */
 export async function openPage(
   browser: Browser,
@@ -330,7 +347,7 @@ export async function openPage(
     // The app writes numbers and dates in the browser's locale (src/app/lib/format.ts): pinned here.
     locale: "en-US",
   });
-  context.setDefaultTimeout(10_000);
+  context.setDefaultTimeout(30_000);
   const page = await context.newPage();
   return { context, page, log: watchPage(page) };
 }
@@ -340,7 +357,7 @@ export async function until<T>(
   read: () => Promise<T>,
   accept: (value: T) => boolean,
   {
-    timeout = 10_000,
+    timeout = 30_000,
     interval = 50,
     what = "a condition",
   }: { timeout?: number; interval?: number; what?: string } = {},
@@ -375,7 +392,7 @@ export async function readCount(page: Page): Promise<CountReading> {
 }
 
 /** The settled count (state "ready") once it differs from `previous` (any, when not given). */
-export async function settledCount(page: Page, previous?: string, timeout = 10_000): Promise<string> {
+export async function settledCount(page: Page, previous?: string, timeout = 30_000): Promise<string> {
   const reading = await until(
     () => readCount(page),
     (r) => r.state === "ready" && r.number !== "" && r.number !== previous,
