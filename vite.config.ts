@@ -7,6 +7,29 @@ import { defineConfig } from "vitest/config";
 // processes, forked from this one, read theirs from the environment at start: pin it.
 if (process.env.VITEST) process.env.LC_ALL = "en_US.UTF-8";
 
+/**
+ * The proxy's integration files whose behaviour depends on the database, run a second time on a
+ * real PostgreSQL server (the `postgres` project). The other server files go through the same
+ * Kysely queries on PGlite, which *is* PostgreSQL; what differs on a server is several
+ * connections (locks, transactions, concurrency), several instances, and the migrations.
+ */
+const ON_POSTGRES = [
+  "instances", // several proxy instances on one database: sessions, one Idempotency-Key carried out once
+  "team-migration", // the migrations step by step, on the server's DDL
+  "idempotency", // the spend journal: the same key at once, claims, a gone instance's pending entry
+  "caps-approvals", // two spends at once against one cap: the hold is taken in a transaction
+  "checkout-spending", // purchases racing for the same rows and the journal's commit
+  "owned-ledger", // owned contacts and the ledger written in one transaction with the journal
+  "team-audiences", // versions saved at once (optimistic concurrency); text a server cannot store
+  "team-people", // sessions and roles across instances; the last admin kept under concurrent changes
+  "roles", // a role changed by another instance, read from the database on every spend
+  "tool-spends", // settlement claimed by one instance, taken over from a stopped one
+  "users-cli", // the CLI on DATABASE_URL beside a running proxy (no embedded lock)
+].map((name) => `tests/integration/server/${name}.test.ts`);
+
+/** Browser tests that assert how fast the app answers (see the `e2e-timed` project). */
+const TIMED_E2E = ["tests/e2e/recovery.test.ts"];
+
 export default defineConfig({
   plugins: [react()],
   build: { outDir: "dist/app", emptyOutDir: true, sourcemap: true },
@@ -16,16 +39,73 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: "forks",
+    // Most files wait on a browser, a server or a child process rather than on a core: on two
+    // cores, three at a time keeps both busy (`npm test` sets it; VITEST_MAX_WORKERS overrides).
+    maxWorkers: Number(process.env.VITEST_MAX_WORKERS ?? 3),
     projects: [
-      // Everything, with the proxy's store embedded (PGlite), as `npm start` runs it.
-      { extends: true, test: { name: "embedded", include: ["tests/**/*.test.{ts,tsx}"] } },
-      // The proxy's integration suite again on a real PostgreSQL server (Debian's, started for the run).
+      // The app's components and hooks (jsdom, module mocks): threads, each file on its own.
+      {
+        extends: true,
+        test: { name: "unit", include: ["tests/unit/app/**/*.test.{ts,tsx}"], pool: "threads" },
+      },
+      // Pure functions of the contract, sandbox and server: threads sharing one module graph (no
+      // mocks, no module state that outlives a test), so each module is loaded once per thread.
+      {
+        extends: true,
+        test: {
+          name: "unit-pure",
+          include: ["tests/unit/**/*.test.{ts,tsx}"],
+          exclude: ["tests/unit/app/**"],
+          pool: "threads",
+          isolate: false,
+        },
+      },
+      // Real HTTP, the proxy's store embedded (PGlite), as `npm start` runs it; the crash suite.
+      {
+        extends: true,
+        test: {
+          name: "integration",
+          include: ["tests/integration/**/*.test.ts", "tests/load/**/*.test.ts"],
+          globalSetup: ["tests/support/global-setup.ts", "tests/support/product-setup.ts"],
+        },
+      },
+      // Chromium driving the built app: one browser for the run, a context per test.
+      {
+        extends: true,
+        test: {
+          name: "e2e",
+          include: ["tests/e2e/**/*.test.ts"],
+          exclude: TIMED_E2E,
+          // After the other projects: three browser files at a time keep two cores busy on their own.
+          sequence: { groupOrder: 1 },
+          // Each test waits on the page (actions, polls); the limit only catches one that hangs.
+          testTimeout: 120_000,
+          globalSetup: ["tests/support/global-setup.ts", "tests/support/e2e-setup.ts"],
+        },
+      },
+      // Browser tests that hold the app to a time (every screen back within 2 s of the server): run
+      // once everything else is done, alone, so that they measure the app rather than the machine.
+      {
+        extends: true,
+        test: {
+          name: "e2e-timed",
+          include: TIMED_E2E,
+          testTimeout: 120_000,
+          sequence: { groupOrder: 2 },
+          globalSetup: ["tests/support/global-setup.ts", "tests/support/e2e-setup.ts"],
+        },
+      },
+      // The files of ON_POSTGRES again on Debian's PostgreSQL server, started for the run.
       {
         extends: true,
         test: {
           name: "postgres",
-          include: ["tests/integration/server/**/*.test.ts"],
-          globalSetup: ["tests/support/global-setup.ts", "tests/support/postgres-setup.ts"],
+          include: ON_POSTGRES,
+          globalSetup: [
+            "tests/support/global-setup.ts",
+            "tests/support/postgres-setup.ts",
+            "tests/support/product-setup.ts",
+          ],
         },
       },
     ],

@@ -1,0 +1,124 @@
+/**
+ * `npm test`: type-check, lint, Vitest and the fuzz run at the same time, each phase's output
+ * printed whole when it ends (Vitest's as it goes), then the wall time of every phase and the count
+ * of tests. Vitest's files wait on browsers, servers and processes as much as on a core; the other
+ * phases run at the lowest CPU priority (nice 19) and fill those gaps, so that they never slow a
+ * browser test that measures how fast the app answers.
+ * Exits non-zero when any phase fails. `--quick` is the edit loop's run (`npm run test:quick`):
+ * unit and integration tests on the embedded database, no browser, no PostgreSQL, no fuzz.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdirSync, readFileSync, rmSync } from "node:fs";
+import path from "node:path";
+import { ensureDataset } from "../../src/sandbox/dataset/index";
+import { TEST_DATASET } from "./global-setup";
+
+const quick = process.argv.includes("--quick");
+const bin = (name: string) => path.join("node_modules", ".bin", name);
+const REPORT = path.join("test-artifacts", "vitest-report.json");
+
+interface Phase {
+  name: string;
+  command: string[];
+  /** Printed as it comes (the long one); the others are printed whole at their end. */
+  stream?: boolean;
+  /** Runs at the lowest CPU priority: it only takes what the tests leave. */
+  background?: boolean;
+}
+
+const vitest: Phase = {
+  name: "vitest",
+  command: [
+    bin("vitest"),
+    "run",
+    ...(quick ? ["--project", "unit", "--project", "integration"] : []),
+    "--reporter=default",
+    "--reporter=json",
+    `--outputFile.json=${REPORT}`,
+  ],
+  stream: true,
+};
+const phases: Phase[] = quick
+  ? [vitest]
+  : [
+      { name: "typecheck", command: [bin("tsc"), "--noEmit"], background: true },
+      { name: "lint", command: [bin("biome"), "check", "."], background: true },
+      vitest,
+      {
+        name: "fuzz",
+        command: [process.execPath, "--import", "tsx", "tests/fuzz/sandbox-fuzz.ts"],
+        background: true,
+      },
+    ];
+
+const started = performance.now();
+const seconds = (ms: number) => `${(ms / 1000).toFixed(0)} s`;
+
+// The dataset first, so that Vitest's set-up and the fuzz run find it rather than each making it.
+await ensureDataset(path.resolve(".data/test-dataset"), TEST_DATASET);
+const datasetMs = performance.now() - started;
+mkdirSync(path.dirname(REPORT), { recursive: true });
+rmSync(REPORT, { force: true });
+
+const children = new Set<ChildProcess>();
+for (const signal of ["SIGINT", "SIGTERM"] as const)
+  process.once(signal, () => {
+    for (const child of children) child.kill(signal);
+    process.exit(130);
+  });
+
+function run(phase: Phase): Promise<{ phase: Phase; code: number; ms: number }> {
+  const t0 = performance.now();
+  const [command, ...args] = phase.background ? ["nice", "-n", "19", ...phase.command] : phase.command;
+  const child = spawn(command!, args, {
+    stdio: phase.stream ? ["ignore", "inherit", "inherit"] : ["ignore", "pipe", "pipe"],
+    env: { ...process.env, FORCE_COLOR: process.env.FORCE_COLOR ?? (process.stdout.isTTY ? "1" : "0") },
+  });
+  children.add(child);
+  const output: Buffer[] = [];
+  child.stdout?.on("data", (d: Buffer) => output.push(d));
+  child.stderr?.on("data", (d: Buffer) => output.push(d));
+  return new Promise((resolve) => {
+    child.on("close", (code, signal) => {
+      children.delete(child);
+      const ms = performance.now() - t0;
+      const failed = code !== 0;
+      if (!phase.stream) {
+        process.stdout.write(`\n── ${phase.name} (${failed ? "FAILED" : "ok"}, ${seconds(ms)}) ──\n`);
+        process.stdout.write(Buffer.concat(output));
+      }
+      resolve({ phase, code: code ?? (signal ? 128 : 1), ms });
+    });
+  });
+}
+
+const results = await Promise.all(phases.map(run));
+
+interface Report {
+  numTotalTestSuites: number;
+  numPassedTests: number;
+  numFailedTests: number;
+  numPendingTests: number;
+  numTodoTests: number;
+  testResults: unknown[];
+}
+let report: Report | null = null;
+try {
+  report = JSON.parse(readFileSync(REPORT, "utf8")) as Report;
+} catch {
+  // Vitest ended before writing it (a failed set-up): its own output says why.
+}
+
+console.log("\n── the suite ──");
+console.log(`test dataset       ${seconds(datasetMs)}`);
+for (const { phase, code, ms } of results)
+  console.log(
+    `${phase.name.padEnd(18)} ${seconds(ms).padStart(6)}  ${code === 0 ? "ok" : `FAILED (exit ${code})`}`,
+  );
+console.log(`${"all (wall)".padEnd(18)} ${seconds(performance.now() - started).padStart(6)}`);
+if (report) {
+  console.log(`test files: ${report.testResults.length}`);
+  const skipped = report.numPendingTests + report.numTodoTests;
+  console.log(`tests: ${report.numPassedTests} passed, ${report.numFailedTests} failed, ${skipped} skipped`);
+}
+process.exit(results.some((r) => r.code !== 0) ? 1 : 0);
