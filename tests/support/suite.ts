@@ -1,9 +1,9 @@
 /**
- * `npm test`: type-check, lint, Vitest and the fuzz run at the same time, each phase's output
- * printed whole when it ends (Vitest's as it goes), then the wall time of every phase and the count
- * of tests. Vitest's files wait on browsers, servers and processes as much as on a core; the other
- * phases run at the lowest CPU priority (nice 19) and fill those gaps, so that they never slow a
- * browser test that measures how fast the app answers.
+ * `npm test`: type-check and lint beside Vitest, then the fuzz run; each phase's output printed
+ * whole when it ends (Vitest's as it goes), then the wall time of every phase and the count of
+ * tests. The type-check and the lint run at the lowest CPU priority (nice 19): they fill the gaps
+ * Vitest leaves and never slow a browser test. The fuzz run cannot share that way: starved of CPU,
+ * its own sandbox stops answering in time and requests fail, so it runs once Vitest is done.
  * Exits non-zero when any phase fails. `--quick` is the edit loop's run (`npm run test:quick`):
  * unit and integration tests on the embedded database, no browser, no PostgreSQL, no fuzz.
  */
@@ -24,6 +24,8 @@ interface Phase {
   stream?: boolean;
   /** Runs at the lowest CPU priority: it only takes what the tests leave. */
   background?: boolean;
+  /** Starts once Vitest has ended. */
+  afterVitest?: boolean;
 }
 
 const vitest: Phase = {
@@ -47,7 +49,7 @@ const phases: Phase[] = quick
       {
         name: "fuzz",
         command: [process.execPath, "--import", "tsx", "tests/fuzz/sandbox-fuzz.ts"],
-        background: true,
+        afterVitest: true,
       },
     ];
 
@@ -92,7 +94,12 @@ function run(phase: Phase): Promise<{ phase: Phase; code: number; ms: number }> 
   });
 }
 
-const results = await Promise.all(phases.map(run));
+const vitestDone = run(vitest);
+const results = await Promise.all(
+  phases.map((phase) =>
+    phase === vitest ? vitestDone : phase.afterVitest ? vitestDone.then(() => run(phase)) : run(phase),
+  ),
+);
 
 interface Report {
   numTotalTestSuites: number;

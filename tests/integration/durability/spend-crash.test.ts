@@ -9,7 +9,7 @@
  * Both processes run the product's prebuilt bundle (product-build.ts), so a restart costs node's
  * start, not tsx compiling the sources again. CRASH_ENRICH_RUNS and CRASH_EXPORT_RUNS change the
  * counts (at least the defaults in `npm test`: with a journal written after the send put back,
- * the Enrich runs fail within their first few).
+ * Enrich run 11 is charged twice and the first export run makes two exports).
  */
 import type { ChildProcess } from "node:child_process";
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
