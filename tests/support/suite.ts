@@ -33,7 +33,7 @@ const vitest: Phase = {
   command: [
     bin("vitest"),
     "run",
-    ...(quick ? ["--project", "unit", "--project", "integration"] : []),
+    ...(quick ? ["--project", "unit", "--project", "unit-pure", "--project", "integration"] : []),
     "--reporter=default",
     "--reporter=json",
     `--outputFile.json=${REPORT}`,
