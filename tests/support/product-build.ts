@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { inject } from "vitest";
-import type { ProductScript } from "./processes";
+import { nodeArgsOf, type ProductScript } from "./processes";
 
 /**
  * The product's entry points bundled to plain JavaScript once per run (global set-up), for the
@@ -14,12 +14,8 @@ import type { ProductScript } from "./processes";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
-/** What each npm script runs, by the name of its bundle. */
-export const ENTRIES: Record<ProductScript, string> = {
-  start: "src/launcher.ts",
-  sandbox: "src/sandbox/main.ts",
-  users: "src/server/users-cli.ts",
-};
+/** The npm scripts bundled, each as `<script>.mjs`; their entries are read from package.json. */
+const SCRIPTS: ProductScript[] = ["start", "sandbox", "users"];
 
 /** Bundles the entries into a new folder under .data/test-build (inside the project, so that
  * node_modules resolves from it); returns the folder and its removal. */
@@ -30,7 +26,7 @@ export async function buildProduct(): Promise<{ dir: string; remove(): void }> {
   const dir = mkdtempSync(path.join(parent, "run-"));
   await build({
     entryPoints: Object.fromEntries(
-      Object.entries(ENTRIES).map(([name, file]) => [name, path.join(ROOT, file)]),
+      SCRIPTS.map((script) => [script, path.join(ROOT, nodeArgsOf(script).at(-1)!)]),
     ),
     outdir: dir,
     outExtension: { ".js": ".mjs" },
