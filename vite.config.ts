@@ -38,6 +38,9 @@ export default defineConfig({
     globalSetup: ["tests/support/global-setup.ts"],
     testTimeout: 30_000,
     hookTimeout: 120_000,
+    // expect.poll waits on an event (a heading drawn, a row settled): its 1 s default turns a busy
+    // machine into a red test, so it waits as long as a test may.
+    expect: { poll: { timeout: 30_000 } },
     pool: "forks",
     // Most files wait on a browser, a server or a child process rather than on a core: on two
     // cores, three at a time keeps both busy (`npm test` sets it; VITEST_MAX_WORKERS overrides).

@@ -8,6 +8,7 @@ import {
   launchBrowser,
   openPage,
   type PageLog,
+  poll,
   type RunningApp,
   screenshot,
   startApp,
@@ -23,7 +24,6 @@ import {
  */
 
 const SHOTS = "account";
-const poll = <T>(read: () => Promise<T>) => expect.poll(read, { timeout: 10_000 });
 
 let browser: Browser;
 let app: RunningApp;

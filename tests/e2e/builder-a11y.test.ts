@@ -10,6 +10,7 @@ import {
   type OpenedPage,
   openPage,
   type PageLog,
+  poll,
   type RunningApp,
   screenshot,
   settledCount,
@@ -63,7 +64,6 @@ interface AxeViolation {
 }
 
 /** `expect.poll` with room for a loaded machine (its default gives up after one second). */
-const poll = <T>(read: () => Promise<T>) => expect.poll(read, { timeout: 10_000 });
 
 let browser: Browser;
 let app: RunningApp;

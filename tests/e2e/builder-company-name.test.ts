@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { browserAndAppForFile, cspViolations, openPage, screenshot, settledCount } from "../support/browser";
+import {
+  browserAndAppForFile,
+  cspViolations,
+  openPage,
+  poll,
+  screenshot,
+  settledCount,
+} from "../support/browser";
 import { browser as proxyClient } from "../support/proxy-server";
 import { balanceOf } from "./checkout-support";
 
@@ -12,7 +19,6 @@ import { balanceOf } from "./checkout-support";
  */
 
 const env = browserAndAppForFile();
-const poll = <T>(read: () => Promise<T>) => expect.poll(read, { timeout: 15_000 });
 
 /** A company of the sandbox's contact data, its name read through the proxy (free). */
 async function someCompanyName(url: string): Promise<string> {

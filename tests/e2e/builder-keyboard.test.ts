@@ -10,6 +10,7 @@ import {
   launchBrowser,
   openPage,
   parseGroupedNumber,
+  poll,
   type RunningApp,
   screenshot,
   settledCount,
@@ -29,7 +30,6 @@ const FINAL_SUMMARY =
   'Country is one of "United States" or "Canada" and (Job level is "Director" or job title is related to "VP Marketing" or not (Employee range is "51-200"))';
 
 /** `expect.poll` with room for a loaded machine (its default gives up after one second). */
-const poll = <T>(read: () => Promise<T>) => expect.poll(read, { timeout: 10_000 });
 
 let browser: Browser;
 let app: RunningApp;

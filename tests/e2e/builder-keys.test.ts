@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { encodeTreeForUrl } from "../../src/app/lib/working-tree";
 import type { FilterNode, GroupNode } from "../../src/contract/filter";
-import { browserAndAppForFile, cspViolations, openPage, settledCount } from "../support/browser";
+import { browserAndAppForFile, cspViolations, openPage, poll, settledCount } from "../support/browser";
 
 /**
  * Keys as people expect them, in Chromium at 1440 x 900, past eight rules: Ctrl+/ goes
@@ -10,7 +10,6 @@ import { browserAndAppForFile, cspViolations, openPage, settledCount } from "../
  */
 
 const env = browserAndAppForFile();
-const poll = <T>(read: () => Promise<T>) => expect.poll(read, { timeout: 10_000 });
 
 const COUNTRIES = ["Germany", "France", "Spain", "Italy", "Canada", "India", "Japan", "Brazil"];
 const EIGHT: GroupNode = {

@@ -2,7 +2,14 @@ import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { encodeTreeForUrl } from "../../src/app/lib/working-tree";
 import type { FilterNode, GroupNode } from "../../src/contract/filter";
-import { browserAndAppForFile, cspViolations, openPage, screenshot, settledCount } from "../support/browser";
+import {
+  browserAndAppForFile,
+  cspViolations,
+  openPage,
+  poll,
+  screenshot,
+  settledCount,
+} from "../support/browser";
 import { browser as proxyClient } from "../support/proxy-server";
 
 /**
@@ -28,7 +35,6 @@ async function someDomains(url: string): Promise<[string, string]> {
   if (!a || !b) throw new Error("no company domains in the sandbox");
   return [a, b];
 }
-const poll = <T>(read: () => Promise<T>) => expect.poll(read, { timeout: 15_000 });
 const shot = (page: Page, name: string) => screenshot(page, "builder", name, { fromTop: true });
 
 const SUMMARY =

@@ -5,6 +5,7 @@ import {
   cspViolations,
   openPage,
   parseGroupedNumber,
+  poll,
   screenshot,
   settledCount,
 } from "../support/browser";
@@ -17,7 +18,6 @@ import {
  */
 
 const env = browserAndAppForFile();
-const poll = <T>(read: () => Promise<T>) => expect.poll(read, { timeout: 15_000 });
 const shot = (page: Page, name: string) => screenshot(page, "builder", name, { fromTop: true });
 
 describe("a match you can see into", () => {

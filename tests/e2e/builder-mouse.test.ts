@@ -6,6 +6,7 @@ import {
   openPage,
   type PageLog,
   parseGroupedNumber,
+  poll,
   type RunningApp,
   screenshot,
   settledCount,
@@ -23,7 +24,6 @@ const SHOTS = "builder";
 const SAVED_NAME = "North America directors and VPs";
 
 /** `expect.poll` with room for a loaded machine (its default gives up after one second). */
-const poll = <T>(read: () => Promise<T>) => expect.poll(read, { timeout: 10_000 });
 
 let browser: Browser;
 let app: RunningApp;

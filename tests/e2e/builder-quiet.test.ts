@@ -2,7 +2,14 @@ import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { encodeTreeForUrl } from "../../src/app/lib/working-tree";
 import type { GroupNode } from "../../src/contract/filter";
-import { browserAndAppForFile, cspViolations, openPage, screenshot, settledCount } from "../support/browser";
+import {
+  browserAndAppForFile,
+  cspViolations,
+  openPage,
+  poll,
+  screenshot,
+  settledCount,
+} from "../support/browser";
 
 /**
  * New rules are quiet, broken ones contained, in Chromium at 1440 x 900: "+ Condition" adds a rule
@@ -15,7 +22,6 @@ import { browserAndAppForFile, cspViolations, openPage, screenshot, settledCount
  */
 
 const env = browserAndAppForFile();
-const poll = <T>(read: () => Promise<T>) => expect.poll(read, { timeout: 10_000 });
 const shot = (page: Page, name: string) => screenshot(page, "builder", name, { fromTop: true });
 const leftOut = (page: Page) => page.getByTestId("count-left-out");
 

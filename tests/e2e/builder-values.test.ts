@@ -5,6 +5,7 @@ import {
   cspViolations,
   openPage,
   parseGroupedNumber,
+  poll,
   screenshot,
   settledCount,
 } from "../support/browser";
@@ -18,7 +19,6 @@ import {
  */
 
 const env = browserAndAppForFile();
-const poll = <T>(read: () => Promise<T>) => expect.poll(read, { timeout: 10_000 });
 const shot = (page: Page, name: string) => screenshot(page, "builder", name, { fromTop: true });
 
 describe("values that exist", () => {

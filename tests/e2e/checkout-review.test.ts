@@ -307,7 +307,7 @@ describe("Checkout reviews: already yours, suppressed, new; owned contacts in an
     expect(csv.rows).toHaveLength(figures.rows);
     const delivered = new Set(csv.rows.map((row) => row["Contact ID"]));
     for (const id of ids) expect(delivered.has(id)).toBe(false);
-    await poll(() => balance(), 30_000).toBe(before - figures.credits);
+    await poll(() => balance()).toBe(before - figures.credits);
     await bo.log.settle();
     const start = bo.log.exchanges
       .slice(seen)
@@ -377,7 +377,7 @@ describe("Checkout reviews: already yours, suppressed, new; owned contacts in an
     }
 
     const rows = enrichTab(page).getByRole("region", { name: "Enriched rows", exact: true });
-    await poll(() => rows.locator("tbody tr").count(), 30_000).toBe(2);
+    await poll(() => rows.locator("tbody tr").count()).toBe(2);
     const after = await balance();
     expect(before - after).toBeGreaterThan(0);
     expect(before - after).toBeLessThanOrEqual(4);
@@ -408,7 +408,7 @@ describe("Checkout reviews: already yours, suppressed, new; owned contacts in an
     });
     expect(denied.status, denied.text).toBe(200);
     const alert = enrichTab(page).locator('[data-spend="denied"]');
-    await poll(() => alert.isVisible(), 20_000).toBe(true);
+    await poll(() => alert.isVisible()).toBe(true);
     expect(await alert.getByRole("heading").textContent()).toBe("Not bought: ada denied the enrichment");
     expect(await alert.textContent()).toContain("Why: Not this month: the budget is spent.");
     expect(await balance()).toBe(before);

@@ -104,7 +104,7 @@ describe("Selections belong to an audience; people who left it are marked and ne
       // The ticks stayed with the audience; the Builder checks (free) how many are still in it.
       await poll(() => page.getByTestId("selection-left").textContent()).toContain(LEFT_WORDS);
       // The new sample holds her (and anyone else of that name in Germany), still ticked.
-      await poll(() => page.locator(".sample-status").textContent(), 20_000).toMatch(/^A random sample of/);
+      await poll(() => page.locator(".sample-status").textContent()).toMatch(/^A random sample of/);
       expect(
         await sampleTable(page)
           .getByRole("checkbox", { name: `Select ${keptName}`, checked: true })

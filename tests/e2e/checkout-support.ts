@@ -138,7 +138,7 @@ export function expectClean(log: PageLog, allowedFailures: RegExp[] = []) {
 }
 
 /** `expect.poll` with room for a loaded machine. */
-export const poll = <T>(read: () => Promise<T>, timeout = 15_000) => expect.poll(read, { timeout });
+export { poll } from "../support/browser";
 
 /** "1,234" in a text -> 1234. */
 export function numberIn(text: string | null, pattern: RegExp): number {

@@ -7,6 +7,7 @@ import {
   launchBrowser,
   openPage,
   type PageLog,
+  poll,
   type RunningApp,
   screenshot,
   settledCount,
@@ -25,7 +26,6 @@ import { browser as apiClient } from "../support/proxy-server";
  */
 
 const SHOTS = "companies";
-const poll = <T>(read: () => Promise<T>) => expect.poll(read, { timeout: 10_000 });
 
 const GERMANY: GroupNode = {
   type: "group",

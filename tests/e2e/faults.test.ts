@@ -13,6 +13,7 @@ import {
   launchBrowser,
   openPage,
   type PageLog,
+  poll,
   type RunningApp,
   readCount,
   screenshot,
@@ -52,8 +53,6 @@ let faults: FaultUpstream;
 /** What the sandbox itself says of the audience, and what previewing its first rows costs. */
 let expectedCount: string;
 let previewCost: number;
-
-const poll = <T>(read: () => Promise<T>, timeout = 15_000) => expect.poll(read, { timeout });
 
 async function sandboxJson<T>(method: string, pathname: string, body?: unknown): Promise<T> {
   const response = await sandbox.fetch(
@@ -386,7 +385,7 @@ async function builderThrough(fault: FaultCase) {
     await expectNothingBusy(page, 10_000);
     if (fault.name === "reset") {
       // The header's balance has no "Try again": it asks again by itself once the service is back.
-      await poll(() => page.locator("header.header .header-credits").isVisible(), 20_000).toBe(true);
+      await poll(() => page.locator("header.header .header-credits").isVisible()).toBe(true);
     }
     await screenshot(page, SHOTS, `${fault.name}-builder-recovered`, { fromTop: true });
 
@@ -536,7 +535,7 @@ async function exportDownloadThrough() {
     await confirm.getByRole("button", { name: `Confirm and export ${EXPORT_ROWS} rows` }).click();
     const progress = tab.getByRole("region", { name: "Export “Fault suite”" });
     const alert = progress.getByRole("alert").filter({ hasText: "The download did not finish" });
-    await poll(() => alert.isVisible(), 20_000).toBe(true);
+    await poll(() => alert.isVisible()).toBe(true);
     const msToMessage = Date.now() - t0;
     const saw = await titleAndFirstLine(alert);
     // Cut after the first bytes went out: the browser's read fails. Cut before (the proxy's server

@@ -11,6 +11,7 @@ import {
   openPage,
   type PageLog,
   parseGroupedNumber,
+  poll,
   type RunningApp,
   screenshot,
   settledCount,
@@ -27,7 +28,6 @@ import {
  */
 
 const SHOTS = "insights";
-const poll = <T>(read: () => Promise<T>) => expect.poll(read, { timeout: 15_000 });
 
 let browser: Browser;
 let app: RunningApp;

@@ -8,6 +8,7 @@ import {
   type OpenedPage,
   openPage,
   type PageLog,
+  poll,
   screenshot,
   settledCount,
   until,
@@ -27,7 +28,6 @@ import { PASSWORD, signIn } from "../support/team";
 
 const SHOTS = "shared-audiences";
 const NAME = "Directors in North America";
-const poll = <T>(read: () => Promise<T>) => expect.poll(read, { timeout: 15_000 });
 
 /** The Builder's three-level audience (as the builder tests build it). */
 const AUDIENCE: GroupNode = {

@@ -4,7 +4,7 @@ import path from "node:path";
 import type { Browser, Locator, Page, Route } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Sandbox } from "../../src/sandbox/app";
-import { launchBrowser, openPage, type RunningApp, screenshot, startApp } from "../support/browser";
+import { launchBrowser, openPage, poll, type RunningApp, screenshot, startApp } from "../support/browser";
 import { startSandbox } from "../support/proxy-server";
 import { balanceOf, expectClean, GERMANY, urlWithAudience } from "./checkout-support";
 
@@ -19,7 +19,6 @@ import { balanceOf, expectClean, GERMANY, urlWithAudience } from "./checkout-sup
 
 const SHOTS = "spend-no-resend";
 const COPIES = "/tmp/wt-app-shots";
-const poll = <T>(read: () => Promise<T>) => expect.poll(read, { timeout: 15_000 });
 
 /** Every request that reaches the sandbox, by path. */
 const reached: string[] = [];

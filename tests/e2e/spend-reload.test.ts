@@ -1,6 +1,6 @@
 import type { Page, Route } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { browserAndAppForFile, openPage, screenshot } from "../support/browser";
+import { browserAndAppForFile, openPage, poll, screenshot } from "../support/browser";
 
 /**
  * A spend whose answer was lost, then the page reloaded: the spend journal (src/app/lib/spend.ts)
@@ -11,7 +11,6 @@ import { browserAndAppForFile, openPage, screenshot } from "../support/browser";
  */
 
 const SHOTS = "spend-reload";
-const poll = <T>(read: () => Promise<T>) => expect.poll(read, { timeout: 15_000 });
 
 const env = browserAndAppForFile();
 

@@ -5,6 +5,7 @@ import {
   downloadedText,
   type OpenedPage,
   openPage,
+  poll,
   screenshot,
 } from "../support/browser";
 import { browser as proxyClient } from "../support/proxy-server";
@@ -27,7 +28,6 @@ import { expectCleanBut, signInOnPage } from "./team-support";
 
 const SHOTS = "spending";
 const env = browserAndAppForFile({ env: { SANDBOX_KEY: "sbx_payg_demo" } });
-const poll = <T>(read: () => Promise<T>, timeout = 15_000) => expect.poll(read, { timeout });
 const shot = (page: Page, name: string) => screenshot(page, SHOTS, name, { fromTop: true });
 const heading = (page: Page) => page.getByRole("heading", { level: 1 }).textContent();
 const nav = (page: Page) => page.getByRole("navigation", { name: "Main" });

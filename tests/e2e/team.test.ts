@@ -8,6 +8,7 @@ import {
   browserAndAppForFile,
   type OpenedPage,
   openPage,
+  poll,
   type RunningApp,
   screenshot,
   startApp,
@@ -27,7 +28,6 @@ import { expectCleanBut, signInOnPage } from "./team-support";
 
 const SHOTS = "team";
 const env = browserAndAppForFile({ env: { SANDBOX_KEY: "sbx_payg_demo" } });
-const poll = <T>(read: () => Promise<T>, timeout = 15_000) => expect.poll(read, { timeout });
 const shot = (page: Page, name: string) => screenshot(page, SHOTS, name, { fromTop: true });
 const heading = (page: Page) => page.getByRole("heading", { level: 1 }).textContent();
 const header = (page: Page) => page.locator("header.header");

@@ -1,7 +1,7 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { approvalsAnswer } from "../../src/contract/spending";
-import { browserAndAppForFile, openPage, screenshot } from "../support/browser";
+import { browserAndAppForFile, openPage, poll, screenshot } from "../support/browser";
 import { browser as proxyClient } from "../support/proxy-server";
 import { PASSWORD, signIn as signInByApi } from "../support/team";
 import { expectCleanBut, signInOnPage } from "./team-support";
@@ -16,7 +16,6 @@ import { expectCleanBut, signInOnPage } from "./team-support";
 
 const SHOTS = "verify-spending";
 const env = browserAndAppForFile({ env: { SANDBOX_KEY: "sbx_payg_demo" } });
-const poll = <T>(read: () => Promise<T>, timeout = 15_000) => expect.poll(read, { timeout });
 const shot = (page: Page, name: string) => screenshot(page, SHOTS, name, { fromTop: true });
 const heading = (page: Page) => page.getByRole("heading", { level: 1 }).textContent();
 
@@ -66,7 +65,7 @@ describe("verification under the team's caps and approvals, in the browser", () 
 
       // bo's screen follows the request and shows the verdict (the proxy's replay: charged once).
       const result = single.getByTestId("verify-result");
-      await poll(() => result.isVisible(), 30_000).toBe(true);
+      await poll(() => result.isVisible()).toBe(true);
       expect(await result.textContent()).toContain("Invalid");
       await shot(bo.page, "02-check-approved-verdict");
 

@@ -3,7 +3,7 @@ import { rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Browser, BrowserContext, Download, Page } from "playwright-core";
-import { afterAll, beforeAll, inject } from "vitest";
+import { afterAll, beforeAll, expect, inject } from "vitest";
 import type { Sandbox } from "../../src/sandbox/app";
 import { CHROMIUM_PATH, connectChromium, launchChromium } from "./chromium";
 import { type FaultUpstream, faultUpstream } from "./fault-upstream";
@@ -205,6 +205,13 @@ export async function startAppOverFaults(
  * The text of a file the browser downloaded. Read as a stream: the browser is the run's shared one,
  * connected to remotely, which keeps the file on its side (no local `path()`).
  */
+/**
+ * expect.poll for a page: waits on what the page shows, up to the config's poll limit (30 s) or a
+ * longer one a step needs (a batch job's completion), so a slow machine is slower, not red.
+ */
+export const poll = <T>(read: () => Promise<T>, timeout?: number) =>
+  expect.poll(read, timeout === undefined ? {} : { timeout });
+
 export async function downloadedText(download: Download): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
