@@ -56,6 +56,11 @@ export const SPEND_CODES = {
   journalUnavailable: "JOURNAL_UNAVAILABLE",
   /** 409: the same spend is still under way in another proxy instance; the same key later gets its answer. */
   inProgress: "SPEND_IN_PROGRESS",
+  /**
+   * 409: this key's purchase was made (the ledger has it) and its answer is no longer kept: it is
+   * never sent again, at any age. Buying the same thing again is a new purchase, with a new key.
+   */
+  alreadyBought: "PURCHASE_ALREADY_MADE",
   /** 503: a key rotation was not sent, because a new key could not have been stored. */
   keyStoreUnwritable: "KEY_STORE_UNWRITABLE",
 } as const;

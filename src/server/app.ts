@@ -30,7 +30,7 @@ import { SpendJournal } from "./spend-journal";
 import { admitPreview, SpendingPolicy, spendingRoutes } from "./spending-policy";
 import { staticSite } from "./static";
 import { ProxyStats } from "./stats";
-import { suppressionRoutes, viewRows } from "./suppression";
+import { freeCount, suppressionRoutes } from "./suppression";
 import { audit } from "./team/audit";
 import { recordJob, startedBy } from "./team/jobs";
 import { TEAM_PATH, teamRoutes } from "./team/routes";
@@ -178,7 +178,8 @@ export async function createProxy(
       }
       return null;
     },
-    view: (body) => viewRows(client, body),
+    count: freeCount(client),
+    reserve: (purchaseId, ids) => journal.reserve(purchaseId, ids, config.spendJoinWaitMs),
   };
   // Contacts past the retention are deleted (not only no longer served): at start, then hourly.
   const sweepContacts = () =>

@@ -536,6 +536,12 @@ export async function runSpend(
       { code: SPEND_CODES.keyReused },
     );
   if (result.kind === "unknown") throw fail(409, UNKNOWN_LATER, { code: SPEND_CODES.outcomeUnknown });
+  if (result.kind === "spent")
+    throw fail(
+      409,
+      `This purchase was already made on ${result.at.toISOString().slice(0, 10)} (it is in the ledger), and its answer is no longer kept, so it is not sent again. To buy the same contacts again, start a new purchase.`,
+      { code: SPEND_CODES.alreadyBought },
+    );
   if (result.kind === "busy")
     throw fail(
       409,

@@ -9,12 +9,12 @@ import { pgJson } from "./db/storable";
 import { writeLedgerRow } from "./ledger";
 import type { Recorder, WorkResult } from "./spend-journal";
 import {
+  type CountOf,
   readSuppressed,
   type Suppressed,
+  suppressedAmong,
   suppressedEmail,
-  suppressedIds,
   suppressedRow,
-  type ViewRows,
   withoutSuppressed,
 } from "./suppression";
 
@@ -50,8 +50,13 @@ export interface PurchaseDeps {
   retentionDays: number;
   /** The account's credits now (a read, nothing spent); null when the service did not say. */
   readBalance: () => Promise<number | null>;
-  /** A free View call: which contacts are on the team's do-not-contact lists (Enrich). */
-  view?: ViewRows;
+  /** A free Count: which contacts are on the team's do-not-contact lists (Enrich). */
+  count?: CountOf;
+  /**
+   * Reserves contacts for a purchase (SpendJournal.reserve): a second purchase of the same people
+   * waits for the first to commit, then takes them as the team's. "busy" when the wait ran out.
+   */
+  reserve?: (purchaseId: string, ids: readonly string[]) => Promise<"reserved" | "busy">;
 }
 
 /** Sends a request body upstream (the journal's work for it). */
@@ -62,6 +67,14 @@ export function columnsKey(columns: unknown): string {
   if (!Array.isArray(columns) || columns.length === 0) return "";
   return JSON.stringify([...new Set(columns.map(String))].sort());
 }
+
+const BEING_BOUGHT: WorkResult = {
+  answer: problem(
+    409,
+    "Some of these contacts are being bought by another purchase of the team right now, and it has not finished. Nothing was sent and nothing charged: try again in a minute, and they will be served as the team's own if that purchase bought them.",
+  ),
+  outcome: "nothing-done",
+};
 
 const revealOf = (body: Record<string, unknown>) => body.reveal as Reveal;
 
@@ -119,9 +132,15 @@ async function enrich(
   let requested: string[];
   try {
     // Contacts on the team's do-not-contact lists are dropped before anything is sent.
-    const dropped = deps.view ? await suppressedIds(deps.view, suppressed, asked) : new Set<string>();
+    const dropped = deps.count ? await suppressedAmong(deps.count, suppressed, asked) : new Set<string>();
     requested = asked.filter((id) => !dropped.has(id));
     owned = await ownedRows(deps, requested, reveal, key);
+    const toBuy = requested.filter((id) => !owned.has(id));
+    if (deps.reserve && toBuy.length > 0) {
+      if ((await deps.reserve(p.keyHash, toBuy)) === "busy") return BEING_BOUGHT;
+      // Another purchase of some of them may have committed while this one waited: theirs now.
+      owned = await ownedRows(deps, requested, reveal, key);
+    }
   } catch {
     // Before anything is sent: the entry is dropped and the same key may be sent again.
     return {

@@ -26,10 +26,9 @@ import {
   andAll,
   inLists,
   readSuppressed,
-  suppressedIds,
+  suppressedAmong,
   suppressedMatch,
   suppressionNotes,
-  viewRows,
   withoutSuppressed,
 } from "./suppression";
 import type { UpstreamClient } from "./upstream";
@@ -171,7 +170,7 @@ async function reviewEnrich(
   const suppressed = await deps.access.store(() => readSuppressed(deps.db));
   let dropped: Set<string>;
   try {
-    dropped = await suppressedIds((body) => viewRows(deps.client, body), suppressed, ids);
+    dropped = await suppressedAmong((filter) => count(deps.client, filter), suppressed, ids);
   } catch {
     throw fail(502, UNREADABLE);
   }

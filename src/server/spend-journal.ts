@@ -37,7 +37,9 @@ export type SpendResult =
   /** Sent before, and whether it was carried out is not known: never sent again by itself. */
   | { kind: "unknown"; since: Date }
   /** Still being carried out by another instance, alive, after the wait: ask again later. */
-  | { kind: "busy" };
+  | { kind: "busy" }
+  /** Made (the ledger has it) and its answer no longer kept: never sent again, at any age. */
+  | { kind: "spent"; at: Date };
 
 export interface SpendScope {
   caller: string;
@@ -227,30 +229,28 @@ export class SpendJournal {
     const waitUntil = Date.now() + this.options.joinWaitMs;
     for (;;) {
       let inserted: { id: string } | undefined;
+      let spent: Date | undefined;
       try {
-        inserted = await db
-          .insertInto("spend_journal")
-          .values({
-            id,
-            caller: scope.caller,
-            operation: scope.operation,
-            fingerprint: signature,
-            state: "pending",
-            owner: this.instanceId,
-            export_tag: reconcile ? SpendJournal.tagOf(scope) : null,
-            created_at: dbNow,
-            sent_at: dbNow,
-            finished_at: null,
-            status: null,
-            headers: null,
-            body: null,
-          })
-          .onConflict((oc) => oc.column("id").doNothing())
-          .returning("id")
-          .executeTakeFirst();
+        // The ledger outlives the journal's answers: a key it holds was bought, and is not sent
+        // again once its answer is gone (checked in the insert's transaction: no instance slips in).
+        ({ inserted, spent } = await db.transaction().execute(async (trx) => {
+          const fresh = await this.insertPending(trx, id, scope, signature, reconcile);
+          if (!fresh) return { inserted: undefined, spent: undefined };
+          const bought = await trx
+            .selectFrom("ledger")
+            .select("at")
+            .where("key_hash", "=", id)
+            .orderBy("at")
+            .limit(1)
+            .executeTakeFirst();
+          if (!bought) return { inserted: fresh, spent: undefined };
+          await trx.deleteFrom("spend_journal").where("id", "=", id).execute();
+          return { inserted: undefined, spent: new Date(bought.at) };
+        }));
       } catch (error) {
         throw new JournalUnavailable(String((error as Error)?.message ?? error));
       }
+      if (spent) return { kind: "spent", at: spent };
       if (inserted) return this.perform(id, work);
 
       const row = await db
@@ -322,6 +322,35 @@ export class SpendJournal {
     }
   }
 
+  private insertPending(
+    trx: Kysely<Tables>,
+    id: string,
+    scope: SpendScope,
+    signature: string,
+    reconcile?: Reconcile,
+  ): Promise<{ id: string } | undefined> {
+    return trx
+      .insertInto("spend_journal")
+      .values({
+        id,
+        caller: scope.caller,
+        operation: scope.operation,
+        fingerprint: signature,
+        state: "pending",
+        owner: this.instanceId,
+        export_tag: reconcile ? SpendJournal.tagOf(scope) : null,
+        created_at: dbNow,
+        sent_at: dbNow,
+        finished_at: null,
+        status: null,
+        headers: null,
+        body: null,
+      })
+      .onConflict((oc) => oc.column("id").doNothing())
+      .returning("id")
+      .executeTakeFirst();
+  }
+
   private async perform(id: string, work: () => Promise<WorkResult>): Promise<SpendResult> {
     const result = await work();
     await this.finish(id, result);
@@ -364,6 +393,80 @@ export class SpendJournal {
     }
   }
 
+  /**
+   * Reserves these contacts for the purchase `id` (a pending entry of this instance), all or none:
+   * while another purchase in flight holds any of them, waits (up to `waitMs`) for it to commit.
+   * A reservation whose purchase is no longer pending in a live instance is taken over. "busy"
+   * when the wait ran out; throws JournalUnavailable when the database cannot say.
+   */
+  async reserve(id: string, people: readonly string[], waitMs: number): Promise<"reserved" | "busy"> {
+    const keys = [...new Set(people.map((p) => p.trim().toLowerCase()))].sort();
+    if (keys.length === 0) return "reserved";
+    const { db } = this.database;
+    const embedded = this.database.kind === "embedded";
+    const until = Date.now() + waitMs;
+    for (;;) {
+      let got: boolean;
+      try {
+        got = await db
+          .transaction()
+          .execute(async (trx) => {
+            await trx
+              .deleteFrom("contact_reservations")
+              .where("person_key", "in", keys)
+              .where("purchase_id", "!=", id)
+              .where(({ not, exists, selectFrom }) =>
+                not(
+                  exists(
+                    selectFrom("spend_journal")
+                      .select("spend_journal.id")
+                      .whereRef("spend_journal.id", "=", "contact_reservations.purchase_id")
+                      .where("spend_journal.state", "=", "pending")
+                      .where((eb) =>
+                        embedded
+                          ? eb("spend_journal.owner", "=", this.instanceId)
+                          : eb.exists(
+                              eb
+                                .selectFrom("proxy_instances")
+                                .select("proxy_instances.id")
+                                .whereRef("proxy_instances.id", "=", "spend_journal.owner")
+                                .where(
+                                  sql<boolean>`proxy_instances.seen_at > now() - make_interval(secs => ${GONE_AFTER_MS / 1000})`,
+                                ),
+                            ),
+                      ),
+                  ),
+                ),
+              )
+              .execute();
+            await trx
+              .insertInto("contact_reservations")
+              .values(keys.map((person_key) => ({ person_key, purchase_id: id, at: dbNow })))
+              .onConflict((oc) => oc.column("person_key").doNothing())
+              .execute();
+            const mine = await trx
+              .selectFrom("contact_reservations")
+              .select(sql<string>`count(*)`.as("n"))
+              .where("person_key", "in", keys)
+              .where("purchase_id", "=", id)
+              .executeTakeFirstOrThrow();
+            // All or none: a purchase never holds some while it waits for others (no deadlock).
+            if (Number(mine.n) !== keys.length) throw new Held();
+            return true;
+          })
+          .catch((error) => {
+            if (error instanceof Held) return false;
+            throw error;
+          });
+      } catch (error) {
+        throw new JournalUnavailable(String((error as Error)?.message ?? error));
+      }
+      if (got) return "reserved";
+      if (Date.now() >= until) return "busy";
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
   private async isGone(owner: string): Promise<boolean> {
     // Not in flight here (run() looked first), so its final commit failed: the outcome is lost.
     if (owner === this.instanceId) return true;
@@ -399,10 +502,17 @@ export class SpendJournal {
   }
 }
 
-/** A purchase's hold on the caps (spending-policy.ts), deleted with the commit of its outcome. */
-function releaseHold(trx: Kysely<Tables>, id: string) {
-  return trx.deleteFrom("spend_holds").where("entry_id", "=", id).execute();
+/**
+ * What a purchase holds while it is under way, let go with the commit of its outcome: its hold on
+ * the caps (spending-policy.ts) and the contacts it reserved (`reserve`).
+ */
+async function releaseHold(trx: Kysely<Tables>, id: string) {
+  await trx.deleteFrom("spend_holds").where("entry_id", "=", id).execute();
+  await trx.deleteFrom("contact_reservations").where("purchase_id", "=", id).execute();
 }
+
+/** Some of the contacts asked for are held by another purchase: the attempt is rolled back. */
+class Held extends Error {}
 
 function idOf(scope: SpendScope): string {
   return createHash("sha256").update(`${scope.caller}\n${scope.key}`).digest("hex");

@@ -5,6 +5,7 @@ import Papa from "papaparse";
 import type { z } from "zod";
 import { toValidationRecord } from "../contract/errors";
 import type { FilterNode, GroupNode } from "../contract/filter";
+import { idsMatching } from "../contract/in-audience";
 import { VALUE_LIST_MAX } from "../contract/inferred";
 import { responses } from "../contract/operations";
 import { operationById } from "../contract/routes";
@@ -201,8 +202,10 @@ export interface Suppressed {
   byKind: Record<SuppressionKind, string[]>;
   /** Contact ids of owned contacts whose delivered email is on a list. */
   emailIds: string[];
-  /** Emails on a list that match no contact the team owns (cannot be applied before purchase). */
+  /** Emails on a list that match no contact the team owns (the service shows no address before purchase). */
   emailsUnmatched: number;
+  /** The domains of those emails: their companies' people are left out, the person not being knowable. */
+  emailDomains: string[];
 }
 
 /** Everything on the team's lists, emails mapped to the owned contacts they match. */
@@ -214,7 +217,7 @@ export async function readSuppressed(db: Db): Promise<Suppressed> {
   >;
   for (const r of rows) byKind[r.kind].push(r.value);
   let emailIds: string[] = [];
-  let matched = 0;
+  let matchedEmails = new Set<string>();
   if (byKind.email.length > 0) {
     const found = await db
       .selectFrom("owned_contacts")
@@ -224,13 +227,20 @@ export async function readSuppressed(db: Db): Promise<Suppressed> {
       )
       .execute();
     emailIds = [...new Set(found.map((f) => f.rbid_pao))];
-    matched = new Set(found.map((f) => f.email)).size;
+    matchedEmails = new Set(found.map((f) => f.email));
   }
-  return { byKind, emailIds, emailsUnmatched: byKind.email.length - matched };
+  const unmatched = byKind.email.filter((e) => !matchedEmails.has(e));
+  const emailDomains = new Set<string>();
+  for (const email of unmatched) {
+    const domain = normalise("domain", email.slice(email.lastIndexOf("@") + 1));
+    if (domain !== null) emailDomains.add(domain);
+  }
+  return { byKind, emailIds, emailsUnmatched: unmatched.length, emailDomains: [...emailDomains].sort() };
 }
 
 export const hasSuppressed = (s: Suppressed) =>
   s.emailIds.length > 0 ||
+  s.emailDomains.length > 0 ||
   (["domain", "companyId", "personId", "linkedin"] as const).some((k) => s.byKind[k].length > 0);
 
 /** `column in [values]`, split into lists the contract admits. */
@@ -250,10 +260,15 @@ export function inLists(
   return out;
 }
 
-/** `(DOMAIN_ORG in … OR RBID_ORG in … OR RBID_PAO in … OR LINKEDIN_URL_PER in …)`, or null if empty. */
+/**
+ * `(DOMAIN_ORG in … OR RBID_ORG in … OR RBID_PAO in … OR LINKEDIN_URL_PER in …)`, or null if empty.
+ * A listed address nobody the team owns has is matched by its domain: the service keeps addresses
+ * out of every filter (they are what is paid for), so its person cannot be told from colleagues
+ * before a purchase, and none of them is bought rather than one bought and withheld.
+ */
 export function suppressedMatch(s: Suppressed): GroupNode | null {
   const children = [
-    ...inLists("DOMAIN_ORG", s.byKind.domain),
+    ...inLists("DOMAIN_ORG", [...new Set([...s.byKind.domain, ...s.emailDomains])]),
     ...inLists("RBID_ORG", s.byKind.companyId),
     ...inLists("RBID_PAO", [...new Set([...s.byKind.personId, ...s.emailIds])]),
     ...inLists("LINKEDIN_URL_PER", s.byKind.linkedin),
@@ -281,8 +296,10 @@ export function withoutSuppressed(filter: GroupNode | null | undefined, s: Suppr
 /** What cannot be applied before a purchase, in plain words (none when nothing of the kind). */
 export function suppressionNotes(s: Suppressed): string[] {
   if (s.emailsUnmatched === 0) return [];
+  const n = s.emailsUnmatched;
+  const domains = s.emailDomains.slice(0, 3).join(", ") + (s.emailDomains.length > 3 ? ", …" : "");
   return [
-    `${s.emailsUnmatched} suppressed email ${s.emailsUnmatched === 1 ? "address matches" : "addresses match"} no contact the team has bought, so ${s.emailsUnmatched === 1 ? "it" : "they"} cannot be left out before the purchase: the data service shows no email until it is bought. Add the company's domain or the person's LinkedIn profile to leave them out.`,
+    `${n} suppressed email ${n === 1 ? "address matches" : "addresses match"} no contact the team has bought. The data service shows no address before a purchase, so ${n === 1 ? "that person" : "those people"} cannot be told apart from ${n === 1 ? "their" : "their"} colleagues: everyone at ${domains} is left out. To buy people there, replace the address on the list with that person's contact id or LinkedIn profile.`,
   ];
 }
 
@@ -459,16 +476,17 @@ export function suppressionRoutes(
   });
 }
 
-/** A free View call (columns [RBID_PAO], at most 100 rows): the rows, or null when it failed. */
-export type ViewRows = (body: Record<string, unknown>) => Promise<Record<string, unknown>[] | null>;
+/** A free Count (exact) of a filter; throws when it did not answer. */
+export type CountOf = (filter: GroupNode) => Promise<number>;
 
 /**
  * Which of these contact ids are on the team's lists: by id (and owned emails) directly, by
- * company, domain and LinkedIn profile through free View calls of `RBID_PAO in [<=100 ids] AND
- * suppressed`. Throws when a View call fails (nothing may be bought unchecked).
+ * company, domain, LinkedIn profile and the domains of listed addresses through free Counts of
+ * `RBID_PAO in [ids] AND suppressed` (`idsMatching`: counts, never a View, so no daily sample
+ * budget can shorten it). Throws when a Count fails: nothing may be bought unchecked.
  */
-export async function suppressedIds(
-  view: ViewRows,
+export async function suppressedAmong(
+  count: CountOf,
   s: Suppressed,
   ids: readonly string[],
 ): Promise<Set<string>> {
@@ -478,24 +496,7 @@ export async function suppressedIds(
   const match = suppressedMatch(byRow);
   if (!match) return found;
   const rest = [...new Set(ids.filter((id) => !found.has(id)))];
-  const byLower = new Map<string, string[]>();
-  for (const id of rest) {
-    const k = id.trim().toLowerCase();
-    byLower.set(k, [...(byLower.get(k) ?? []), id]);
-  }
-  for (let i = 0; i < rest.length; i += 100) {
-    const chunk = rest.slice(i, i + 100);
-    const rows = await view({
-      filter: andAll(match, [
-        { type: "condition", column: "RBID_PAO", operator: "in", valueList: chunk } as FilterNode,
-      ]),
-      columns: ["RBID_PAO"],
-      limit: 100,
-    });
-    if (rows === null) throw new Error("a View call to check the do-not-contact lists failed");
-    for (const row of rows)
-      for (const id of byLower.get(String(row.RBID_PAO).trim().toLowerCase()) ?? []) found.add(id);
-  }
+  for (const id of await idsMatching(match, rest, count)) found.add(id);
   return found;
 }
 
@@ -540,23 +541,20 @@ export function suppressedRow(s: Suppressed): (row: Record<string, unknown>) => 
     });
 }
 
-/** A View call (free): its rows, or null when it did not answer 200 with a readable body. */
-export async function viewRows(
-  client: UpstreamClient,
-  body: Record<string, unknown>,
-): Promise<Record<string, unknown>[] | null> {
-  const op = operationById("view");
-  const outcome = await client.send({
-    op,
-    target: op.path,
-    body: { kind: "json", text: JSON.stringify(body) },
-    stream: false,
-  });
-  if (outcome.kind !== "answer" || outcome.status !== 200) return null;
-  try {
-    const parsed = responses.view.safeParse(JSON.parse(outcome.text));
-    return parsed.success ? parsed.data.rows : null;
-  } catch {
-    return null;
-  }
+/** A free Count (exact) through the proxy's client: the number, or throws when it did not answer 200. */
+export function freeCount(client: UpstreamClient): CountOf {
+  return async (filter) => {
+    const op = operationById("count");
+    const outcome = await client.send({
+      op,
+      target: op.path,
+      body: { kind: "json", text: JSON.stringify({ filter, mode: "exact" }) },
+      stream: false,
+    });
+    if (outcome.kind !== "answer" || outcome.status !== 200)
+      throw new Error("a free Count to check the do-not-contact lists did not answer");
+    const parsed = responses.count.safeParse(JSON.parse(outcome.text));
+    if (!parsed.success) throw new Error("a free Count to check the do-not-contact lists could not be read");
+    return parsed.data.count;
+  };
 }

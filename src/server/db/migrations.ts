@@ -310,6 +310,23 @@ const MIGRATIONS: Record<string, Migration> = {
       await db.schema.createIndex("verify_purchases_state").on("verify_purchases").column("state").execute();
     },
   },
+  "008-contact-reservations": {
+    // Contacts reserved by the purchase buying them, so that two purchases of the same new people
+    // at once (two buyers, two tabs, two instances) pay for them once.
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable("contact_reservations")
+        .addColumn("person_key", "text", (c) => c.primaryKey())
+        .addColumn("purchase_id", "text", (c) => c.notNull())
+        .addColumn("at", "timestamptz", (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex("contact_reservations_purchase")
+        .on("contact_reservations")
+        .column("purchase_id")
+        .execute();
+    },
+  },
 };
 
 /** The migrations, for Kysely's Migrator (tests migrate step by step with it). */

@@ -26,6 +26,7 @@ export interface Tables {
   person_caps: PersonCapTable;
   approvals: ApprovalTable;
   spend_holds: SpendHoldTable;
+  contact_reservations: ContactReservationTable;
 }
 
 /** Every running proxy process: a pending spend whose owner stopped beating was cut off by a crash. */
@@ -286,5 +287,17 @@ export interface SpendHoldTable {
   entry_id: string;
   person: string;
   credits: number;
+  at: Timestamp;
+}
+
+/**
+ * A contact being bought right now (Enrich): a second purchase of the same person waits for the
+ * first to commit, then takes the contact as the team's instead of paying for it again.
+ */
+export interface ContactReservationTable {
+  /** RBID_PAO trimmed and lower-case, as the service matches it. */
+  person_key: string;
+  /** The journal entry (and ledger key_hash) of the purchase holding it. */
+  purchase_id: string;
   at: Timestamp;
 }

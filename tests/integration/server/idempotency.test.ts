@@ -237,7 +237,7 @@ describe("unknown outcomes", () => {
     }
   });
 
-  it("forgets entries after the TTL", async () => {
+  it("forgets answers after the TTL, but never sends a key the ledger holds again", async () => {
     const counting = recording(async () =>
       json({ rows: [], matched: 0, notFound: [], creditsCharged: 0, creditsRemaining: 1 }),
     );
@@ -249,7 +249,15 @@ describe("unknown outcomes", () => {
       await client.post("/api/v2/contact/enrich", body, { idempotencyKey: "ttl-key-00001" });
       expect(counting.seen).toHaveLength(1);
       await sleep(1100);
-      await client.post("/api/v2/contact/enrich", body, { idempotencyKey: "ttl-key-00001" });
+      const late = await client.post("/api/v2/contact/enrich", body, { idempotencyKey: "ttl-key-00001" });
+      expect(late.status).toBe(409);
+      expect(late.body).toMatchObject({ code: "PURCHASE_ALREADY_MADE" });
+      // The answer (paid data) went with the entry; the key is refused from the ledger, in words.
+      const journal = await own.proxy.database.db.selectFrom("spend_journal").select("id").execute();
+      expect(journal).toEqual([]);
+      expect(counting.seen).toHaveLength(1);
+      // A new key is a new purchase.
+      await client.post("/api/v2/contact/enrich", body, { idempotencyKey: "ttl-key-00002" });
       expect(counting.seen).toHaveLength(2);
     } finally {
       await own.close();

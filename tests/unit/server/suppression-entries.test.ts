@@ -57,6 +57,7 @@ describe("suppression entries", () => {
       byKind: { domain: ["acme.io"], companyId: [], personId: [], linkedin: [], email: ["bo@beta.com"] },
       emailIds: [],
       emailsUnmatched: 0,
+      emailDomains: [],
     });
     expect(onList("Jane@ACME.io")).toBe(true);
     expect(onList("bo@beta.com")).toBe(true);

@@ -19,6 +19,8 @@ export function refusalText(error: ApiError, plan: Plan | null | undefined): str
   if (isCapReached(error))
     return saysNothing ? error.message : `${error.message} Nothing was sent and nothing was spent.`;
   if (isApprovalDenied(error)) return saysNothing ? error.message : `${error.message} Nothing was spent.`;
+  if (error.code === SPEND_CODES.alreadyBought)
+    return `${error.message} Nothing was sent or charged now; the contacts bought then are in the ledger and, while the team keeps them, served again for nothing.`;
   if (error.code === SPEND_CODES.keyReused)
     return "The server had already received a different request under this purchase's reference, so it did not carry this one out and nothing was charged for it. Check the balance on the Account page, then buy it again if you still need it.";
   return readableError(error);
@@ -28,6 +30,7 @@ export function refusalText(error: ApiError, plan: Plan | null | undefined): str
 function failedTitle<T>(state: Extract<PurchaseState<T>, { phase: "failed" }>): string {
   if (state.error.code === OUTCOME_CODES.answerCutOff) return "Bought, but the answer was lost on the way";
   if (state.error.code === SPEND_CODES.keyReused) return "Not bought: this request was refused";
+  if (state.error.code === SPEND_CODES.alreadyBought) return "Already bought: not sent again";
   if (isCapReached(state.error)) return "Not bought: it would pass a monthly spending cap";
   if (isApprovalDenied(state.error)) return "Not bought: an admin denied it";
   return state.results.length > 0 ? "Part of the purchase was refused" : "Nothing was bought";
@@ -103,6 +106,11 @@ export function PurchaseNotice<T>({
           <p>{refusalText(state.error, plan)}</p>
           {state.results.length > 0 ? (
             <p>The rows bought before the refusal are below; the rest was not sent.</p>
+          ) : null}
+          {state.error.code === SPEND_CODES.alreadyBought ? (
+            <button type="button" className="btn" onClick={onForget}>
+              Start a new purchase
+            </button>
           ) : null}
         </div>
       );
