@@ -20,6 +20,7 @@ const ON_POSTGRES = [
   "caps-approvals", // two spends at once against one cap: the hold is taken in a transaction
   "checkout-spending", // purchases racing for the same rows and the journal's commit
   "owned-ledger", // owned contacts and the ledger written in one transaction with the journal
+  "journal-edges", // two journals, one judged gone: the send's clock, one ledger row after a gap
   "money-edges", // contacts reserved across instances; the ledger checked in the journal's insert
   "team-audiences", // versions saved at once (optimistic concurrency); text a server cannot store
   "team-people", // sessions and roles across instances; the last admin kept under concurrent changes

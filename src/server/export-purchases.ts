@@ -12,7 +12,7 @@ import { type BufferedAnswer, fail } from "./answer";
 import { csvLine } from "./csv";
 import type { Tables } from "./db/schema";
 import { pgJson } from "./db/storable";
-import { writeLedgerRow } from "./ledger";
+import { type LedgerRowValues, writeLedgerRow } from "./ledger";
 import { columnsKey } from "./purchases";
 import type { Recorder, WorkResult } from "./spend-journal";
 import { andAll, inLists, readSuppressed, type Suppressed, withoutSuppressed } from "./suppression";
@@ -253,23 +253,24 @@ export function startedRecorder(p: ExportPurchase, started: ExportStarted): Reco
   };
 }
 
-/** The ledger's row for an export start cut off by a crash. */
-export function unknownExportRecorder(p: ExportPurchase): Recorder {
-  return (trx) =>
-    ledgerRow(trx, p, { outcome: "unknown", rows: 0, estimated: p.creditsEstimated ?? null, charged: null });
+/** The ledger's row for an export start whose outcome is never learned (kept with its journal entry). */
+export function unknownExportRow(p: ExportPurchase): LedgerRowValues {
+  return exportRow(p, { outcome: "unknown", rows: 0, estimated: p.creditsEstimated ?? null, charged: null });
 }
 
-function ledgerRow(
-  trx: Db,
-  p: ExportPurchase,
-  f: {
-    outcome: "pending" | "refused" | "unknown";
-    rows: number;
-    estimated: number | null;
-    charged: number | null;
-  },
-) {
-  return writeLedgerRow(trx, {
+interface ExportFigures {
+  outcome: "pending" | "refused" | "unknown";
+  rows: number;
+  estimated: number | null;
+  charged: number | null;
+}
+
+function ledgerRow(trx: Db, p: ExportPurchase, f: ExportFigures) {
+  return writeLedgerRow(trx, exportRow(p, f));
+}
+
+function exportRow(p: ExportPurchase, f: ExportFigures): LedgerRowValues {
+  return {
     person: p.person,
     operation: "exportStart",
     audienceName: p.audienceName ?? (typeof p.original.name === "string" ? p.original.name : null),
@@ -282,7 +283,7 @@ function ledgerRow(
     outcome: f.outcome,
     keyHash: p.keyHash,
     keyLast4: p.keyLast4,
-  });
+  };
 }
 
 const ENDED = new Set(["COMPLETED", "ERROR", "CANCELLED"]);

@@ -29,19 +29,19 @@ import {
   prepareExport,
   startExport,
   startedRecorder,
-  unknownExportRecorder,
+  unknownExportRow,
   withFreeRows,
 } from "./export-purchases";
 import { answerOf, type Outcome } from "./faults";
 import type { KeyStore } from "./key-store";
-import { LEDGER_OPERATIONS, type Purchase, type PurchaseDeps, purchase, unknownRecorder } from "./purchases";
+import type { LedgerRowValues } from "./ledger";
+import { LEDGER_OPERATIONS, type Purchase, type PurchaseDeps, purchase, unknownLedgerRow } from "./purchases";
 import { type Input, readInput } from "./request-input";
 import type { ResponseCache } from "./response-cache";
 import {
   IDEMPOTENCY_KEY,
   JournalUnavailable,
   type Reconcile,
-  type Recorder,
   SpendJournal,
   type WorkOutcome,
   type WorkResult,
@@ -55,7 +55,7 @@ import {
   type ToolPurchase,
   toolFile,
   toolPurchase,
-  unknownToolRecorder,
+  unknownToolRow,
   unreadableUpload,
 } from "./tool-purchases";
 import type { Call, UpstreamClient } from "./upstream";
@@ -418,7 +418,7 @@ export async function runSpend(
   }
 
   let work = () => exchange(send, deps, onUpstreamMs);
-  let recordUnknown: Recorder | undefined;
+  let unknownRow: LedgerRowValues | undefined;
   const purchases = deps.purchases;
   let exported: ExportPurchase | undefined;
   if (purchases && op.id === "exportStart") {
@@ -467,9 +467,18 @@ export async function runSpend(
         }
       }
       const sent = { ...call, body: { kind: "json" as const, text: JSON.stringify(prepared.body) } };
+      // "Was it ever made?" is timed from here, the real send, not from the free work before it.
+      if (!(await deps.journal.markSent(scope).catch(() => false)))
+        return {
+          answer: problem(
+            503,
+            "The proxy could not record that this export is being sent, so nothing was sent and nothing charged. Try again in a moment.",
+          ),
+          outcome: "nothing-done",
+        };
       return startExport({ ...bought, free }, () => exchange(sent, deps, onUpstreamMs));
     };
-    recordUnknown = unknownExportRecorder(bought);
+    unknownRow = unknownExportRow(bought);
   }
   if (op.id === "exportStart")
     // A start cut off by a crash and found in the export list is recorded as if it had answered.
@@ -492,7 +501,7 @@ export async function runSpend(
       plan: deps.plan ?? (async () => null),
     };
     work = () => toolPurchase(bought, () => exchange(send, deps, onUpstreamMs));
-    recordUnknown = unknownToolRecorder(bought);
+    unknownRow = unknownToolRow(bought);
   }
   if (purchases && LEDGER_OPERATIONS.has(op.id)) {
     // Owned rows served from the store, the rest sent; delivered rows and the ledger's row are
@@ -510,7 +519,7 @@ export async function runSpend(
       purchase(purchases, bought, (body) =>
         exchange({ ...call, body: { kind: "json", text: JSON.stringify(body) } }, deps, onUpstreamMs),
       );
-    recordUnknown = unknownRecorder(bought);
+    unknownRow = unknownLedgerRow(bought);
   }
   let outcome: WorkOutcome = "final";
   const inner = work;
@@ -521,7 +530,7 @@ export async function runSpend(
   };
   let result: Awaited<ReturnType<SpendJournal["run"]>>;
   try {
-    result = await deps.journal.run(scope, fingerprint, work, reconcile, recordUnknown);
+    result = await deps.journal.run(scope, fingerprint, work, reconcile, unknownRow);
   } catch (error) {
     if (held) await deps.policy?.release(entryId).catch(() => {});
     if (!(error instanceof JournalUnavailable)) throw error;

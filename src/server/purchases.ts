@@ -6,8 +6,8 @@ import { revealsEmail, revealsMobile } from "../contract/pricing";
 import { type BufferedAnswer, problem } from "./answer";
 import type { LedgerOutcome, Tables } from "./db/schema";
 import { pgJson } from "./db/storable";
-import { writeLedgerRow } from "./ledger";
-import type { Recorder, WorkResult } from "./spend-journal";
+import { type LedgerRowValues, writeLedgerRow } from "./ledger";
+import type { WorkResult } from "./spend-journal";
 import {
   type CountOf,
   readSuppressed,
@@ -374,7 +374,11 @@ async function recordRows(trx: Kysely<Tables>, p: Purchase, rows: Row[]) {
 }
 
 function recordLedger(trx: Kysely<Tables>, p: Purchase, figures: LedgerFigures) {
-  return writeLedgerRow(trx, {
+  return writeLedgerRow(trx, rowOf(p, figures));
+}
+
+function rowOf(p: Purchase, figures: LedgerFigures): LedgerRowValues {
+  return {
     person: p.person,
     operation: p.operation,
     audienceName: p.audienceName ?? null,
@@ -387,12 +391,12 @@ function recordLedger(trx: Kysely<Tables>, p: Purchase, figures: LedgerFigures) 
     outcome: figures.outcome,
     keyHash: p.keyHash,
     keyLast4: p.keyLast4,
-  });
+  };
 }
 
-/** The ledger's row for a purchase found cut off by a crash (its outcome never learned). */
-export function unknownRecorder(p: Purchase): Recorder {
-  return (trx) => recordLedger(trx, p, { outcome: "unknown", rows: 0, free: 0, charged: null });
+/** The ledger's row for a purchase whose outcome is never learned (kept with its journal entry). */
+export function unknownLedgerRow(p: Purchase): LedgerRowValues {
+  return rowOf(p, { outcome: "unknown", rows: 0, free: 0, charged: null });
 }
 
 /** Deletes owned rows past the retention: the paid data is not kept longer than it is served. */

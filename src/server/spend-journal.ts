@@ -3,6 +3,7 @@ import { type Kysely, sql } from "kysely";
 import type { BufferedAnswer } from "./answer";
 import type { Database } from "./db/database";
 import type { Tables } from "./db/schema";
+import { type LedgerRowValues, writeLedgerRow } from "./ledger";
 
 /** Stripe's rule, narrowed: 8 to 128 characters a header can carry without escaping. */
 export const IDEMPOTENCY_KEY = /^[A-Za-z0-9_-]{8,128}$/;
@@ -67,6 +68,8 @@ export class JournalUnavailable extends Error {
 const HEARTBEAT_MS = 2000;
 /** An instance whose heartbeat is older than this is gone (killed, or cut off from the database). */
 const GONE_AFTER_MS = 10_000;
+/** How often pending entries of gone instances are looked for (and recorded as unknown). */
+const GONE_SWEEP_MS = 30_000;
 /** An outcome never learned is kept (without any answer) this long, so its key is not sent again. */
 const UNRESOLVED_KEEP_MS = 30 * 24 * 3600_000;
 /** Every time below is the database's clock: instances on several machines compare them. */
@@ -106,6 +109,7 @@ export class SpendJournal {
       .values({ id: this.instanceId, started_at: dbNow, seen_at: dbNow })
       .execute();
     await this.sweep();
+    await this.sweepGone();
     const beat = setInterval(() => {
       void db
         .updateTable("proxy_instances")
@@ -118,7 +122,8 @@ export class SpendJournal {
       () => void this.sweep().catch(() => {}),
       Math.min(this.options.ttlMs, 3600_000),
     );
-    this.timers = [beat, sweeper];
+    const gone = setInterval(() => void this.sweepGone().catch(() => {}), GONE_SWEEP_MS);
+    this.timers = [beat, sweeper, gone];
     for (const timer of this.timers) timer.unref();
   }
 
@@ -146,7 +151,7 @@ export class SpendJournal {
 
   /**
    * Whether the journal holds this scope's entry (under way, answered within the TTL, or outcome
-   * unknown): then `run` replays, joins or refuses it, and the caps are not asked again (a replay
+   * unknown) or the ledger its purchase: then `run` replays, joins or refuses it, and the caps are not asked again (a replay
    * is never refused by a cap). Throws JournalUnavailable when the database cannot say.
    */
   async known(scope: SpendScope): Promise<boolean> {
@@ -163,7 +168,15 @@ export class SpendJournal {
         )
         .where("id", "=", idOf(scope))
         .executeTakeFirst();
-      return row !== undefined && !row.expired;
+      if (row !== undefined && !row.expired) return true;
+      // Bought, its answer gone: `run` refuses it (PURCHASE_ALREADY_MADE), before any cap.
+      const bought = await this.database.db
+        .selectFrom("ledger")
+        .select("id")
+        .where("key_hash", "=", idOf(scope))
+        .limit(1)
+        .executeTakeFirst();
+      return bought !== undefined;
     } catch (error) {
       throw new JournalUnavailable(String((error as Error)?.message ?? error));
     }
@@ -192,8 +205,11 @@ export class SpendJournal {
     fingerprint: string,
     work: () => Promise<WorkResult>,
     reconcile?: Reconcile,
-    /** Written with the entry when a pending entry of a gone instance is found and marked unknown. */
-    recordUnknown?: Recorder,
+    /**
+     * The ledger row this spend comes to if its outcome is never learned: kept with the pending
+     * entry, written when the entry is marked unknown (by a retry, or by the sweep of gone instances).
+     */
+    unknownRow?: LedgerRowValues,
   ): Promise<SpendResult> {
     const id = idOf(scope);
     const signature = `${scope.operation}\n${fingerprint}`;
@@ -204,7 +220,7 @@ export class SpendJournal {
       return first.kind === "fresh" ? { kind: "replay", answer: first.answer } : first;
     }
     // Registered before the first await, so a concurrent repeat in this process always finds it.
-    const promise = this.settle(id, scope, signature, work, reconcile, recordUnknown).then((result) => ({
+    const promise = this.settle(id, scope, signature, work, reconcile, unknownRow).then((result) => ({
       ...result,
       fingerprint: result.kind === "conflict" ? "" : signature,
     }));
@@ -223,7 +239,7 @@ export class SpendJournal {
     signature: string,
     work: () => Promise<WorkResult>,
     reconcile?: Reconcile,
-    recordUnknown?: Recorder,
+    unknownRow?: LedgerRowValues,
   ): Promise<SpendResult> {
     const { db } = this.database;
     const waitUntil = Date.now() + this.options.joinWaitMs;
@@ -234,7 +250,7 @@ export class SpendJournal {
         // The ledger outlives the journal's answers: a key it holds was bought, and is not sent
         // again once its answer is gone (checked in the insert's transaction: no instance slips in).
         ({ inserted, spent } = await db.transaction().execute(async (trx) => {
-          const fresh = await this.insertPending(trx, id, scope, signature, reconcile);
+          const fresh = await this.insertPending(trx, id, scope, signature, reconcile, unknownRow);
           if (!fresh) return { inserted: undefined, spent: undefined };
           const bought = await trx
             .selectFrom("ledger")
@@ -287,28 +303,14 @@ export class SpendJournal {
         await new Promise((r) => setTimeout(r, 100));
         continue;
       }
-      if (row.state === "pending")
-        await db.transaction().execute(async (trx) => {
-          const marked = await trx
-            .updateTable("spend_journal")
-            .set({ state: "unknown" })
-            .where("id", "=", id)
-            .where("state", "=", "pending")
-            .executeTakeFirst();
-          // Once: the instance that marks it records it (the ledger's "unknown" row, which counts
-          // its estimate against the caps from now on instead of the purchase's hold).
-          if (Number(marked.numUpdatedRows) === 1) {
-            if (recordUnknown) await recordUnknown(trx);
-            await releaseHold(trx, id);
-          }
-        });
+      if (row.state === "pending") await this.markUnknown(id, row.owner);
       if (!reconcile || !row.export_tag) return { kind: "unknown", since: row.created_at };
       const found = await reconcile(row.export_tag, Number(row.since_sent_ms)).catch(
         () => "not-known" as const,
       );
       if (found === "not-known") return { kind: "unknown", since: row.created_at };
       if (found !== "absent") {
-        await this.finish(id, { answer: found.found, outcome: "final", record: found.record });
+        await this.finish(id, { answer: found.found, outcome: "final", record: found.record }, true);
         return { kind: "replay", answer: found.found };
       }
       // Never made: take the entry over (one instance wins) and send it now.
@@ -328,6 +330,7 @@ export class SpendJournal {
     scope: SpendScope,
     signature: string,
     reconcile?: Reconcile,
+    unknownRow?: LedgerRowValues,
   ): Promise<{ id: string } | undefined> {
     return trx
       .insertInto("spend_journal")
@@ -345,10 +348,53 @@ export class SpendJournal {
         status: null,
         headers: null,
         body: null,
+        unknown_row: unknownRow ? JSON.stringify(unknownRow) : null,
       })
       .onConflict((oc) => oc.column("id").doNothing())
       .returning("id")
       .executeTakeFirst();
+  }
+
+  /**
+   * A pending entry of a gone instance becomes `unknown`, once: the instance that marks it writes
+   * the ledger's "unknown" row kept with it (which counts its estimate against the caps from now
+   * on) and lets its hold and reserved contacts go, in the same commit.
+   */
+  private async markUnknown(id: string, owner: string): Promise<void> {
+    await this.database.db.transaction().execute(async (trx) => {
+      const marked = await trx
+        .updateTable("spend_journal")
+        .set({ state: "unknown" })
+        .where("id", "=", id)
+        .where("owner", "=", owner)
+        .where("state", "=", "pending")
+        .returning("unknown_row")
+        .executeTakeFirst();
+      if (!marked) return;
+      if (marked.unknown_row) await writeLedgerRow(trx, JSON.parse(marked.unknown_row) as LedgerRowValues);
+      await releaseHold(trx, id);
+    });
+  }
+
+  /**
+   * Pending entries whose instance is gone (a crash, a lost database connection) are marked
+   * `unknown` with their ledger row, without waiting for their key to be sent again: at start, and
+   * every GONE_SWEEP_MS. Nothing is sent again by it.
+   */
+  async sweepGone(): Promise<number> {
+    const pending = await this.database.db
+      .selectFrom("spend_journal")
+      .select(["id", "owner"])
+      .where("state", "=", "pending")
+      .execute();
+    let marked = 0;
+    for (const entry of pending) {
+      if (this.inFlight.has(entry.id)) continue; // under way here
+      if (!(await this.isGone(entry.owner))) continue;
+      await this.markUnknown(entry.id, entry.owner);
+      marked++;
+    }
+    return marked;
   }
 
   private async perform(id: string, work: () => Promise<WorkResult>): Promise<SpendResult> {
@@ -357,18 +403,32 @@ export class SpendJournal {
     return { kind: "fresh", answer: result.answer };
   }
 
-  private async finish(id: string, { answer, outcome, record }: WorkResult) {
+  /** `adopt`: an entry of a gone instance whose outcome this one found (an export in the list). */
+  private async finish(id: string, { answer, outcome, record }: WorkResult, adopt = false) {
     const { db } = this.database;
     try {
       // The purchase's hold on the caps goes in the same commit: nothing done frees it, and a final
       // or unknown outcome's ledger row counts instead (its charge, or its estimate).
-      if (outcome === "nothing-done")
-        await db.transaction().execute(async (trx) => {
-          await trx.deleteFrom("spend_journal").where("id", "=", id).execute();
-          await releaseHold(trx, id);
-        });
-      else
-        await db.transaction().execute(async (trx) => {
+      await db.transaction().execute(async (trx) => {
+        const entry = await trx
+          .selectFrom("spend_journal")
+          .select(["state", "owner"])
+          .where("id", "=", id)
+          .forUpdate()
+          .executeTakeFirst();
+        // Taken over by another instance (it judged this one gone and sent it itself): its to record.
+        if (!entry || entry.state === "done" || (!adopt && entry.owner !== this.instanceId))
+          throw new NotOurs(id);
+        // Marked unknown by another instance during a silence of this one: the "unknown" ledger row
+        // it wrote gives way to what this instance knows, so the purchase keeps one row.
+        if (entry.state === "unknown")
+          await trx
+            .deleteFrom("ledger")
+            .where("key_hash", "=", id)
+            .where("outcome", "=", "unknown")
+            .execute();
+        if (outcome === "nothing-done") await trx.deleteFrom("spend_journal").where("id", "=", id).execute();
+        else {
           await trx
             .updateTable("spend_journal")
             .set(
@@ -385,12 +445,29 @@ export class SpendJournal {
             .where("id", "=", id)
             .execute();
           await record?.(trx);
-          await releaseHold(trx, id);
-        });
+        }
+        await releaseHold(trx, id);
+      });
     } catch (error) {
-      // The entry stays pending: a retry after this process is gone hears "outcome unknown".
+      // The entry stays as it was: a retry after this process is gone hears "outcome unknown".
       this.options.onCommitError?.(error);
     }
+  }
+
+  /**
+   * The moment a spend is really sent (after the free work before it): an export's "was it ever
+   * made?" is timed from here. False when the entry is no longer this instance's pending one, and
+   * then it must not be sent.
+   */
+  async markSent(scope: SpendScope): Promise<boolean> {
+    const marked = await this.database.db
+      .updateTable("spend_journal")
+      .set({ sent_at: dbNow })
+      .where("id", "=", idOf(scope))
+      .where("owner", "=", this.instanceId)
+      .where("state", "=", "pending")
+      .executeTakeFirst();
+    return Number(marked.numUpdatedRows) === 1;
   }
 
   /**
@@ -509,6 +586,13 @@ export class SpendJournal {
 async function releaseHold(trx: Kysely<Tables>, id: string) {
   await trx.deleteFrom("spend_holds").where("entry_id", "=", id).execute();
   await trx.deleteFrom("contact_reservations").where("purchase_id", "=", id).execute();
+}
+
+/** A journal entry this instance no longer owns: its outcome is not this instance's to commit. */
+class NotOurs extends Error {
+  constructor(id: string) {
+    super(`spend ${id.slice(0, 12)}… was taken over by another instance; its outcome here is not recorded`);
+  }
 }
 
 /** Some of the contacts asked for are held by another purchase: the attempt is rolled back. */

@@ -8,8 +8,8 @@ import { parseEmailUpload, type UploadParseResult } from "../contract/verify-upl
 import type { BufferedAnswer } from "./answer";
 import type { LedgerOutcome, Tables } from "./db/schema";
 import { unsettled } from "./export-purchases";
-import { writeLedgerRow } from "./ledger";
-import type { Recorder, WorkResult } from "./spend-journal";
+import { type LedgerRowValues, writeLedgerRow } from "./ledger";
+import type { WorkResult } from "./spend-journal";
 import type { UpstreamClient } from "./upstream";
 
 /**
@@ -168,9 +168,9 @@ export async function toolPurchase(p: ToolPurchase, send: () => Promise<WorkResu
   return { ...result, record: (trx) => ledgerRow(p, trx, figures) };
 }
 
-/** The ledger's row for a tool spend found cut off by a crash (its outcome never learned). */
-export function unknownToolRecorder(p: ToolPurchase): Recorder {
-  return (trx) => ledgerRow(p, trx, { outcome: "unknown", rows: 0, charged: null });
+/** The ledger's row for a tool spend whose outcome is never learned (kept with its journal entry). */
+export function unknownToolRow(p: ToolPurchase): LedgerRowValues {
+  return toolRow(p, { outcome: "unknown", rows: 0, charged: null });
 }
 
 /**
@@ -186,7 +186,11 @@ interface LedgerFigures {
 }
 
 function ledgerRow(p: ToolPurchase, trx: Kysely<Tables>, f: LedgerFigures) {
-  return writeLedgerRow(trx, {
+  return writeLedgerRow(trx, toolRow(p, f));
+}
+
+function toolRow(p: ToolPurchase, f: LedgerFigures): LedgerRowValues {
+  return {
     person: p.person,
     operation: p.operation,
     audienceName: null,
@@ -199,7 +203,7 @@ function ledgerRow(p: ToolPurchase, trx: Kysely<Tables>, f: LedgerFigures) {
     outcome: f.outcome,
     keyHash: p.keyHash,
     keyLast4: p.keyLast4,
-  });
+  };
 }
 
 /** What an answer says was charged: rows (addresses, companies) and credits; null when unreadable. */

@@ -327,6 +327,13 @@ const MIGRATIONS: Record<string, Migration> = {
         .execute();
     },
   },
+  "009-journal-unknown-row": {
+    // The ledger row a spend comes to if its outcome is never learned, kept with its pending entry:
+    // a sweep records it (and lets the hold go) for a spend whose process is gone, with no retry.
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable("spend_journal").addColumn("unknown_row", "text").execute();
+    },
+  },
 };
 
 /** The migrations, for Kysely's Migrator (tests migrate step by step with it). */

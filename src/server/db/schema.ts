@@ -54,6 +54,8 @@ export interface SpendJournalTable {
   created_at: Timestamp;
   /** When the latest attempt began (a take-over after a lost export start sets it again). */
   sent_at: Timestamp | null;
+  /** The ledger row (JSON of LedgerRowValues) written if its outcome is never learned; null for none. */
+  unknown_row: ColumnType<string | null, string | null | undefined, string | null>;
   finished_at: Timestamp | null;
   status: number | null;
   headers: ColumnType<[string, string][] | null, string | null, string | null>;

@@ -580,7 +580,11 @@ describe("approvals", () => {
       const enrichCalls = sent(ENRICH).length;
       const late = await enrich(other.buyer, ids, key);
       expect(late.status).toBe(409);
-      expect(late.body).toMatchObject({ detail: expect.stringContaining("it is not run again") });
+      // The ledger holds its run: the key is refused as every bought key is, before any cap or approval.
+      expect(late.body).toMatchObject({
+        code: "PURCHASE_ALREADY_MADE",
+        detail: expect.stringContaining("already made"),
+      });
       expect(sent(ENRICH).length).toBe(enrichCalls);
       expect(await balance()).toBe(before);
     } finally {
