@@ -371,7 +371,8 @@ const counted = sql<number>`case when outcome in ('pending', 'unknown') then coa
 
 /**
  * Spent this month (UTC) by `person` (null: the whole team): charged, plus estimates of pending and
- * unknown outcomes, plus holds of purchases under way (but `except`'s, the purchase being decided).
+ * unknown outcomes, plus holds of purchases under way made this month (but `except`'s, the purchase
+ * being decided): a hold left from an earlier month is not this month's money.
  * One statement, so a purchase whose outcome commits meanwhile is counted once or, never less.
  */
 async function spentNow(db: Kysely<Tables>, person: string | null, except: string | null): Promise<number> {
@@ -379,7 +380,8 @@ async function spentNow(db: Kysely<Tables>, person: string | null, except: strin
   const byPerson = person === null ? sql`true` : sql`person = ${person}`;
   const notExcept = except === null ? sql`true` : sql`entry_id <> ${except}`;
   const { rows } = await sql<{ spent: number | string }>`select
-      (select coalesce(sum(credits), 0) from spend_holds where ${byPerson} and ${notExcept})
+      (select coalesce(sum(credits), 0) from spend_holds
+        where ${byPerson} and ${notExcept} and at >= ${from} and at < ${to})
       + (select coalesce(sum(${counted}), 0) from ledger where ${byPerson} and at >= ${from} and at < ${to})
       as spent`.execute(db);
   return Number(rows[0]?.spent ?? 0);
@@ -625,6 +627,8 @@ export async function readSummary(
       ? db
           .selectFrom("spend_holds")
           .select(["person", sql<number | string>`sum(credits)`.as("held")])
+          .where("at", ">=", from)
+          .where("at", "<", to)
           .groupBy("person")
           .execute()
       : Promise.resolve([]),

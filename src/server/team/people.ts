@@ -202,6 +202,7 @@ export async function removePerson(
     if (row.role === "admin") await keepAnAdmin(tx, name, "removing them");
     // Their sessions go with them (sessions reference users, on delete cascade).
     await tx.deleteFrom("users").where("name", "=", name).execute();
+    await forgetCaps(tx, [name]);
     await audit(tx, { actor, action: "person.remove", target: name, summary: `removed (was ${row.role})` });
     const heir = await heirOf(tx, actor);
     return { heir, passed: heir ? await passAudiences(tx, actor, name, heir) : 0 };
@@ -213,8 +214,17 @@ export async function removePerson(
  * (audited as the server's side, `cli`), like a removal with `npm run users`.
  */
 export async function passAudiencesOfRemoved(tx: Kysely<Tables>, names: string[]): Promise<void> {
+  await forgetCaps(tx, names);
   const heir = await heirOf(tx, CLI_PERSON);
   if (heir) for (const name of names) await passAudiences(tx, CLI_PERSON, name, heir);
+}
+
+/**
+ * A removed person's cap and approval threshold go with them: rules belong to a person, and a
+ * later person of the same name starts under the team's rules, not the removed one's.
+ */
+async function forgetCaps(tx: Kysely<Tables>, names: string[]): Promise<void> {
+  if (names.length > 0) await tx.deleteFrom("person_caps").where("name", "in", names).execute();
 }
 
 /** Who takes a removed person's audiences: the admin removing them, else the longest-standing admin. */

@@ -111,6 +111,49 @@ describe("monthly caps", () => {
     await t?.server.close();
   });
 
+  it("a cap belongs to its person: removed and added again under the same name, they start without it", async () => {
+    const added = await t.admin.post("/api/team/people", {
+      name: "dee",
+      role: "buyer",
+      password: "dee-password-1",
+    });
+    expect(added.status, added.text).toBe(201);
+    expect((await putCaps(t.admin, { people: [person("dee", 7, 3)] })).status).toBe(200);
+    expect((await t.admin.call("DELETE", "/api/team/people/dee")).status).toBe(200);
+    const again = await t.admin.post("/api/team/people", {
+      name: "dee",
+      role: "buyer",
+      password: "dee-password-2",
+    });
+    expect(again.status, again.text).toBe(201);
+    const caps = capsSchema.parse((await t.admin.get("/api/spending/caps")).body);
+    expect(caps.people).toContainEqual(person("dee", null));
+    expect((await t.admin.call("DELETE", "/api/team/people/dee")).status).toBe(200);
+  });
+
+  it("a hold counts in its own month only: one left from last month is not this month's money", async () => {
+    const { db } = t.server.proxy.database;
+    const spentByCy = async () =>
+      spendingSummary
+        .parse((await t.admin.get("/api/spending/summary")).body)
+        .people.find((p) => p.name === "cy")?.spent;
+    const before = await spentByCy();
+    await db
+      .insertInto("spend_holds")
+      .values({
+        entry_id: "last-month-hold",
+        person: "cy",
+        credits: 500,
+        at: new Date(Date.now() - 40 * 86_400_000),
+      })
+      .execute();
+    try {
+      expect(await spentByCy()).toBe(before);
+    } finally {
+      await db.deleteFrom("spend_holds").where("entry_id", "=", "last-month-hold").execute();
+    }
+  });
+
   it("everyone reads the caps; only admins change them, with the names on the team, audited", async () => {
     const none = capsSchema.parse((await t.analyst.get("/api/spending/caps")).body);
     expect(none).toEqual({
