@@ -196,6 +196,16 @@ export async function createProxy(
     onError: (message, error) =>
       logger.error({ err: { message: scrub(String((error as Error)?.message ?? error)) } }, message),
   };
+  // Settlements started by a status seen ended, under way in the background (awaited at close).
+  const settling = {
+    under: new Set<Promise<void>>(),
+    run(work: Promise<void>, message: string) {
+      const done = work
+        .catch((error) => exportDeps.onError?.(message, error))
+        .finally(() => settling.under.delete(done));
+      settling.under.add(done);
+    },
+  };
   // Exports and batch verifications the proxy started and has not seen end: looked at every minute
   // (polls settle them sooner).
   let checking = false;
@@ -408,16 +418,13 @@ export async function createProxy(
       if (!verdict.ok) throw refuse(verdict.reason);
       const response = (await handler(c, next)) as Response;
       if (op.id === "view") limits.learnView(response.headers);
+      // A status seen ended settles its purchase in the background: the poll never waits for it.
       if ((op.id === "exportStatus" || op.id === "exports") && response.status === 200)
-        await settleSeen(exportDeps, await response.clone().text()).catch((error) =>
-          exportDeps.onError?.("export not settled; tried again at the next poll or check", error),
-        );
+        settling.run(settleSeen(exportDeps, await response.clone().text()), "export not settled");
       if (JOB_STATUS_OPERATIONS.has(op.id) && response.status === 200)
-        await settleJobSeen(exportDeps, op.id, await response.clone().text()).catch((error) =>
-          exportDeps.onError?.(
-            "batch verification not settled; tried again at the next poll or check",
-            error,
-          ),
+        settling.run(
+          settleJobSeen(exportDeps, op.id, await response.clone().text()),
+          "batch verification not settled",
         );
       if (ROTATIONS.has(op.id)) {
         plan.forget();
@@ -471,6 +478,7 @@ export async function createProxy(
     async close() {
       clearInterval(contactSweeper);
       clearInterval(exportChecker);
+      await Promise.allSettled([...settling.under]);
       shaper.close();
       access.close();
       await journal.close();

@@ -14,6 +14,7 @@ import type { Tables } from "./db/schema";
 import { pgJson } from "./db/storable";
 import { type LedgerRowValues, writeLedgerRow } from "./ledger";
 import { columnsKey } from "./purchases";
+import { afterFailure, givenUpInLedger, unsettled } from "./settlement";
 import type { Recorder, WorkResult } from "./spend-journal";
 import { andAll, inLists, readSuppressed, type Suppressed, withoutSuppressed } from "./suppression";
 import type { UpstreamClient } from "./upstream";
@@ -329,12 +330,6 @@ export async function settleSeen(deps: ExportDeps, answer: BufferedAnswer | stri
   for (const e of ended) if (mine.has(e.exportId)) await settle(deps, e);
 }
 
-/**
- * A purchase to settle (an export here, a batch verification in tool-purchases.ts): not claimed, or
- * claimed by an instance that stopped before settling it. Bracketed: it is ANDed with other terms.
- */
-export const unsettled = sql<boolean>`(state = 'pending' or (state = 'settling' and claimed_at < now() - interval '10 minutes'))`;
-
 /** The proxy's own look at its unsettled exports (every minute). */
 export async function checkPending(deps: ExportDeps): Promise<void> {
   const pending = await deps.db.selectFrom("export_purchases").select("export_id").where(unsettled).execute();
@@ -352,9 +347,11 @@ export async function checkPending(deps: ExportDeps): Promise<void> {
 }
 
 /**
- * One export's end: claimed (so one instance settles it), its file read once if it completed,
- * then the ledger row, the owned rows and the claim's end in one transaction. A failure gives the
- * claim back: the next poll or check tries again.
+ * One export's end: claimed (so one instance settles it); if it completed, its file streamed into
+ * the team's owned contacts in batches (each its own short statement, idempotent: a retry adds what
+ * is missing), so neither memory nor the database is held for the whole file; then the ledger row
+ * and the claim's end in one small transaction. A failure counts an attempt: tried again after a
+ * backoff, given up (the ledger says so) after SETTLE_ATTEMPTS.
  */
 export async function settle(deps: ExportDeps, seen: StatusSeen): Promise<void> {
   const claimed = await deps.db
@@ -367,11 +364,10 @@ export async function settle(deps: ExportDeps, seen: StatusSeen): Promise<void> 
   if (!claimed) return;
   try {
     const completed = seen.status === "COMPLETED";
-    const rows = completed ? await downloadRows(deps.client, seen.exportId) : [];
-    await deps.db.transaction().execute(async (trx) => {
+    if (completed) {
       const reveal = claimed.reveal as Reveal;
-      for (let i = 0; i < rows.length; i += 1000) {
-        const values = rows.slice(i, i + 1000).flatMap((row) =>
+      for await (const rows of downloadBatches(deps.client, seen.exportId, 1000)) {
+        const values = rows.flatMap((row) =>
           typeof row.RBID_PAO === "string" && row.RBID_PAO !== ""
             ? [
                 {
@@ -390,12 +386,17 @@ export async function settle(deps: ExportDeps, seen: StatusSeen): Promise<void> 
             : [],
         );
         if (values.length > 0)
-          await trx
+          await deps.db
             .insertInto("owned_contacts")
             .values(values as never)
             .onConflict((oc) => oc.columns(["purchase_id", "rbid_pao"]).doNothing())
             .execute();
+        // Parsed rows and the embedded database both answer in microtasks: without a turn of the
+        // event loop between batches, a big file would hold every request until it is all read.
+        await new Promise((resolve) => setImmediate(resolve));
       }
+    }
+    await deps.db.transaction().execute(async (trx) => {
       const free = completed ? (claimed.free_ids?.length ?? 0) : 0;
       await trx
         .updateTable("ledger")
@@ -416,22 +417,34 @@ export async function settle(deps: ExportDeps, seen: StatusSeen): Promise<void> 
         .execute();
     });
   } catch (error) {
-    deps.onError?.("export not settled; tried again at the next poll or check", error);
+    const next = afterFailure(claimed.attempts, error);
+    deps.onError?.(
+      next.state === "given-up"
+        ? `export not settled after ${next.attempts} attempts: given up, its ledger row says so`
+        : `export not settled (attempt ${next.attempts}); tried again after a backoff`,
+      error,
+    );
     await deps.db
       .updateTable("export_purchases")
-      .set({ state: "pending", claimed_at: null })
+      .set(next)
       .where("export_id", "=", seen.exportId)
       .where("state", "=", "settling")
       .execute()
       .catch(() => {});
+    if (next.state === "given-up")
+      await givenUpInLedger(deps.db, claimed.purchase_id, "this export", next.last_error).catch(() => {});
   }
 }
 
-/** The export's file, streamed once through the upstream client and read as CSV records. */
-export async function downloadRows(
+/**
+ * The export's file, streamed once through the upstream client and read as CSV records, `size`
+ * at a time: the next batch is read only once the caller has taken this one (backpressure).
+ */
+export async function* downloadBatches(
   client: UpstreamClient,
   exportId: string,
-): Promise<Record<string, string>[]> {
+  size: number,
+): AsyncGenerator<Record<string, string>[]> {
   const op = operationById("exportDownload");
   const outcome = await client.send({
     op,
@@ -441,20 +454,24 @@ export async function downloadRows(
   });
   if (outcome.kind !== "stream" || outcome.status !== 200 || !outcome.body)
     throw new Error(`the export's file could not be read (${outcome.kind})`);
-  const rows: Record<string, string>[] = [];
-  const parser = Papa.parse(Papa.NODE_STREAM_INPUT, { header: true, skipEmptyLines: true });
-  // A file cut on the way errors the source: that must reject here (pipe() does not pass it on, and
-  // an unhandled stream error would take the proxy down).
+  const parser = Papa.parse(Papa.NODE_STREAM_INPUT, {
+    header: true,
+    skipEmptyLines: true,
+  }) as NodeJS.ReadWriteStream;
+  // A file cut on the way errors the source: that must end the reading with an error (pipe() does
+  // not pass it on, and an unhandled stream error would take the proxy down).
   const source = Readable.fromWeb(outcome.body as never);
-  const done = new Promise<void>((resolve, reject) => {
-    parser.on("data", (row: Record<string, string>) => rows.push(row));
-    parser.on("end", resolve);
-    parser.on("error", reject);
-    source.on("error", reject);
-  });
+  source.on("error", (error) => (parser as unknown as Readable).destroy(error));
   source.pipe(parser);
-  await done;
-  return rows;
+  let batch: Record<string, string>[] = [];
+  for await (const row of parser as unknown as AsyncIterable<Record<string, string>>) {
+    batch.push(row);
+    if (batch.length >= size) {
+      yield batch;
+      batch = [];
+    }
+  }
+  if (batch.length > 0) yield batch;
 }
 
 /** `add-free`: the owned ids an export adds to its file, or null (none, or not an export of ours). */

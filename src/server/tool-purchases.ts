@@ -7,8 +7,8 @@ import { operationById } from "../contract/routes";
 import { parseEmailUpload, type UploadParseResult } from "../contract/verify-upload";
 import type { BufferedAnswer } from "./answer";
 import type { LedgerOutcome, Tables } from "./db/schema";
-import { unsettled } from "./export-purchases";
 import { type LedgerRowValues, writeLedgerRow } from "./ledger";
+import { afterFailure, givenUpInLedger, unsettled } from "./settlement";
 import type { WorkResult } from "./spend-journal";
 import type { UpstreamClient } from "./upstream";
 
@@ -346,15 +346,25 @@ async function settleJob(
         .execute();
     });
   } catch (error) {
-    deps.onError?.("batch verification not settled; tried again at the next poll or check", error);
+    const next = afterFailure(claimed.attempts, error);
+    deps.onError?.(
+      next.state === "given-up"
+        ? `batch verification not settled after ${next.attempts} attempts: given up, its ledger row says so`
+        : `batch verification not settled (attempt ${next.attempts}); tried again after a backoff`,
+      error,
+    );
     await deps.db
       .updateTable("verify_purchases")
-      .set({ state: "pending", claimed_at: null })
+      .set(next)
       .where("generation", "=", job.generation)
       .where("process_id", "=", job.process_id)
       .where("state", "=", "settling")
       .execute()
       .catch(() => {});
+    if (next.state === "given-up")
+      await givenUpInLedger(deps.db, claimed.purchase_id, "this batch verification", next.last_error).catch(
+        () => {},
+      );
   }
 }
 

@@ -197,10 +197,16 @@ export interface VerifyPurchaseTable {
   purchase_id: string;
   person: string;
   credits_estimated: number;
-  state: "pending" | "settling" | "settled";
+  state: SettlementState;
   started_at: Timestamp;
   claimed_at: Timestamp | null;
   settled_at: Timestamp | null;
+  /** Settlement attempts that failed; after the last allowed one the state is "given-up". */
+  attempts: ColumnType<number, number | undefined, number>;
+  /** Not tried again before this (backoff); null: at once. */
+  next_attempt_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** Why the latest attempt failed, in words. */
+  last_error: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** An export the proxy started and has not settled (charged or free, delivered rows recorded). */
@@ -215,10 +221,16 @@ export interface ExportPurchaseTable {
   credits_estimated: number;
   /** `add-free`: the owned ids of the audience added to the file for nothing (null otherwise). */
   free_ids: ColumnType<string[] | null, string | null | undefined, string | null>;
-  state: "pending" | "settling" | "settled";
+  state: SettlementState;
   started_at: Timestamp;
   claimed_at: Timestamp | null;
   settled_at: Timestamp | null;
+  /** Settlement attempts that failed; after the last allowed one the state is "given-up". */
+  attempts: ColumnType<number, number | undefined, number>;
+  /** Not tried again before this (backoff); null: at once. */
+  next_attempt_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** Why the latest attempt failed, in words. */
+  last_error: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface SuppressionListTable {
@@ -303,3 +315,6 @@ export interface ContactReservationTable {
   purchase_id: string;
   at: Timestamp;
 }
+
+/** A started export's or batch's settlement: tried with backoff, given up (said) after its attempts. */
+export type SettlementState = "pending" | "settling" | "settled" | "given-up";

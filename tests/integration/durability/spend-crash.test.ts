@@ -244,9 +244,12 @@ describe("the proxy killed mid-spend, then the same key again", () => {
     // The ledger accounts for every export made, found again after a crash included: once the
     // proxy has seen them end (the export list passing through it settles them), its charges add
     // up to the balance's fall, with no row left pending.
+    // (in the background: the list's answer does not wait for it).
     await proxyGet("/v2/contact/exports");
-    const rows = (await ledgerOfExports()).filter((r) => !ledgerBefore.some((b) => b.id === r.id));
-    expect(rows.filter((r) => r.outcome === "pending")).toEqual([]);
+    const newRows = async () =>
+      (await ledgerOfExports()).filter((r) => !ledgerBefore.some((b) => b.id === r.id));
+    await expect.poll(async () => (await newRows()).filter((r) => r.outcome === "pending")).toEqual([]);
+    const rows = await newRows();
     expect(rows.filter((r) => r.outcome === "charged")).toHaveLength(seen.found + 1);
     expect(rows.reduce((sum, r) => sum + (r.creditsCharged ?? 0), 0)).toBe(atStart - (await balance()));
   }, 600_000);

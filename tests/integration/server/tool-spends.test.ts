@@ -172,8 +172,10 @@ describe("batch verification", () => {
 
     await jobEnded(processId);
     expect((await entryOf("batchV2")).outcome).toBe("pending");
-    // The app's poll of the job passes through the proxy: the job is settled from its results.
+    // The app's poll of the job passes through the proxy: the job is settled from its results, in
+    // the background (the poll's answer does not wait for it).
     expect((await t.buyer.get(`/api/v2/jobs/${processId}`)).status).toBe(200);
+    await expect.poll(async () => (await entryOf("batchV2")).outcome).toBe("charged");
     const settled = await entryOf("batchV2");
     const fell = before - (await balance());
     expect(fell).toBeGreaterThan(0);

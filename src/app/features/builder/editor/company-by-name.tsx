@@ -1,6 +1,6 @@
 import { useId, useMemo, useState } from "react";
 import { getColumn } from "../../../../contract/columns";
-import { formatCredits, } from "../../../lib/format";
+import { formatCredits } from "../../../lib/format";
 import { useAbilities } from "../../../lib/roles";
 import { isWaiting } from "../../../lib/spend";
 import { ApprovalNotice } from "../../../ui/approval-notice";

@@ -7,7 +7,7 @@ import {
   MATCH_LEVELS,
   type MatchLevel,
 } from "../../../../contract/inferred";
-import { formatCount, } from "../../../lib/format";
+import { formatCount } from "../../../lib/format";
 import { fieldProblems } from "./field-problems";
 import { LazyMenu } from "./lazy-menu";
 import { RowTools } from "./node-parts";

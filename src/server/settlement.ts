@@ -1,0 +1,69 @@
+import { type Kysely, sql } from "kysely";
+import type { SettlementState, Tables } from "./db/schema";
+
+/**
+ * Settlement of the purchases whose charge is known only when the service's job ends (an export, a
+ * batch verification) as a durable job: claimed by one instance, tried again after a failure with
+ * a growing backoff, and given up in words after SETTLE_ATTEMPTS failures: the ledger row turns
+ * `unknown` with what to check, never a try every minute forever.
+ */
+
+export const SETTLE_ATTEMPTS = 8;
+const FIRST_BACKOFF_MS = 60_000;
+const MAX_BACKOFF_MS = 6 * 3600_000;
+
+/**
+ * A purchase to settle now: pending and due (its backoff over), or claimed by an instance that
+ * stopped before settling it. Bracketed: it is ANDed with other terms.
+ */
+export const unsettled = sql<boolean>`((state = 'pending' and (next_attempt_at is null or next_attempt_at <= now())) or (state = 'settling' and claimed_at < now() - interval '10 minutes'))`;
+
+/** The wait before the attempt after `failed` failures: 1 min, 2, 4, … at most 6 h. */
+export function backoffMs(failed: number): number {
+  return Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** Math.max(0, failed - 1));
+}
+
+/** What a failed attempt leaves: the count, and the next try or the give-up. */
+export function afterFailure(
+  attemptsBefore: number,
+  error: unknown,
+): {
+  state: SettlementState;
+  attempts: number;
+  next_attempt_at: Date | string | null;
+  last_error: string;
+  claimed_at: null;
+} {
+  const attempts = attemptsBefore + 1;
+  const givenUp = attempts >= SETTLE_ATTEMPTS;
+  return {
+    state: givenUp ? "given-up" : "pending",
+    attempts,
+    next_attempt_at: givenUp ? null : new Date(Date.now() + backoffMs(attempts)),
+    last_error: String((error as Error)?.message ?? error).slice(0, 500),
+    claimed_at: null,
+  };
+}
+
+/**
+ * A given-up settlement's ledger row: `unknown` (its estimate keeps counting against the caps),
+ * saying what failed and what to check.
+ */
+export async function givenUpInLedger(
+  db: Kysely<Tables>,
+  purchaseId: string,
+  what: string,
+  lastError: string,
+): Promise<void> {
+  await db
+    .updateTable("ledger")
+    .set({
+      outcome: "unknown",
+      credits_charged: null,
+      // After what the row was for (a batch's file name), when it says so.
+      detail: sql<string>`coalesce(detail || ' · ', '') || ${`Not settled: the proxy tried ${SETTLE_ATTEMPTS} times to read what ${what} charged and gave up (last: ${lastError}). Check it in the service, and the balance on the Account page.`}`,
+    })
+    .where("key_hash", "=", purchaseId)
+    .where("outcome", "=", "pending")
+    .execute();
+}

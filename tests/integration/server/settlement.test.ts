@@ -1,0 +1,189 @@
+/**
+ * Settlement as a durable job (an export here; batch verifications share it): a file that keeps
+ * failing is tried again after a backoff, then given up after its attempts with the ledger saying
+ * so, never tried every minute forever; a 200,000-row export is settled in the background (the
+ * status poll does not wait), streamed into the owned contacts in batches with memory bounded.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { writeLedgerRow } from "../../../src/server/ledger";
+import { backoffMs, SETTLE_ATTEMPTS } from "../../../src/server/settlement";
+import { browser, fakeUpstream, json, type ProxyServer, startProxy } from "../../support/proxy-server";
+
+const BIG = 200_000;
+const COLUMNS = [
+  "RBID_PAO",
+  "RBID_PER",
+  "FIRST_NAME_PER",
+  "LAST_NAME_PER",
+  "JOB_TITLE_PER",
+  "NAME_ORG",
+  "DOMAIN_ORG",
+];
+
+/** The file of the big export, made as it is read (the service streams it). */
+function bigFile(): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  let i = 0;
+  return new ReadableStream({
+    pull(controller) {
+      if (i === 0) controller.enqueue(encoder.encode(`${COLUMNS.join(",")}\r\n`));
+      let text = "";
+      for (const end = Math.min(BIG, i + 2000); i < end; i++)
+        text += `pao_big${i},per_big${i},Firstname${i},Lastname${i},Head of Something Important,Company ${i % 997} GmbH,company${i % 997}.example\r\n`;
+      controller.enqueue(encoder.encode(text));
+      if (i >= BIG) controller.close();
+    },
+  });
+}
+
+const status = (exportId: string, rows: number) => ({
+  exportId,
+  name: "list",
+  status: "COMPLETED",
+  rows,
+  rowsWritten: rows,
+  credits: rows,
+  createdAt: "2026-11-28T00:00:00Z",
+});
+
+const upstream = fakeUpstream((request) => {
+  const { pathname } = new URL(request.url);
+  if (pathname === "/v2/contact/export/broken") return json(status("broken", 10));
+  if (pathname === "/v2/contact/export/broken/download") return new Response("gone", { status: 500 });
+  if (pathname === "/v2/contact/export/big") return json(status("big", BIG));
+  if (pathname === "/v2/contact/export/big/download")
+    return new Response(bigFile(), { status: 200, headers: { "content-type": "text/csv" } });
+  return json({ detail: "not here" }, 404);
+});
+
+let proxy: ProxyServer;
+
+beforeAll(async () => {
+  proxy = await startProxy(upstream, { env: { UPSTREAM_RATE_PER_MIN: "100000", UPSTREAM_MAX_RETRIES: "0" } });
+});
+afterAll(async () => {
+  await proxy?.close();
+});
+
+/** An export the proxy started: its row to settle and its pending ledger row. */
+async function started(exportId: string, rows: number) {
+  const { db } = proxy.proxy.database;
+  const purchaseId = `purchase-${exportId}`;
+  await db.transaction().execute(async (trx) => {
+    await writeLedgerRow(trx, {
+      person: "local",
+      operation: "exportStart",
+      audienceName: exportId,
+      filter: null,
+      detail: null,
+      rows,
+      rowsFree: 0,
+      estimated: rows,
+      charged: null,
+      outcome: "pending",
+      keyHash: purchaseId,
+      keyLast4: "0001",
+    });
+    await trx
+      .insertInto("export_purchases")
+      .values({
+        export_id: exportId,
+        purchase_id: purchaseId,
+        person: "local",
+        reveal: "none",
+        columns_key: JSON.stringify([...COLUMNS].sort()),
+        credits_estimated: rows,
+        free_ids: null,
+        state: "pending",
+        started_at: new Date(),
+        claimed_at: null,
+        settled_at: null,
+      })
+      .execute();
+  });
+  return purchaseId;
+}
+
+const purchaseState = (exportId: string) =>
+  proxy.proxy.database.db
+    .selectFrom("export_purchases")
+    .select(["state", "attempts", "next_attempt_at", "last_error"])
+    .where("export_id", "=", exportId)
+    .executeTakeFirstOrThrow();
+const ledgerRow = (purchaseId: string) =>
+  proxy.proxy.database.db
+    .selectFrom("ledger")
+    .select(["outcome", "credits_charged", "detail"])
+    .where("key_hash", "=", purchaseId)
+    .executeTakeFirstOrThrow();
+const downloads = (exportId: string) =>
+  upstream.seen.filter((r) => r.path === `/v2/contact/export/${exportId}/download`).length;
+
+describe("settlement as a durable job", () => {
+  it("a file that keeps failing is tried again after a backoff, then given up in words after its attempts", async () => {
+    const purchaseId = await started("broken", 10);
+    await proxy.proxy.checkExports();
+    let state = await purchaseState("broken");
+    expect(state).toMatchObject({ state: "pending", attempts: 1 });
+    expect(state.last_error).toMatch(/could not be read/);
+    const wait = new Date(state.next_attempt_at!).getTime() - Date.now();
+    expect(wait).toBeGreaterThan(backoffMs(1) - 5_000);
+    // Within the backoff, the minute's check leaves it alone: no download asked.
+    await proxy.proxy.checkExports();
+    expect(downloads("broken")).toBe(1);
+
+    for (let attempt = 2; attempt <= SETTLE_ATTEMPTS; attempt++) {
+      await proxy.proxy.database.db
+        .updateTable("export_purchases")
+        .set({ next_attempt_at: null }) // the backoff has passed
+        .where("export_id", "=", "broken")
+        .execute();
+      await proxy.proxy.checkExports();
+      expect((await purchaseState("broken")).attempts).toBe(attempt);
+    }
+    state = await purchaseState("broken");
+    expect(state.state).toBe("given-up");
+    expect(downloads("broken")).toBe(SETTLE_ATTEMPTS);
+    const row = await ledgerRow(purchaseId);
+    expect(row).toMatchObject({ outcome: "unknown", credits_charged: null });
+    expect(row.detail).toMatch(
+      new RegExp(`tried ${SETTLE_ATTEMPTS} times .* gave up .* Check it in the service`),
+    );
+    // Given up is final: neither the minute's check nor a status poll tries it again.
+    await proxy.proxy.checkExports();
+    await browser(proxy.url).get("/api/v2/contact/export/broken");
+    await new Promise((r) => setTimeout(r, 200));
+    expect(downloads("broken")).toBe(SETTLE_ATTEMPTS);
+  });
+
+  it(`a ${BIG.toLocaleString("en")}-row export is settled in the background, its file streamed in batches`, async () => {
+    const purchaseId = await started("big", BIG);
+    const heapBefore = process.memoryUsage().heapUsed;
+    let heapMax = heapBefore;
+    const sampler = setInterval(() => {
+      heapMax = Math.max(heapMax, process.memoryUsage().heapUsed);
+    }, 20);
+    try {
+      const poll = await browser(proxy.url).get("/api/v2/contact/export/big");
+      expect(poll.status).toBe(200);
+      // The poll answered before the file was read: the purchase is not settled yet.
+      expect((await ledgerRow(purchaseId)).outcome).toBe("pending");
+      await expect
+        .poll(async () => (await ledgerRow(purchaseId)).outcome, { timeout: 300_000, interval: 500 })
+        .toBe("charged");
+    } finally {
+      clearInterval(sampler);
+    }
+    const owned = await proxy.proxy.database.db
+      .selectFrom("owned_contacts")
+      .select((eb) => eb.fn.countAll<string>().as("n"))
+      .where("purchase_id", "=", purchaseId)
+      .executeTakeFirstOrThrow();
+    expect(Number(owned.n)).toBe(BIG);
+    expect(await purchaseState("big")).toMatchObject({ state: "settled", attempts: 0 });
+    const growthMb = (heapMax - heapBefore) / 2 ** 20;
+    console.log(`[settlement] ${BIG} rows: JS heap grew at most ${growthMb.toFixed(0)} MB while settling`);
+    // The whole file as row objects would be several hundred MB of heap; batches keep it to a few.
+    expect(growthMb).toBeLessThan(150);
+  }, 330_000);
+});
