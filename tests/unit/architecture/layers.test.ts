@@ -11,6 +11,8 @@ import { describe, expect, it } from "vitest";
  * - in the app, the core (`lib`, `api`, `ui`) imports no feature, page or layout; a feature imports
  *   no other feature; pages and the shell compose features.
  * Every relative import and every package import is read; a dynamic `import("...")` counts too.
+ * - the proxy, the sandbox and the contract have no import cycles (type-only imports aside: they
+ *   vanish when compiled), so each module can be read, and loaded, before what uses it.
  */
 
 const SRC = fileURLToPath(new URL("../../../src", import.meta.url));
@@ -32,14 +34,22 @@ interface Import {
   /** What it names: a package, or a file relative to src/ (without extension). */
   target: string;
   isPackage: boolean;
+  /** `import type …`: no module is loaded for it. */
+  typeOnly: boolean;
 }
 
 function importsOf(file: string, text: string): Import[] {
   const from = path.relative(SRC, file);
   return [...text.matchAll(IMPORT)].map((m) => {
     const spec = (m[1] ?? m[2] ?? m[3])!;
-    if (!spec.startsWith(".")) return { from, target: spec, isPackage: true };
-    return { from, target: path.relative(SRC, path.resolve(path.dirname(file), spec)), isPackage: false };
+    const typeOnly = /^(import|export)\s+type\s/.test(m[0]);
+    if (!spec.startsWith(".")) return { from, target: spec, isPackage: true, typeOnly };
+    return {
+      from,
+      target: path.relative(SRC, path.resolve(path.dirname(file), spec)),
+      isPackage: false,
+      typeOnly,
+    };
   });
 }
 
@@ -80,6 +90,48 @@ function violation(imp: Import): string | null {
   return null;
 }
 
+/** The import cycles among these files (value imports only), each as the files it passes through. */
+function cyclesOf(imports: Import[]): string[][] {
+  const strip = (p: string) => p.replace(/\.(ts|tsx)$/, "").replace(/[\\/]index$/, "");
+  const edges = new Map<string, string[]>();
+  for (const imp of imports) {
+    if (imp.isPackage || imp.typeOnly) continue;
+    const from = strip(imp.from);
+    edges.set(from, [...(edges.get(from) ?? []), strip(imp.target)]);
+  }
+  // Tarjan's strongly connected components: any with more than one file is a cycle.
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[][] = [];
+  let next = 0;
+  const visit = (v: string) => {
+    index.set(v, next);
+    low.set(v, next++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of edges.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) === index.get(v)) {
+      const component: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        onStack.delete(w);
+        component.push(w);
+      } while (w !== v);
+      if (component.length > 1) cycles.push(component.sort());
+    }
+  };
+  for (const v of edges.keys()) if (!index.has(v)) visit(v);
+  return cycles;
+}
+
 describe("the layers of src/", () => {
   const files = sourceFiles(SRC);
 
@@ -98,12 +150,36 @@ describe("the layers of src/", () => {
     expect(broken).toEqual([]);
   });
 
+  it("the proxy, the sandbox and the contract have no import cycles", () => {
+    const inScope = files.filter((f) => /^(server|sandbox|contract)[\\/]/.test(path.relative(SRC, f)));
+    const imports = inScope.flatMap((file) => importsOf(file, readFileSync(file, "utf8")));
+    expect(cyclesOf(imports)).toEqual([]);
+  });
+
+  it("finds a cycle, and not one made of type-only imports (the rule itself)", () => {
+    const imp = (from: string, target: string, typeOnly = false): Import => ({
+      from,
+      target,
+      isPackage: false,
+      typeOnly,
+    });
+    expect(
+      cyclesOf([
+        imp("server/a.ts", "server/b"),
+        imp("server/b.ts", "server/c"),
+        imp("server/c.ts", "server/a"),
+      ]),
+    ).toEqual([["server/a", "server/b", "server/c"]]);
+    expect(cyclesOf([imp("server/a.ts", "server/b"), imp("server/b.ts", "server/a", true)])).toEqual([]);
+  });
+
   it("refuses each kind of bad import (the rule itself)", () => {
     const bad = (from: string, target: string, isPackage = false) =>
       violation({
         from: from.split("/").join(path.sep),
         target: target.split("/").join(path.sep),
         isPackage,
+        typeOnly: false,
       });
     expect(bad("contract/filter.ts", "react", true)).toMatch(/only zod/);
     expect(bad("contract/filter.ts", "server/config")).toMatch(/only zod/);
