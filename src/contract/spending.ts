@@ -164,13 +164,23 @@ export const SUPPRESSION_KIND_WORDS: Record<SuppressionKind, string> = {
 };
 
 /** `POST /api/suppression`: a new list, from pasted text or an uploaded CSV's text. */
+/** A do-not-contact list's pasted or uploaded text: its own body limit, above the proxy's 1 MiB. */
+export const SUPPRESSION_TEXT_MAX_BYTES = 20 * 1024 * 1024;
+
+/**
+ * The most exclusions one purchase carries in its filter (do-not-contact entries, and the ids of
+ * contacts the team owns that an export leaves out): beyond it the purchase is refused in words,
+ * never sent with a filter the service may refuse or take minutes to read.
+ */
+export const EXCLUSIONS_MAX = 100_000;
+
 export const suppressionCreate = z.strictObject({
   name: z.string().trim().min(1, "Give the list a name.").max(120),
   /** Pasted lines, or a CSV file's text (a header row naming the kind is read, else each value's shape). */
-  text: z.string().max(20 * 1024 * 1024),
+  text: z.string().max(SUPPRESSION_TEXT_MAX_BYTES),
 });
 /** `POST /api/suppression/:id/entries`: more entries for a list. */
-export const suppressionAdd = z.strictObject({ text: z.string().max(20 * 1024 * 1024) });
+export const suppressionAdd = z.strictObject({ text: z.string().max(SUPPRESSION_TEXT_MAX_BYTES) });
 
 export const suppressionList = z.object({
   id: z.string(),

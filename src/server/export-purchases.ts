@@ -8,7 +8,7 @@ import { responses } from "../contract/operations";
 import { revealsEmail, revealsMobile } from "../contract/pricing";
 import { operationById } from "../contract/routes";
 import { OWNED_CHOICES, OWNED_HEADER, type OwnedChoice } from "../contract/spending";
-import { type BufferedAnswer, fail } from "./answer";
+import { type BufferedAnswer, fail, ProxyProblem } from "./answer";
 import { csvLine } from "./csv";
 import type { Tables } from "./db/schema";
 import { pgJson } from "./db/storable";
@@ -16,7 +16,14 @@ import { type LedgerRowValues, writeLedgerRow } from "./ledger";
 import { columnsKey } from "./purchases";
 import { afterFailure, givenUpInLedger, unsettled } from "./settlement";
 import type { Recorder, WorkResult } from "./spend-journal";
-import { andAll, inLists, readSuppressed, type Suppressed, withoutSuppressed } from "./suppression";
+import {
+  andAll,
+  exclusionsRefusal,
+  inLists,
+  readSuppressed,
+  type Suppressed,
+  withoutSuppressed,
+} from "./suppression";
 import type { UpstreamClient } from "./upstream";
 
 /**
@@ -99,6 +106,8 @@ export async function prepareExport(
     choice === "buy-again"
       ? []
       : await ownedIds(deps.db, deps.retentionDays, reveal, columnsKey(body.columns));
+  const tooMany = exclusionsRefusal(suppressed, owned.length);
+  if (tooMany) throw new ProxyProblem(tooMany);
   const filter = andAll(
     withoutSuppressed(body.filter as GroupNode | null | undefined, suppressed),
     inLists("RBID_PAO", owned, "notIn"),

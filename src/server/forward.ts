@@ -15,7 +15,7 @@ import {
   SPENDING_CODES,
 } from "../contract/spending";
 import { passedHeaders } from "./allowlist";
-import { type BufferedAnswer, fail, problem, toResponse, unprocessable } from "./answer";
+import { type BufferedAnswer, fail, ProxyProblem, problem, toResponse, unprocessable } from "./answer";
 import { credits } from "./approvals";
 import type { ProxyConfig } from "./config";
 import type { ProxyEnv } from "./context";
@@ -104,7 +104,8 @@ export function forwardHandler(op: OperationSpec, deps: ForwardDeps): Handler<Pr
         deps.purchases,
         input.json as Record<string, unknown>,
         choice,
-      ).catch(() => {
+      ).catch((error) => {
+        if (error instanceof ProxyProblem) throw error;
         throw fail(
           503,
           "The team's do-not-contact lists and contacts it owns could not be read, so no estimate was asked for. Try again in a moment.",
@@ -438,7 +439,8 @@ export async function runSpend(
       let prepared: Awaited<ReturnType<typeof prepareExport>>;
       try {
         prepared = await prepareExport(purchases, tagged, choice);
-      } catch {
+      } catch (error) {
+        if (error instanceof ProxyProblem) return { answer: error.answer, outcome: "nothing-done" };
         return {
           answer: problem(
             503,

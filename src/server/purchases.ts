@@ -10,6 +10,7 @@ import { type LedgerRowValues, writeLedgerRow } from "./ledger";
 import type { WorkResult } from "./spend-journal";
 import {
   type CountOf,
+  exclusionsRefusal,
   readSuppressed,
   type Suppressed,
   suppressedAmong,
@@ -92,6 +93,8 @@ export async function purchase(deps: PurchaseDeps, p: Purchase, send: Send): Pro
       outcome: "nothing-done",
     };
   }
+  const tooMany = exclusionsRefusal(suppressed);
+  if (tooMany) return { answer: tooMany, outcome: "nothing-done" };
   if (p.operation === "preview") return preview(p, suppressed, send);
   return enrich(deps, p, suppressed, send);
 }

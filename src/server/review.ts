@@ -15,7 +15,7 @@ import {
 } from "../contract/spending";
 import type { Access } from "./access";
 import { API_PREFIX } from "./allowlist";
-import { fail, unprocessable } from "./answer";
+import { fail, ProxyProblem, unprocessable } from "./answer";
 import type { ProxyEnv } from "./context";
 import type { Tables } from "./db/schema";
 import { freeRowsNote, ownedIds, ownedInAudience, prepareExport } from "./export-purchases";
@@ -24,6 +24,7 @@ import { readJsonBody } from "./request-input";
 import type { PlanProbe } from "./session-info";
 import {
   andAll,
+  exclusionsRefusal,
   inLists,
   readSuppressed,
   suppressedAmong,
@@ -120,6 +121,9 @@ async function reviewExport(
   const ids = await deps.access.store(() =>
     ownedIds(deps.db, deps.retentionDays, request.reveal, columnsKey(request.columns)),
   );
+  // Before any count carries them: the lists, and the owned ids unless they are bought again.
+  const tooMany = exclusionsRefusal(suppressed, request.owned === "buy-again" ? 0 : ids.length);
+  if (tooMany) throw new ProxyProblem(tooMany);
   const anyOf = (nodes: FilterNode[]): FilterNode =>
     ({ type: "group", op: "OR", negate: false, children: nodes }) as FilterNode;
   const [audience, suppressedCount, owned] = await Promise.all([
@@ -168,6 +172,8 @@ async function reviewEnrich(
 ): Promise<EnrichReview> {
   const ids = [...new Set(request.personIds)];
   const suppressed = await deps.access.store(() => readSuppressed(deps.db));
+  const tooMany = exclusionsRefusal(suppressed);
+  if (tooMany) throw new ProxyProblem(tooMany);
   let dropped: Set<string>;
   try {
     dropped = await suppressedAmong((filter) => count(deps.client, filter), suppressed, ids);

@@ -10,7 +10,9 @@ import { VALUE_LIST_MAX } from "../contract/inferred";
 import { responses } from "../contract/operations";
 import { operationById } from "../contract/routes";
 import {
+  EXCLUSIONS_MAX,
   SUPPRESSION_KINDS,
+  SUPPRESSION_TEXT_MAX_BYTES,
   type SuppressionImport,
   type SuppressionKind,
   type SuppressionList,
@@ -21,7 +23,7 @@ import type { Role } from "../contract/team";
 import { TEAM_CODES } from "../contract/team";
 import type { Access } from "./access";
 import { API_PREFIX } from "./allowlist";
-import { fail, unprocessable } from "./answer";
+import { type BufferedAnswer, fail, problem, unprocessable } from "./answer";
 import type { ProxyEnv } from "./context";
 import type { Tables } from "./db/schema";
 import { readJsonBody } from "./request-input";
@@ -293,6 +295,38 @@ export function withoutSuppressed(filter: GroupNode | null | undefined, s: Suppr
   return match ? andAll(filter, [{ ...match, negate: true }]) : filter;
 }
 
+/** The entries the lists put in a purchase's filter (what `suppressedMatch` sends). */
+export function exclusionsOf(s: Suppressed): number {
+  return (
+    new Set([...s.byKind.domain, ...s.emailDomains]).size +
+    s.byKind.companyId.length +
+    new Set([...s.byKind.personId, ...s.emailIds]).size +
+    s.byKind.linkedin.length
+  );
+}
+
+/**
+ * The refusal of a purchase whose filter would carry more than EXCLUSIONS_MAX exclusions (the
+ * lists, and `owned` ids an export leaves out), or null when it is within the budget.
+ */
+export function exclusionsRefusal(s: Suppressed, owned = 0): BufferedAnswer | null {
+  const listed = exclusionsOf(s);
+  if (listed + owned <= EXCLUSIONS_MAX) return null;
+  const n = (x: number) => x.toLocaleString("en");
+  const parts = [
+    `the do-not-contact lists: ${n(listed)}`,
+    ...(owned > 0 ? [`contacts the team owns: ${n(owned)}`] : []),
+  ];
+  return problem(
+    422,
+    `This purchase would have to leave out ${n(listed + owned)} entries in its request (${parts.join("; ")}), more than the ${n(EXCLUSIONS_MAX)} the proxy sends in one request. Nothing was sent and nothing charged. ` +
+      (owned > 0
+        ? "Choose to buy owned contacts again, or shorten the do-not-contact lists"
+        : "Shorten the do-not-contact lists") +
+      " (one company domain covers all of its people).",
+  );
+}
+
 /** What cannot be applied before a purchase, in plain words (none when nothing of the kind). */
 export function suppressionNotes(s: Suppressed): string[] {
   if (s.emailsUnmatched === 0) return [];
@@ -323,7 +357,8 @@ export function suppressionRoutes(
     return person;
   };
   const body = async <S extends z.ZodType>(c: Context<ProxyEnv>, schema: S): Promise<z.output<S>> => {
-    const raw = await readJsonBody(c, Math.max(deps.maxBodyBytes, 21 * 1024 * 1024));
+    // The text's own limit plus room for the JSON around it (its escapes included).
+    const raw = await readJsonBody(c, Math.max(deps.maxBodyBytes, SUPPRESSION_TEXT_MAX_BYTES + 1024 * 1024));
     const parsed = schema.safeParse(raw);
     if (!parsed.success) throw unprocessable(toValidationRecord(parsed.error.issues, "body", raw));
     return parsed.data;
