@@ -1,7 +1,7 @@
 /**
  * The crash suite: the sandbox in a process of its own (as the real service is), the proxy in
- * another, killed with SIGKILL at random moments of a paid Enrich (25 runs) and of an export
- * (10 runs), started again on the same data folder, and the same Idempotency-Key sent again, as
+ * another, killed with SIGKILL at random moments of a paid Enrich (25 runs), of an export (10 runs)
+ * and of a mixed session of every kind of spend (8 runs), started again on the same data folder, and the same Idempotency-Key sent again, as
  * the app's "Try again" does. Whatever the moment: never charged twice (the sandbox's own balance
  * says so), every retry is either the saved answer or 409 OUTCOME_UNKNOWN, and an export that was
  * made is found again rather than bought again.
@@ -25,6 +25,7 @@ const KEY = "sbx_payg_demo";
 const runs = (name: string, least: number) => Math.max(least, Number(process.env[name] ?? least));
 const ENRICH_RUNS = runs("CRASH_ENRICH_RUNS", 25);
 const EXPORT_RUNS = runs("CRASH_EXPORT_RUNS", 10);
+const MIXED_RUNS = runs("CRASH_MIXED_RUNS", 8);
 
 let sandbox: { child: ChildProcess; url: string };
 let proxy: { child: ChildProcess; url: string } | null = null;
@@ -77,6 +78,14 @@ async function proxyGet<T>(pathname: string): Promise<T> {
 type LedgerRow = { id: string; operation: string; outcome: string; creditsCharged: number | null };
 const ledgerOfExports = async () =>
   (await proxyGet<{ entries: LedgerRow[] }>("/ledger")).entries.filter((e) => e.operation === "exportStart");
+/** The ledger's operation of each kind of spend the mixed session makes. */
+const OPERATION_OF: Record<string, string> = {
+  enrich: "enrich",
+  preview: "preview",
+  verify: "verifyV2",
+  resolve: "organizationResolve",
+  export: "exportStart",
+};
 const balance = async () => (await fromSandbox<{ credits: number }>("/v2/credits")).credits;
 
 type ExportRow = { exportId: string; name: string | null; credits: number; status: string };
@@ -252,5 +261,84 @@ describe("the proxy killed mid-spend, then the same key again", () => {
     const rows = await newRows();
     expect(rows.filter((r) => r.outcome === "charged")).toHaveLength(seen.found + 1);
     expect(rows.reduce((sum, r) => sum + (r.creditsCharged ?? 0), 0)).toBe(atStart - (await balance()));
+  }, 600_000);
+
+  it(`a mixed session, ${MIXED_RUNS} kills: every kind of spend, the ledger accounts for the balance, nothing left pending`, async () => {
+    const view = await fromSandbox<{ rows: Record<string, unknown>[] }>("/v2/contact/view", {
+      filter: null,
+      limit: 3,
+    });
+    const france = {
+      type: "group",
+      children: [{ type: "condition", column: "COUNTRY_NAME_PER", operator: "eq", value: "France" }],
+    };
+    const kinds: { name: string; path: string; body: (run: number) => unknown }[] = [
+      {
+        name: "enrich",
+        path: "/v2/contact/enrich",
+        body: () => ({ personIds: view.rows.map((r) => String(r.RBID_PAO)), reveal: "none" }),
+      },
+      {
+        name: "preview",
+        path: "/v2/contact/preview",
+        body: () => ({ filter: france, limit: 3, reveal: "none" }),
+      },
+      { name: "verify", path: "/v2/email/verify", body: (run) => ({ email: `person${run}@example.com` }) },
+      { name: "resolve", path: "/v2/organization/resolve", body: () => ({ company_name: "Acme" }) },
+      {
+        name: "export",
+        path: "/v2/contact/export",
+        body: (run) => ({ filter: france, maxRows: 5, reveal: "none", name: `Mixed ${run}` }),
+      },
+    ];
+    await exportsSettled();
+    const ledger = async () => (await proxyGet<{ entries: LedgerRow[] }>("/ledger")).entries;
+    const before = new Set((await ledger()).map((e) => e.id));
+    const atStart = await balance();
+    // Each kind once, uninterrupted: its price bounds what an unknown outcome of it may have cost.
+    const price = new Map<string, number>();
+    const took = new Map<string, number>();
+    for (const kind of kinds) {
+      const ahead = await balance();
+      const t0 = performance.now();
+      const plain = await spend(kind.path, kind.body(-1), `mixed-plain-${kind.name}-${Date.now()}`);
+      took.set(kind.name, performance.now() - t0);
+      expect(plain.status, `${kind.name}: ${JSON.stringify(plain.body).slice(0, 200)}`).toBeLessThan(300);
+      await exportsSettled();
+      price.set(kind.name, ahead - (await balance()));
+    }
+    const outcomes: string[] = [];
+    for (let run = 0; run < MIXED_RUNS; run++) {
+      const kind = kinds[Math.floor(random() * kinds.length)]!;
+      const delay = random() * took.get(kind.name)! * 2;
+      const { retry } = await crashAndRetry(kind.path, kind.body(run), `mixed-${Date.now()}-${run}`, delay);
+      const label = `run ${run} (${kind.name}), killed after ${delay.toFixed(1)} ms: ${retry.status} ${JSON.stringify(retry.body).slice(0, 120)}`;
+      // The saved answer, or "not known" (never sent again); nothing else.
+      if (retry.status >= 300) {
+        expect(retry.status, label).toBe(409);
+        expect(retry.body.code, label).toBe("OUTCOME_UNKNOWN");
+      }
+      outcomes.push(`${kind.name}:${retry.status}`);
+    }
+    await exportsSettled();
+    // The export list passing through the proxy settles what ended (in the background).
+    await proxyGet("/v2/contact/exports");
+    const fresh = async () => (await ledger()).filter((e) => !before.has(e.id));
+    await expect.poll(async () => (await fresh()).filter((e) => e.outcome === "pending")).toEqual([]);
+    const rows = await fresh();
+    const fall = atStart - (await balance());
+    const charged = rows.reduce((sum, r) => sum + (r.creditsCharged ?? 0), 0);
+    const unknown = rows.filter((r) => r.outcome === "unknown");
+    const mostUnknown = unknown.reduce(
+      (sum, r) => sum + (price.get(kinds.find((k) => OPERATION_OF[k.name] === r.operation)!.name) ?? 0),
+      0,
+    );
+    console.log(
+      `[crash] mixed: ${outcomes.join(" ")}; ledger ${charged} credits + ${unknown.length} unknown (at most ${mostUnknown}); balance fell ${fall}`,
+    );
+    // Every credit known is in the ledger; what is not known is said (an unknown row), at most its price.
+    expect(fall).toBeGreaterThanOrEqual(charged);
+    expect(fall).toBeLessThanOrEqual(charged + mostUnknown);
+    if (unknown.length === 0) expect(fall).toBe(charged);
   }, 600_000);
 });
