@@ -227,4 +227,42 @@ describe("a purchase is never sent again without a click", () => {
       expect(keys[1]).not.toBe(keys[0]);
       await shot(page, "07-bought-again");
     }));
+
+  it("409 already made (its answer no longer kept): says so, never resends; a new purchase is a new review and a new key", () =>
+    atPreviewConfirm([/status of 409/], async (at) => {
+      const { page, keys } = at;
+      let answered = 0;
+      await page.route("**/api/v2/contact/preview", (route: Route) => {
+        answered += 1;
+        if (answered > 1) return route.continue();
+        return route.fulfill({
+          status: 409,
+          contentType: "application/json",
+          body: JSON.stringify({
+            detail:
+              "This purchase was already made on 2026-10-01 (it is in the ledger), and its answer is no longer kept, so it is not sent again. To buy the same contacts again, start a new purchase.",
+            code: "PURCHASE_ALREADY_MADE",
+          }),
+        });
+      });
+      await at.confirm.click();
+      const notice = previewPanel(page).getByRole("alert");
+      await poll(() => notice.textContent()).toContain("Already bought: not sent again");
+      const text = (await notice.textContent()) ?? "";
+      expect(text).toContain("already made on 2026-10-01");
+      expect(text).toContain("Nothing was sent or charged now");
+      expect(text).not.toMatch(/PURCHASE_ALREADY_MADE|409|Idempotency/);
+      expect(await notice.getByRole("button", { name: /Try again|Send it now/ }).count()).toBe(0);
+      await shot(page, "08-already-made");
+
+      await previewPanel(page).getByRole("button", { name: "Change the preview" }).click();
+      // Back to the form: nothing sent until the buyer reviews and confirms again, under a new key.
+      expect(keys).toHaveLength(1);
+      const confirm = await reviewPreview(page);
+      await shot(page, "09-new-purchase-review");
+      await confirm.click();
+      await expectBoughtOnce(at);
+      expect(keys).toHaveLength(2);
+      expect(keys[1]).not.toBe(keys[0]);
+    }));
 });

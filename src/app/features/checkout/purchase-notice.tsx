@@ -20,7 +20,7 @@ export function refusalText(error: ApiError, plan: Plan | null | undefined): str
     return saysNothing ? error.message : `${error.message} Nothing was sent and nothing was spent.`;
   if (isApprovalDenied(error)) return saysNothing ? error.message : `${error.message} Nothing was spent.`;
   if (error.code === SPEND_CODES.alreadyBought)
-    return `${error.message} Nothing was sent or charged now; the contacts bought then are in the ledger and, while the team keeps them, served again for nothing.`;
+    return `${error.message} Nothing was sent or charged now; what it bought then is in the ledger.`;
   if (error.code === SPEND_CODES.keyReused)
     return "The server had already received a different request under this purchase's reference, so it did not carry this one out and nothing was charged for it. Check the balance on the Account page, then buy it again if you still need it.";
   return readableError(error);
@@ -106,11 +106,6 @@ export function PurchaseNotice<T>({
           <p>{refusalText(state.error, plan)}</p>
           {state.results.length > 0 ? (
             <p>The rows bought before the refusal are below; the rest was not sent.</p>
-          ) : null}
-          {state.error.code === SPEND_CODES.alreadyBought ? (
-            <button type="button" className="btn" onClick={onForget}>
-              Start a new purchase
-            </button>
           ) : null}
         </div>
       );
