@@ -12,9 +12,21 @@ import type { ProxyEnv } from "./context";
 import type { ApprovalTable, Tables } from "./db/schema";
 import { pgText } from "./db/storable";
 import { readJsonBody } from "./request-input";
-import type { WorkOutcome } from "./spend-journal";
-import type { SpendingPolicy, SpendRequest } from "./spending-policy";
+import type { SpendScope, WorkOutcome } from "./spend-journal";
 import { audit } from "./team/audit";
+import type { ToolFile } from "./tool-purchases";
+
+/** What a purchase is, as the policy reads it (the body as it will be sent). */
+export interface SpendRequest {
+  scope: SpendScope;
+  fingerprint: string;
+  body: Record<string, unknown>;
+  /** Request headers that change what is bought (lower-case names). */
+  headers: Record<string, string>;
+  /** The query as validated (verification's `metadata`), and an upload as sent (batch verification). */
+  query?: Record<string, string>;
+  file?: ToolFile;
+}
 
 /**
  * Approval requests (src/server/README.md, "Caps and approvals"): a purchase above its buyer's
@@ -198,10 +210,15 @@ const STORE_DOWN =
 
 const listQuery = z.strictObject({ state: z.enum(APPROVAL_STATES).optional() });
 
+/** The spending policy as approvals use it: an admin's approval checks the caps again and holds. */
+export interface ApprovalPolicy {
+  approve(id: string, by: string): Promise<{ row: ApprovalRow; estimate: number }>;
+}
+
 export interface ApprovalDeps {
   db: Kysely<Tables>;
   access: Access;
-  policy: SpendingPolicy;
+  policy: ApprovalPolicy;
   run: RunApproved;
   maxBodyBytes: number;
 }

@@ -30,6 +30,7 @@ import {
   findApproval,
   type RunResult,
   recordRun,
+  type SpendRequest,
 } from "./approvals";
 import type { ProxyEnv } from "./context";
 import type { Tables } from "./db/schema";
@@ -65,6 +66,8 @@ const ADMISSION_LOCK = 1_804_180_418;
 /** A hold whose purchase never reached the journal (the process stopped in between) stops counting. */
 const STALE_HOLD_MINUTES = 15;
 
+export type { SpendRequest };
+
 export interface PolicyDeps {
   db: Kysely<Tables>;
   journal: SpendJournal;
@@ -73,18 +76,6 @@ export interface PolicyDeps {
   plan: () => Promise<string | null>;
   /** The team's store: Enrich is priced on the people it does not own yet. */
   purchases?: PurchaseDeps;
-}
-
-/** What a purchase is, as the policy reads it (the body as it will be sent). */
-export interface SpendRequest {
-  scope: SpendScope;
-  fingerprint: string;
-  body: Record<string, unknown>;
-  /** Request headers that change what is bought (lower-case names). */
-  headers: Record<string, string>;
-  /** The query as validated (verification's `metadata`), and an upload as sent (batch verification). */
-  query?: Record<string, string>;
-  file?: ToolFile;
 }
 
 export type Admission =
