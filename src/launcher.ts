@@ -6,7 +6,7 @@ import { SandboxStartError } from "./sandbox/state/damage";
 import { createProxy } from "./server/app";
 import { ConfigError, configFromEnv } from "./server/config";
 import { serveProxy } from "./server/serve";
-import { liveUpstream, type Upstream } from "./server/upstream";
+import { liveUpstream, type Upstream } from "./server/upstream/upstream";
 
 /**
  * `npm start`: config -> upstream (the embedded sandbox in this process, or the real service) ->

@@ -14,12 +14,14 @@ import {
   type OwnedChoice,
   SPENDING_CODES,
 } from "../contract/spending";
-import { passedHeaders } from "./allowlist";
-import { type BufferedAnswer, fail, ProxyProblem, problem, toResponse, unprocessable } from "./answer";
-import { credits } from "./approvals";
 import type { ProxyConfig } from "./config";
 import type { ProxyEnv } from "./context";
-import { withLabelledHeader } from "./csv";
+import { passedHeaders } from "./http/allowlist";
+import { type BufferedAnswer, fail, ProxyProblem, problem, toResponse, unprocessable } from "./http/answer";
+import { withLabelledHeader } from "./http/csv";
+import { type Input, readInput } from "./http/request-input";
+import type { ProxyStats } from "./http/stats";
+import { credits } from "./spend/approvals";
 import {
   type ExportPurchase,
   type ExportStarted,
@@ -31,13 +33,15 @@ import {
   startedRecorder,
   unknownExportRow,
   withFreeRows,
-} from "./export-purchases";
-import { answerOf, type Outcome } from "./faults";
-import type { KeyStore } from "./key-store";
-import type { LedgerRowValues } from "./ledger";
-import { LEDGER_OPERATIONS, type Purchase, type PurchaseDeps, purchase, unknownLedgerRow } from "./purchases";
-import { type Input, readInput } from "./request-input";
-import type { ResponseCache } from "./response-cache";
+} from "./spend/export-purchases";
+import type { LedgerRowValues } from "./spend/ledger";
+import {
+  LEDGER_OPERATIONS,
+  type Purchase,
+  type PurchaseDeps,
+  purchase,
+  unknownLedgerRow,
+} from "./spend/purchases";
 import {
   IDEMPOTENCY_KEY,
   JournalUnavailable,
@@ -45,10 +49,9 @@ import {
   SpendJournal,
   type WorkOutcome,
   type WorkResult,
-} from "./spend-journal";
-import { type Admission, POLICED_OPERATIONS, type SpendingPolicy } from "./spending-policy";
-import type { ProxyStats } from "./stats";
-import { withoutSuppressed } from "./suppression";
+} from "./spend/spend-journal";
+import { type Admission, POLICED_OPERATIONS, type SpendingPolicy } from "./spend/spending-policy";
+import { withoutSuppressed } from "./spend/suppression";
 import {
   TOOL_OPERATIONS,
   type ToolFile,
@@ -57,8 +60,11 @@ import {
   toolPurchase,
   unknownToolRow,
   unreadableUpload,
-} from "./tool-purchases";
-import type { Call, UpstreamClient } from "./upstream";
+} from "./spend/tool-purchases";
+import { answerOf, type Outcome } from "./upstream/faults";
+import type { KeyStore } from "./upstream/key-store";
+import type { ResponseCache } from "./upstream/response-cache";
+import type { Call, UpstreamClient } from "./upstream/upstream";
 
 /**
  * One operation of the allowlist, end to end: read the input within limits, validate all of it with

@@ -2,9 +2,9 @@ import { createServer, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
 import { getRequestListener } from "@hono/node-server";
-import { problem, toResponse } from "./answer";
 import type { BffProxy } from "./app";
-import { securityHeaderPairs } from "./browser-guard";
+import { problem, toResponse } from "./http/answer";
+import { securityHeaderPairs } from "./http/browser-guard";
 
 /**
  * Listens with Node's HTTP server. Requests the adapter itself refuses (a backslash in the path, a

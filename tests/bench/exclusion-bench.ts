@@ -7,7 +7,7 @@ import { sql } from "kysely";
 import { createProxy } from "../../src/server/app";
 import { configFromEnv } from "../../src/server/config";
 import { serveProxy } from "../../src/server/serve";
-import { liveUpstream } from "../../src/server/upstream";
+import { liveUpstream } from "../../src/server/upstream/upstream";
 import { stopProcess } from "../support/processes";
 import { KEY, startSandboxProcess } from "./services";
 import { fmt, median, p95, table } from "./stats";

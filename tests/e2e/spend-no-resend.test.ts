@@ -121,6 +121,20 @@ async function reloadTo(page: Page, says: string, at: AtConfirm): Promise<Locato
   return notice;
 }
 
+/** The proxy's first answer to a preview is this 409 (nothing reaches the sandbox); later ones pass. */
+async function first409(page: Page, detail: string, code: string) {
+  let answered = 0;
+  await page.route("**/api/v2/contact/preview", (route: Route) => {
+    answered += 1;
+    if (answered > 1) return route.continue();
+    return route.fulfill({
+      status: 409,
+      contentType: "application/json",
+      body: JSON.stringify({ detail, code }),
+    });
+  });
+}
+
 /** The rows are shown, the sandbox was reached once for them, and they were charged once. */
 async function expectBoughtOnce(at: AtConfirm) {
   await poll(() => rowsOf(at.page).count()).toBe(5);
@@ -190,19 +204,7 @@ describe("a purchase is never sent again without a click", () => {
   it("409 outcome unknown: says what to check, never resends; a new purchase only after a confirmation, with a new key", () =>
     atPreviewConfirm([/status of 409/], async (at) => {
       const { page, keys } = at;
-      let answered = 0;
-      await page.route("**/api/v2/contact/preview", (route: Route) => {
-        answered += 1;
-        if (answered > 1) return route.continue();
-        return route.fulfill({
-          status: 409,
-          contentType: "application/json",
-          body: JSON.stringify({
-            detail: "Whether this purchase was carried out is not known.",
-            code: "OUTCOME_UNKNOWN",
-          }),
-        });
-      });
+      await first409(page, "Whether this purchase was carried out is not known.", "OUTCOME_UNKNOWN");
       await at.confirm.click();
       const notice = previewPanel(page).getByRole("alert");
       await poll(() => notice.textContent()).toContain("We don't know whether the preview went through");
@@ -231,20 +233,11 @@ describe("a purchase is never sent again without a click", () => {
   it("409 already made (its answer no longer kept): says so, never resends; a new purchase is a new review and a new key", () =>
     atPreviewConfirm([/status of 409/], async (at) => {
       const { page, keys } = at;
-      let answered = 0;
-      await page.route("**/api/v2/contact/preview", (route: Route) => {
-        answered += 1;
-        if (answered > 1) return route.continue();
-        return route.fulfill({
-          status: 409,
-          contentType: "application/json",
-          body: JSON.stringify({
-            detail:
-              "This purchase was already made on 2026-10-01 (it is in the ledger), and its answer is no longer kept, so it is not sent again. To buy the same contacts again, start a new purchase.",
-            code: "PURCHASE_ALREADY_MADE",
-          }),
-        });
-      });
+      await first409(
+        page,
+        "This purchase was already made on 2026-10-01 (it is in the ledger), and its answer is no longer kept, so it is not sent again. To buy the same contacts again, start a new purchase.",
+        "PURCHASE_ALREADY_MADE",
+      );
       await at.confirm.click();
       const notice = previewPanel(page).getByRole("alert");
       await poll(() => notice.textContent()).toContain("Already bought: not sent again");

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hashPassword } from "../../src/server/passwords";
+import { hashPassword } from "../../src/server/team/passwords";
 import {
   browserAndAppForFile,
   type OpenedPage,

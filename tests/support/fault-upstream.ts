@@ -1,5 +1,5 @@
 import { OPERATIONS } from "../../src/contract/routes";
-import type { Upstream } from "../../src/server/upstream";
+import type { Upstream } from "../../src/server/upstream/upstream";
 
 /**
  * A fault-injecting upstream for the fault suite: it sits between the proxy and the sandbox (wraps

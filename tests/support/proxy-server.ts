@@ -9,7 +9,7 @@ import { type BffProxy, createProxy, type ProxyDeps } from "../../src/server/app
 import { configFromEnv, type ProxyConfig } from "../../src/server/config";
 import { type Database, openDatabase } from "../../src/server/db/database";
 import { serveProxy } from "../../src/server/serve";
-import type { Upstream } from "../../src/server/upstream";
+import type { Upstream } from "../../src/server/upstream/upstream";
 import { databaseImageBlob, seedDatabaseFolder } from "./database-image";
 import { createDatabase } from "./postgres";
 

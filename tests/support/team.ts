@@ -1,4 +1,4 @@
-import type { Upstream } from "../../src/server/upstream";
+import type { Upstream } from "../../src/server/upstream/upstream";
 import { type Browser, browser, fakeUpstream, json, type ProxyServer, startProxy } from "./proxy-server";
 
 /** A filter the contract takes (one condition). */

@@ -9,8 +9,8 @@ import {
   type Role,
   TEAM_CODES,
 } from "../../contract/team";
-import { fail, ProxyProblem } from "../answer";
 import type { AudienceTable, Tables } from "../db/schema";
+import { fail, ProxyProblem } from "../http/answer";
 import { audit } from "./audit";
 
 /**

@@ -1,11 +1,11 @@
 import { type Kysely, sql } from "kysely";
 import { validationError } from "../../contract/errors";
 import { CLI_PERSON, LOCAL_PERSON, type Person, type Role, TEAM_CODES } from "../../contract/team";
-import { fail, unprocessable } from "../answer";
 import type { Tables } from "../db/schema";
-import { hashPassword } from "../passwords";
+import { fail, unprocessable } from "../http/answer";
 import { adoptLocalAudiences, passAudiences } from "./audiences";
 import { audit } from "./audit";
+import { hashPassword } from "./passwords";
 
 /**
  * The team's people: the `users` table, for the Team page and `npm run users` alike (one set of

@@ -12,12 +12,12 @@ import {
   USER_NAME,
   updateAudienceBody,
 } from "../../contract/team";
-import type { Access } from "../access";
-import { API_PREFIX } from "../allowlist";
-import { fail, unprocessable } from "../answer";
 import type { ProxyEnv } from "../context";
 import type { Database } from "../db/database";
-import { readJsonBody } from "../request-input";
+import { API_PREFIX } from "../http/allowlist";
+import { fail, unprocessable } from "../http/answer";
+import { readJsonBody } from "../http/request-input";
+import type { Access } from "./access";
 import * as audiences from "./audiences";
 import { auditPage } from "./audit";
 import { listJobs } from "./jobs";

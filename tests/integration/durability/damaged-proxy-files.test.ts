@@ -10,7 +10,7 @@ import path from "node:path";
 import { describe, expect, inject, it } from "vitest";
 import { createProxy } from "../../../src/server/app";
 import { ConfigError, configFromEnv } from "../../../src/server/config";
-import { hashPassword } from "../../../src/server/passwords";
+import { hashPassword } from "../../../src/server/team/passwords";
 import { seedDatabaseFolder } from "../../support/database-image";
 import { fakeUpstream } from "../../support/proxy-server";
 

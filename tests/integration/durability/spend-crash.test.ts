@@ -16,7 +16,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { SpendJournal } from "../../../src/server/spend-journal";
+import { SpendJournal } from "../../../src/server/spend/spend-journal";
 import { seedDatabaseFolder } from "../../support/database-image";
 import { freePort, startProcess, stopProcess } from "../../support/processes";
 import { builtProduct, sandboxOnTestDataset } from "../../support/product-build";

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Sandbox } from "../../../src/sandbox/app";
 import { createProxy } from "../../../src/server/app";
 import { configFromEnv } from "../../../src/server/config";
-import { hashPassword } from "../../../src/server/passwords";
+import { hashPassword } from "../../../src/server/team/passwords";
 import { createDatabase, type PostgresServer, startPostgres } from "../../support/postgres";
 import { nodeArgsOf } from "../../support/processes";
 import { builtProduct } from "../../support/product-build";

@@ -9,11 +9,11 @@ import { mkdtemp } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { Sessions } from "../../../src/server/access";
 import { createProxy } from "../../../src/server/app";
 import { configFromEnv } from "../../../src/server/config";
 import { openDatabase } from "../../../src/server/db/database";
-import { hashPassword, loadUsers, verifyPassword } from "../../../src/server/passwords";
+import { Sessions } from "../../../src/server/team/access";
+import { hashPassword, loadUsers, verifyPassword } from "../../../src/server/team/passwords";
 import { nodeArgsOf } from "../../support/processes";
 import { builtProduct, sandboxOnTestDataset } from "../../support/product-build";
 import {

@@ -17,7 +17,7 @@ import { getSession } from "../../../src/app/api/session";
 import { getLimits } from "../../../src/app/features/account/limits";
 import { rotateKey, rotationError } from "../../../src/app/features/account/rotate-key";
 import type { Sandbox } from "../../../src/sandbox/app";
-import { hashPassword } from "../../../src/server/passwords";
+import { hashPassword } from "../../../src/server/team/passwords";
 import {
   browser,
   fakeUpstream,

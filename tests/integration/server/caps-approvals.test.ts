@@ -11,8 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ledgerAnswer } from "../../../src/contract/ledger";
 import { approvalSchema, approvalsAnswer, capsSchema, spendingSummary } from "../../../src/contract/spending";
 import type { Sandbox } from "../../../src/sandbox/app";
-import { csvCell, LEDGER_CSV_HEADER } from "../../../src/server/ledger";
-import { admitPreview } from "../../../src/server/spending-policy";
+import { csvCell, LEDGER_CSV_HEADER } from "../../../src/server/spend/ledger";
+import { admitPreview } from "../../../src/server/spend/spending-policy";
 import {
   type Browser,
   sandboxCall as callSandbox,

@@ -5,7 +5,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Sandbox } from "../../../src/sandbox/app";
-import type { Upstream } from "../../../src/server/upstream";
+import type { Upstream } from "../../../src/server/upstream/upstream";
 import {
   browser,
   json,

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EXCLUSIONS_MAX, SUPPRESSION_TEXT_MAX_BYTES } from "../../../src/contract/spending";
-import { exclusionsRefusal, type Suppressed } from "../../../src/server/suppression";
+import { exclusionsRefusal, type Suppressed } from "../../../src/server/spend/suppression";
 import { browser, fakeUpstream, json, type ProxyServer, startProxy } from "../../support/proxy-server";
 
 const upstream = fakeUpstream(() => json({ detail: "not expected here" }, 500));

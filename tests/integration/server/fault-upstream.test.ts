@@ -6,7 +6,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Sandbox } from "../../../src/sandbox/app";
-import { MESSAGES } from "../../../src/server/faults";
+import { MESSAGES } from "../../../src/server/upstream/faults";
 import { type FaultUpstream, faultUpstream, SPENDS, sandboxBalance } from "../../support/fault-upstream";
 import { browser, json, type ProxyServer, startProxy, startSandbox } from "../../support/proxy-server";
 

@@ -6,7 +6,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { liveUpstream, type Upstream } from "../../../src/server/upstream";
+import { liveUpstream, type Upstream } from "../../../src/server/upstream/upstream";
 import {
   browser,
   fakeUpstream,

@@ -5,8 +5,8 @@
  * given up on after two seconds, and never while the rate shaper holds calls back.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { RateShaper } from "../../../src/server/rate-shaper";
-import { PROBE_EVERY_MS, PROBE_TIMEOUT_MS } from "../../../src/server/upstream-health";
+import { RateShaper } from "../../../src/server/upstream/rate-shaper";
+import { PROBE_EVERY_MS, PROBE_TIMEOUT_MS } from "../../../src/server/upstream/upstream-health";
 import { browser, fakeUpstream, json, type ProxyServer, sleep, startProxy } from "../../support/proxy-server";
 
 const started: ProxyServer[] = [];

@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { apiErrorFromAnswer } from "../../../src/app/api/api-error";
 import { OPERATIONS } from "../../../src/contract/routes";
 import type { Sandbox } from "../../../src/sandbox/app";
-import type { Upstream } from "../../../src/server/upstream";
+import type { Upstream } from "../../../src/server/upstream/upstream";
 import {
   browser,
   json,

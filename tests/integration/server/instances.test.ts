@@ -10,9 +10,9 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI_PERSON } from "../../../src/contract/team";
 import type { Sandbox } from "../../../src/sandbox/app";
-import { ProxyProblem } from "../../../src/server/answer";
 import { openDatabase } from "../../../src/server/db/database";
-import { hashPassword } from "../../../src/server/passwords";
+import { ProxyProblem } from "../../../src/server/http/answer";
+import { hashPassword } from "../../../src/server/team/passwords";
 import { addPerson, changePerson } from "../../../src/server/team/people";
 import { createDatabase } from "../../support/postgres";
 import {

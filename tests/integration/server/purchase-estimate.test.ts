@@ -12,11 +12,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Sandbox } from "../../../src/sandbox/app";
 import { configFromEnv } from "../../../src/server/config";
 import { type Database, openDatabase } from "../../../src/server/db/database";
-import { KeyStore } from "../../../src/server/key-store";
-import { estimatePurchase } from "../../../src/server/purchase-estimate";
-import { RateShaper } from "../../../src/server/rate-shaper";
-import { ProxyStats } from "../../../src/server/stats";
-import { UpstreamClient } from "../../../src/server/upstream";
+import { ProxyStats } from "../../../src/server/http/stats";
+import { estimatePurchase } from "../../../src/server/spend/purchase-estimate";
+import { KeyStore } from "../../../src/server/upstream/key-store";
+import { RateShaper } from "../../../src/server/upstream/rate-shaper";
+import { UpstreamClient } from "../../../src/server/upstream/upstream";
 import { startSandbox, testDatabaseFor } from "../../support/proxy-server";
 
 let sandbox: Sandbox;

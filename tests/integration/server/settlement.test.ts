@@ -5,8 +5,8 @@
  * status poll does not wait), streamed into the owned contacts in batches with memory bounded.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { writeLedgerRow } from "../../../src/server/ledger";
-import { backoffMs, SETTLE_ATTEMPTS } from "../../../src/server/settlement";
+import { writeLedgerRow } from "../../../src/server/spend/ledger";
+import { backoffMs, SETTLE_ATTEMPTS } from "../../../src/server/spend/settlement";
 import { browser, fakeUpstream, json, type ProxyServer, startProxy } from "../../support/proxy-server";
 
 const BIG = 200_000;

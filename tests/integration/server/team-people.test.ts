@@ -17,9 +17,9 @@ import {
   peopleAnswer,
   personSchema,
 } from "../../../src/contract/team";
-import { Sessions } from "../../../src/server/access";
 import { openDatabase } from "../../../src/server/db/database";
-import { hashPassword } from "../../../src/server/passwords";
+import { Sessions } from "../../../src/server/team/access";
+import { hashPassword } from "../../../src/server/team/passwords";
 import { addPerson, changePerson, removePerson } from "../../../src/server/team/people";
 import {
   browser,

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type LedgerEntry, ledgerAnswer } from "../../../src/contract/ledger";
 import { approvalSchema } from "../../../src/contract/spending";
 import type { Sandbox } from "../../../src/sandbox/app";
-import { TOOL_OPERATIONS } from "../../../src/server/tool-purchases";
+import { TOOL_OPERATIONS } from "../../../src/server/spend/tool-purchases";
 import {
   type Browser,
   sandboxCall as callSandbox,

@@ -1,7 +1,12 @@
 import fc from "fast-check";
 import Papa from "papaparse";
 import { describe, expect, it } from "vitest";
-import { csvFields, labelledHeaderRow, MAX_HEADER_BYTES, withLabelledHeader } from "../../../src/server/csv";
+import {
+  csvFields,
+  labelledHeaderRow,
+  MAX_HEADER_BYTES,
+  withLabelledHeader,
+} from "../../../src/server/http/csv";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder("utf-8", { ignoreBOM: true });

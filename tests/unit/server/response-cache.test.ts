@@ -4,8 +4,8 @@
  * the proxy's memory climb for minutes that way).
  */
 import { describe, expect, it } from "vitest";
-import type { BufferedAnswer } from "../../../src/server/answer";
-import { ResponseCache } from "../../../src/server/response-cache";
+import type { BufferedAnswer } from "../../../src/server/http/answer";
+import { ResponseCache } from "../../../src/server/upstream/response-cache";
 
 const ok = (body: string): BufferedAnswer => ({ status: 200, headers: [], body });
 

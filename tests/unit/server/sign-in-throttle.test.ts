@@ -4,7 +4,7 @@
  * office behind one NAT), and a success that clears its pair.
  */
 import { describe, expect, it } from "vitest";
-import { SignInThrottle } from "../../../src/server/access";
+import { SignInThrottle } from "../../../src/server/team/access";
 
 const LIMITS = { pairMax: 5, nameMax: 10, addressMax: 100, windowMs: 15 * 60_000 };
 

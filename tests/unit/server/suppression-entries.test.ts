@@ -4,7 +4,7 @@
  * one entry and matches the data service's values.
  */
 import { describe, expect, it } from "vitest";
-import { kindOf, normalise, parseEntries, suppressedEmail } from "../../../src/server/suppression";
+import { kindOf, normalise, parseEntries, suppressedEmail } from "../../../src/server/spend/suppression";
 
 describe("suppression entries", () => {
   it("reads each value's kind by its shape", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { discoverCost, isDefiniteVerification, verificationCost } from "../../../src/contract/pricing";
-import { batchAddresses, toolDetail, toolEstimate, toolFile } from "../../../src/server/tool-purchases";
+import { batchAddresses, toolDetail, toolEstimate, toolFile } from "../../../src/server/spend/tool-purchases";
 
 const file = (name: string, text: string) => toolFile(name, "text/csv", new TextEncoder().encode(text));
 

@@ -1,14 +1,14 @@
 import type { Kysely } from "kysely";
-import { PLANS, type Plan, type Reveal } from "../contract/inferred";
-import { responses } from "../contract/operations";
-import { maxContactCost } from "../contract/pricing";
-import { operationById } from "../contract/routes";
-import type { OwnedChoice } from "../contract/spending";
-import type { Tables } from "./db/schema";
+import { PLANS, type Plan, type Reveal } from "../../contract/inferred";
+import { responses } from "../../contract/operations";
+import { maxContactCost } from "../../contract/pricing";
+import { operationById } from "../../contract/routes";
+import type { OwnedChoice } from "../../contract/spending";
+import type { Tables } from "../db/schema";
+import type { UpstreamClient } from "../upstream/upstream";
 import { prepareExport } from "./export-purchases";
 import { columnsKey, ownedAmong } from "./purchases";
 import { TOOL_OPERATIONS, type ToolFile, toolEstimate } from "./tool-purchases";
-import type { UpstreamClient } from "./upstream";
 
 /**
  * The most a purchase may cost, before anything is sent (for the team's caps and approval

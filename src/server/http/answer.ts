@@ -1,6 +1,6 @@
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import type { ValidationRecord } from "../contract/errors";
+import type { ValidationRecord } from "../../contract/errors";
 /**
  * What the proxy sends back for a JSON operation, fully read: it can be cached, journaled for
  * idempotent replays and shared by single-flight waiters, then turned into a fresh Response each time.

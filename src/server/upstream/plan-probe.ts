@@ -1,6 +1,6 @@
-import { responses } from "../contract/operations";
-import { operationById } from "../contract/routes";
-import type { ProxyConfig } from "./config";
+import { responses } from "../../contract/operations";
+import { operationById } from "../../contract/routes";
+import type { ProxyConfig } from "../config";
 import type { UpstreamClient } from "./upstream";
 
 /**

@@ -2,18 +2,18 @@ import { randomUUID } from "node:crypto";
 import type { Context, Hono } from "hono";
 import { type Kysely, type Selectable, sql } from "kysely";
 import { z } from "zod";
-import { toValidationRecord } from "../contract/errors";
-import { APPROVAL_STATES, type Approval, denyBody } from "../contract/spending";
-import { ALLOWED_ROLES, mayManageTeam, type Role, TEAM_CODES } from "../contract/team";
-import type { Access } from "./access";
-import { API_PREFIX } from "./allowlist";
-import { type BufferedAnswer, fail, ProxyProblem, unprocessable } from "./answer";
-import type { ProxyEnv } from "./context";
-import type { ApprovalTable, Tables } from "./db/schema";
-import { pgText } from "./db/storable";
-import { readJsonBody } from "./request-input";
+import { toValidationRecord } from "../../contract/errors";
+import { APPROVAL_STATES, type Approval, denyBody } from "../../contract/spending";
+import { ALLOWED_ROLES, mayManageTeam, type Role, TEAM_CODES } from "../../contract/team";
+import type { ProxyEnv } from "../context";
+import type { ApprovalTable, Tables } from "../db/schema";
+import { pgText } from "../db/storable";
+import { API_PREFIX } from "../http/allowlist";
+import { type BufferedAnswer, fail, ProxyProblem, unprocessable } from "../http/answer";
+import { readJsonBody } from "../http/request-input";
+import type { Access } from "../team/access";
+import { audit } from "../team/audit";
 import type { SpendScope, WorkOutcome } from "./spend-journal";
-import { audit } from "./team/audit";
 import type { ToolFile } from "./tool-purchases";
 
 /** What a purchase is, as the policy reads it (the body as it will be sent). */
@@ -29,7 +29,7 @@ export interface SpendRequest {
 }
 
 /**
- * Approval requests (src/server/README.md, "Caps and approvals"): a purchase above its buyer's
+ * Approval requests (spend/README.md, "Caps and approvals"): a purchase above its buyer's
  * threshold is stored whole (operation, Idempotency-Key, request hash, body, the headers that change
  * it) and waits for an admin other than the requester. Approved, the proxy runs it itself through
  * the journal under the requester's name and key, so it runs once, and the requester sending the

@@ -7,13 +7,13 @@ import {
   ROLES,
   type Role,
   USER_NAME,
-} from "../contract/team";
-import { ProxyProblem } from "./answer";
-import { ConfigError, configFromEnv } from "./config";
-import { type Database, DatabaseInUse, openDatabase } from "./db/database";
+} from "../../contract/team";
+import { ConfigError, configFromEnv } from "../config";
+import { type Database, DatabaseInUse, openDatabase } from "../db/database";
+import { ProxyProblem } from "../http/answer";
 import { hashPassword } from "./passwords";
+import { addPerson, changePerson, listPeople, removePerson } from "./people";
 import { readPassword } from "./read-password";
-import { addPerson, changePerson, listPeople, removePerson } from "./team/people";
 
 /**
  * `npm run users -- <command>`: the team's people from a shell, with the proxy's own configuration

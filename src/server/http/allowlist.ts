@@ -1,6 +1,6 @@
 import type { Handler, Hono } from "hono";
-import { OPERATIONS, type OperationSpec } from "../contract/routes";
-import type { ProxyEnv } from "./context";
+import { OPERATIONS, type OperationSpec } from "../../contract/routes";
+import type { ProxyEnv } from "../context";
 
 /**
  * What may pass the proxy, in each direction. Requests: exactly the operations of the contract's

@@ -1,4 +1,4 @@
-import { nextUtcMidnight } from "../contract/time";
+import { nextUtcMidnight } from "../../contract/time";
 /**
  * The day's View budget as the proxy last saw it. Every View answer passes through the proxy with
  * `X-FreePreview-Remaining`, so the proxy can tell the Account page what is left without spending a

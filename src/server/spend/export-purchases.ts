@@ -1,17 +1,18 @@
 import { Readable } from "node:stream";
 import { type Kysely, sql } from "kysely";
 import Papa from "papaparse";
-import type { GroupNode } from "../contract/filter";
-import { FREE_CALLS_MAX, idsInAudience } from "../contract/in-audience";
-import type { Reveal } from "../contract/inferred";
-import { responses } from "../contract/operations";
-import { revealsEmail, revealsMobile } from "../contract/pricing";
-import { operationById } from "../contract/routes";
-import { OWNED_CHOICES, OWNED_HEADER, type OwnedChoice } from "../contract/spending";
-import { type BufferedAnswer, fail, ProxyProblem } from "./answer";
-import { csvLine } from "./csv";
-import type { Tables } from "./db/schema";
-import { pgJson } from "./db/storable";
+import type { GroupNode } from "../../contract/filter";
+import { FREE_CALLS_MAX, idsInAudience } from "../../contract/in-audience";
+import type { Reveal } from "../../contract/inferred";
+import { responses } from "../../contract/operations";
+import { revealsEmail, revealsMobile } from "../../contract/pricing";
+import { operationById } from "../../contract/routes";
+import { OWNED_CHOICES, OWNED_HEADER, type OwnedChoice } from "../../contract/spending";
+import type { Tables } from "../db/schema";
+import { pgJson } from "../db/storable";
+import { type BufferedAnswer, fail, ProxyProblem } from "../http/answer";
+import { csvLine } from "../http/csv";
+import type { UpstreamClient } from "../upstream/upstream";
 import { type LedgerRowValues, writeLedgerRow } from "./ledger";
 import { columnsKey } from "./purchases";
 import { afterFailure, givenUpInLedger, unsettled } from "./settlement";
@@ -24,10 +25,9 @@ import {
   type Suppressed,
   withoutSuppressed,
 } from "./suppression";
-import type { UpstreamClient } from "./upstream";
 
 /**
- * Exports through the team's store (src/server/README.md, "Contacts the team owns, and the
+ * Exports through the team's store (spend/README.md, "Contacts the team owns, and the
  * ledger"): the filter leaves out what is on the team's do-not-contact lists and (unless bought
  * again) the contacts the team owns; the start is a `pending` ledger row; when the proxy sees the
  * export end (a status poll or the export list passing through it, or its own check every minute)

@@ -1,11 +1,11 @@
 import { existsSync, readFileSync } from "node:fs";
 import { unlink } from "node:fs/promises";
 import path from "node:path";
-import { SPEND_CODES } from "../contract/errors";
-import { fail } from "./answer";
-import { writeFileAtomic } from "./atomic-file";
-import type { ProxyConfig } from "./config";
-import { ConfigError } from "./config";
+import { SPEND_CODES } from "../../contract/errors";
+import type { ProxyConfig } from "../config";
+import { ConfigError } from "../config";
+import { writeFileAtomic } from "../db/atomic-file";
+import { fail } from "../http/answer";
 
 /**
  * Holds the upstream key. Only this module and the upstream request builder ever see it; the

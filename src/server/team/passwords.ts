@@ -1,7 +1,7 @@
 import { randomBytes, type ScryptOptions, scrypt as scryptCallback, timingSafeEqual } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { isReservedName, RESERVED_NAME_MESSAGE, ROLES, type Role, USER_NAME } from "../contract/team";
-import { ConfigError } from "./config";
+import { isReservedName, RESERVED_NAME_MESSAGE, ROLES, type Role, USER_NAME } from "../../contract/team";
+import { ConfigError } from "../config";
 
 export { USER_NAME };
 

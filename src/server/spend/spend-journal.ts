@@ -1,8 +1,8 @@
 import { createHash, randomUUID } from "node:crypto";
 import { type Kysely, sql } from "kysely";
-import type { BufferedAnswer } from "./answer";
-import type { Database } from "./db/database";
-import type { Tables } from "./db/schema";
+import type { Database } from "../db/database";
+import type { Tables } from "../db/schema";
+import type { BufferedAnswer } from "../http/answer";
 import { type LedgerRowValues, writeLedgerRow } from "./ledger";
 
 /** Stripe's rule, narrowed: 8 to 128 characters a header can carry without escaping. */

@@ -3,8 +3,8 @@ import { stat } from "node:fs/promises";
 import path from "node:path";
 import { Readable } from "node:stream";
 import type { Context } from "hono";
+import type { ProxyEnv } from "../context";
 import { problem, toResponse } from "./answer";
-import type { ProxyEnv } from "./context";
 
 const TYPES: Record<string, string> = {
   ".html": "text/html; charset=utf-8",

@@ -1,10 +1,10 @@
-import type { OperationSpec } from "../contract/routes";
-import { isRetryableRead } from "./allowlist";
-import type { ProxyConfig } from "./config";
+import type { OperationSpec } from "../../contract/routes";
+import type { ProxyConfig } from "../config";
+import { isRetryableRead } from "../http/allowlist";
+import type { ProxyStats } from "../http/stats";
 import { isRateLimited, type Outcome } from "./faults";
 import type { KeyStore } from "./key-store";
 import { QueueTimeout, type RateShaper } from "./rate-shaper";
-import type { ProxyStats } from "./stats";
 
 /**
  * The upstream is a function from Request to Response: the embedded sandbox's `fetch`, or `fetch`

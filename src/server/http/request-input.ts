@@ -6,13 +6,13 @@ import {
   toValidationRecord,
   type ValidationRecord,
   validationError,
-} from "../contract/errors";
-import { MAX_FILTER_DEPTH } from "../contract/inferred";
-import { strictRequests } from "../contract/operations";
-import type { OperationSpec } from "../contract/routes";
+} from "../../contract/errors";
+import { MAX_FILTER_DEPTH } from "../../contract/inferred";
+import { strictRequests } from "../../contract/operations";
+import type { OperationSpec } from "../../contract/routes";
+import type { ProxyEnv } from "../context";
 import { fail, unprocessable } from "./answer";
 import { jsonDepth, readLimited } from "./body";
-import type { ProxyEnv } from "./context";
 
 /**
  * Reads an operation's input within limits and validates every part of it (path, query, body) with

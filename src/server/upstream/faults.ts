@@ -1,7 +1,7 @@
-import { OUTCOME_CODES } from "../contract/errors";
-import { ERROR_CODES } from "../contract/inferred";
-import { passedHeaders } from "./allowlist";
-import { type BufferedAnswer, problem } from "./answer";
+import { OUTCOME_CODES } from "../../contract/errors";
+import { ERROR_CODES } from "../../contract/inferred";
+import { passedHeaders } from "../http/allowlist";
+import { type BufferedAnswer, problem } from "../http/answer";
 
 /**
  * What can come back from one upstream exchange, and how each becomes an answer a person can

@@ -1,20 +1,20 @@
 import type { Context, Hono } from "hono";
 import { type Kysely, sql } from "kysely";
-import { toValidationRecord } from "../contract/errors";
+import { toValidationRecord } from "../../contract/errors";
 import {
   LEDGER_OPERATION_WORDS,
   type LedgerAnswer,
   type LedgerEntry,
   type LedgerQuery,
   ledgerQuery,
-} from "../contract/ledger";
-import { mayManageTeam, TEAM_CODES } from "../contract/team";
-import type { Access } from "./access";
-import { API_PREFIX } from "./allowlist";
-import { fail, unprocessable } from "./answer";
-import type { ProxyEnv } from "./context";
-import type { LedgerOutcome, Tables } from "./db/schema";
-import { pgJson, pgText } from "./db/storable";
+} from "../../contract/ledger";
+import { mayManageTeam, TEAM_CODES } from "../../contract/team";
+import type { ProxyEnv } from "../context";
+import type { LedgerOutcome, Tables } from "../db/schema";
+import { pgJson, pgText } from "../db/storable";
+import { API_PREFIX } from "../http/allowlist";
+import { fail, unprocessable } from "../http/answer";
+import type { Access } from "../team/access";
 
 /** One spend's row, as every spend path writes it (inside the journal's commit of its outcome). */
 export interface LedgerRowValues {

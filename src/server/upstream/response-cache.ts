@@ -1,4 +1,4 @@
-import type { BufferedAnswer } from "./answer";
+import type { BufferedAnswer } from "../http/answer";
 
 export type CacheOutcome = "hit" | "miss" | "join";
 

@@ -1,11 +1,11 @@
 import { type Kysely, sql } from "kysely";
-import { MASK_FLAGS } from "../contract/columns";
-import type { Reveal } from "../contract/inferred";
-import { responses } from "../contract/operations";
-import { revealsEmail, revealsMobile } from "../contract/pricing";
-import { type BufferedAnswer, problem } from "./answer";
-import type { LedgerOutcome, Tables } from "./db/schema";
-import { pgJson } from "./db/storable";
+import { MASK_FLAGS } from "../../contract/columns";
+import type { Reveal } from "../../contract/inferred";
+import { responses } from "../../contract/operations";
+import { revealsEmail, revealsMobile } from "../../contract/pricing";
+import type { LedgerOutcome, Tables } from "../db/schema";
+import { pgJson } from "../db/storable";
+import { type BufferedAnswer, problem } from "../http/answer";
 import { type LedgerRowValues, writeLedgerRow } from "./ledger";
 import type { WorkResult } from "./spend-journal";
 import {
@@ -20,7 +20,7 @@ import {
 } from "./suppression";
 
 /**
- * Contacts the team owns and the ledger (src/server/README.md, "Contacts the team owns, and the
+ * Contacts the team owns and the ledger (spend/README.md, "Contacts the team owns, and the
  * ledger"). Every row Enrich and Preview deliver is recorded for the team, and every outcome of
  * theirs is a ledger row, in the transaction that commits the journal's answer (WorkResult.record).
  * Enrich serves rows the team owns (same columns, same or a wider reveal, within the retention)

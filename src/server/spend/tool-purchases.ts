@@ -1,19 +1,19 @@
 import { type Kysely, sql } from "kysely";
 import Papa from "papaparse";
-import { DISCOVER_RESULT_COUNT_DEFAULT, type Plan, PRICE } from "../contract/inferred";
-import { responses } from "../contract/operations";
-import { discoverCost, isDefiniteVerification, verificationCost } from "../contract/pricing";
-import { operationById } from "../contract/routes";
-import { parseEmailUpload, type UploadParseResult } from "../contract/verify-upload";
-import type { BufferedAnswer } from "./answer";
-import type { LedgerOutcome, Tables } from "./db/schema";
+import { DISCOVER_RESULT_COUNT_DEFAULT, type Plan, PRICE } from "../../contract/inferred";
+import { responses } from "../../contract/operations";
+import { discoverCost, isDefiniteVerification, verificationCost } from "../../contract/pricing";
+import { operationById } from "../../contract/routes";
+import { parseEmailUpload, type UploadParseResult } from "../../contract/verify-upload";
+import type { LedgerOutcome, Tables } from "../db/schema";
+import type { BufferedAnswer } from "../http/answer";
+import type { UpstreamClient } from "../upstream/upstream";
 import { type LedgerRowValues, writeLedgerRow } from "./ledger";
 import { afterFailure, givenUpInLedger, unsettled } from "./settlement";
 import type { WorkResult } from "./spend-journal";
-import type { UpstreamClient } from "./upstream";
 
 /**
- * Email verification and the company tools as spends (src/server/README.md, "The ledger"): priced
+ * Email verification and the company tools as spends (spend/README.md, "The ledger"): priced
  * before sending for the team's caps, and a ledger row for each outcome, written in the journal's
  * commit. A single check or a company search is charged as its answer says (a definite verdict, a
  * resolve, the companies a discover found); a batch verification is a pending row at its start,

@@ -1,8 +1,8 @@
 import { Hono, type MiddlewareHandler } from "hono";
 import { secureHeaders } from "hono/secure-headers";
+import type { ProxyEnv } from "../context";
+import type { HostAllowlist } from "../hosts";
 import { fail } from "./answer";
-import type { ProxyEnv } from "./context";
-import type { HostAllowlist } from "./hosts";
 
 /**
  * Sent on every answer, through Hono's secure-headers middleware: no inline script, no framing, no
@@ -20,7 +20,7 @@ const SECURE_HEADERS: Parameters<typeof secureHeaders>[0] = {
     formAction: ["'self'"],
   },
   xFrameOptions: "DENY",
-  // TLS and HSTS belong to the reverse proxy in front (src/server/README.md, API8): a default here
+  // TLS and HSTS belong to the reverse proxy in front (src/server/README.md, the threat model, API8): a default here
   // would bind every sibling subdomain of a deployment for half a year.
   strictTransportSecurity: false,
   referrerPolicy: "no-referrer",

@@ -1,5 +1,5 @@
 import { type Kysely, sql } from "kysely";
-import type { SettlementState, Tables } from "./db/schema";
+import type { SettlementState, Tables } from "../db/schema";
 
 /**
  * Settlement of the purchases whose charge is known only when the service's job ends (an export, a

@@ -1,9 +1,9 @@
 import type { Hono } from "hono";
 import { type Kysely, sql } from "kysely";
 import { z } from "zod";
-import { SPEND_CODES, toValidationRecord, validationError } from "../contract/errors";
-import { PREVIEW_LIMIT, type Reveal } from "../contract/inferred";
-import { LEDGER_MONTH, LEDGER_OPERATION_WORDS } from "../contract/ledger";
+import { SPEND_CODES, toValidationRecord, validationError } from "../../contract/errors";
+import { PREVIEW_LIMIT, type Reveal } from "../../contract/inferred";
+import { LEDGER_MONTH, LEDGER_OPERATION_WORDS } from "../../contract/ledger";
 import {
   type Approval,
   AUDIENCE_HEADER,
@@ -16,11 +16,16 @@ import {
   type PolicyVerdict,
   SPENDING_CODES,
   type SpendingSummary,
-} from "../contract/spending";
-import { mayManageTeam, TEAM_CODES } from "../contract/team";
-import type { Access } from "./access";
-import { API_PREFIX } from "./allowlist";
-import { fail, ProxyProblem, unprocessable } from "./answer";
+} from "../../contract/spending";
+import { mayManageTeam, TEAM_CODES } from "../../contract/team";
+import type { ProxyEnv } from "../context";
+import type { Tables } from "../db/schema";
+import { API_PREFIX } from "../http/allowlist";
+import { fail, ProxyProblem, unprocessable } from "../http/answer";
+import { readJsonBody } from "../http/request-input";
+import type { Access } from "../team/access";
+import { audit } from "../team/audit";
+import type { UpstreamClient } from "../upstream/upstream";
 import {
   type ApprovalRow,
   approvalNotFound,
@@ -32,19 +37,14 @@ import {
   recordRun,
   type SpendRequest,
 } from "./approvals";
-import type { ProxyEnv } from "./context";
-import type { Tables } from "./db/schema";
 import { parseOwnedChoice } from "./export-purchases";
 import { estimatePurchase } from "./purchase-estimate";
 import type { PurchaseDeps } from "./purchases";
-import { readJsonBody } from "./request-input";
 import { JournalUnavailable, SpendJournal, type SpendScope } from "./spend-journal";
-import { audit } from "./team/audit";
 import { TOOL_OPERATIONS, type ToolFile, toolDetail } from "./tool-purchases";
-import type { UpstreamClient } from "./upstream";
 
 /**
- * Spending under the team's control (src/server/README.md, "Caps and approvals"): before the journal
+ * Spending under the team's control (spend/README.md, "Caps and approvals"): before the journal
  * runs a purchase (Enrich, Preview, Export start), it is priced and admitted against the monthly
  * caps (the person's and the team's) and the person's approval threshold. Admission is race-safe:
  * under a transaction-level advisory lock, what is spent this month (the ledger's charges, the

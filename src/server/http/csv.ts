@@ -1,4 +1,4 @@
-import { csvHeaders } from "../contract/columns";
+import { csvHeaders } from "../../contract/columns";
 
 /** One RFC 4180 field: quoted when it holds a comma, quote, CR or LF; null is empty. */
 export function csvField(value: unknown): string {

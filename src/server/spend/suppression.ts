@@ -3,12 +3,12 @@ import type { Context, Hono } from "hono";
 import { type Kysely, sql } from "kysely";
 import Papa from "papaparse";
 import type { z } from "zod";
-import { toValidationRecord } from "../contract/errors";
-import type { FilterNode, GroupNode } from "../contract/filter";
-import { idsMatching } from "../contract/in-audience";
-import { VALUE_LIST_MAX } from "../contract/inferred";
-import { responses } from "../contract/operations";
-import { operationById } from "../contract/routes";
+import { toValidationRecord } from "../../contract/errors";
+import type { FilterNode, GroupNode } from "../../contract/filter";
+import { idsMatching } from "../../contract/in-audience";
+import { VALUE_LIST_MAX } from "../../contract/inferred";
+import { responses } from "../../contract/operations";
+import { operationById } from "../../contract/routes";
 import {
   EXCLUSIONS_MAX,
   SUPPRESSION_KINDS,
@@ -18,20 +18,20 @@ import {
   type SuppressionList,
   suppressionAdd,
   suppressionCreate,
-} from "../contract/spending";
-import type { Role } from "../contract/team";
-import { TEAM_CODES } from "../contract/team";
-import type { Access } from "./access";
-import { API_PREFIX } from "./allowlist";
-import { type BufferedAnswer, fail, problem, unprocessable } from "./answer";
-import type { ProxyEnv } from "./context";
-import type { Tables } from "./db/schema";
-import { readJsonBody } from "./request-input";
-import { audit } from "./team/audit";
-import type { UpstreamClient } from "./upstream";
+} from "../../contract/spending";
+import type { Role } from "../../contract/team";
+import { TEAM_CODES } from "../../contract/team";
+import type { ProxyEnv } from "../context";
+import type { Tables } from "../db/schema";
+import { API_PREFIX } from "../http/allowlist";
+import { type BufferedAnswer, fail, problem, unprocessable } from "../http/answer";
+import { readJsonBody } from "../http/request-input";
+import type { Access } from "../team/access";
+import { audit } from "../team/audit";
+import type { UpstreamClient } from "../upstream/upstream";
 
 /**
- * The team's do-not-contact lists (src/server/README.md, "Suppression lists"): entries normalised
+ * The team's do-not-contact lists (spend/README.md, "Suppression lists"): entries normalised
  * as they are stored (domains lower-case without scheme, www or path; LinkedIn profiles as
  * `https://www.linkedin.com/in/<slug>`; emails and ids lower-case), and the filter conditions that
  * leave them out of every Export, estimate, review and Preview.

@@ -1,27 +1,28 @@
 import type { Context, Hono } from "hono";
 import type { Kysely } from "kysely";
-import { toValidationRecord } from "../contract/errors";
-import type { FilterNode, GroupNode } from "../contract/filter";
-import { PLANS, type Plan, type Reveal } from "../contract/inferred";
-import { responses } from "../contract/operations";
-import { maxContactCost } from "../contract/pricing";
-import { operationById } from "../contract/routes";
+import { toValidationRecord } from "../../contract/errors";
+import type { FilterNode, GroupNode } from "../../contract/filter";
+import { PLANS, type Plan, type Reveal } from "../../contract/inferred";
+import { responses } from "../../contract/operations";
+import { maxContactCost } from "../../contract/pricing";
+import { operationById } from "../../contract/routes";
 import {
   type EnrichReview,
   type ExportReview,
   type PolicyVerdict,
   type ReviewAnswer,
   reviewRequest,
-} from "../contract/spending";
-import type { Access } from "./access";
-import { API_PREFIX } from "./allowlist";
-import { fail, ProxyProblem, unprocessable } from "./answer";
-import type { ProxyEnv } from "./context";
-import type { Tables } from "./db/schema";
+} from "../../contract/spending";
+import type { ProxyEnv } from "../context";
+import type { Tables } from "../db/schema";
+import { API_PREFIX } from "../http/allowlist";
+import { fail, ProxyProblem, unprocessable } from "../http/answer";
+import { readJsonBody } from "../http/request-input";
+import type { Access } from "../team/access";
+import type { PlanProbe } from "../upstream/plan-probe";
+import type { UpstreamClient } from "../upstream/upstream";
 import { freeRowsNote, ownedIds, ownedInAudience, prepareExport } from "./export-purchases";
 import { columnsKey, ownedAmong } from "./purchases";
-import { readJsonBody } from "./request-input";
-import type { PlanProbe } from "./session-info";
 import {
   andAll,
   exclusionsRefusal,
@@ -32,7 +33,6 @@ import {
   suppressionNotes,
   withoutSuppressed,
 } from "./suppression";
-import type { UpstreamClient } from "./upstream";
 
 /**
  * `POST /api/purchases/review`: what a purchase would buy, before it is bought. Nothing is spent:

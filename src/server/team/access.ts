@@ -3,16 +3,16 @@ import type { Context, Hono } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { sql } from "kysely";
 import { z } from "zod";
-import { SPEND_CODES } from "../contract/errors";
-import { LOCAL_PERSON, type Role } from "../contract/team";
-import { fail, ProxyProblem, problem, toResponse } from "./answer";
-import { readLimited } from "./body";
-import type { ProxyConfig } from "./config";
-import { ConfigError } from "./config";
-import type { ProxyEnv } from "./context";
-import type { Database } from "./db/database";
+import { SPEND_CODES } from "../../contract/errors";
+import { LOCAL_PERSON, type Role } from "../../contract/team";
+import type { ProxyConfig } from "../config";
+import { ConfigError } from "../config";
+import type { ProxyEnv } from "../context";
+import type { Database } from "../db/database";
+import { fail, ProxyProblem, problem, toResponse } from "../http/answer";
+import { readLimited } from "../http/body";
 import { loadUserEntries, USER_NAME, verifyPassword } from "./passwords";
-import { countPeople, lockTeam, passAudiencesOfRemoved } from "./team/people";
+import { countPeople, lockTeam, passAudiencesOfRemoved } from "./people";
 
 export const SESSION_COOKIE = "ab_session";
 
