@@ -51,6 +51,8 @@ export class VerifyJobs {
   private timer: NodeJS.Timeout | null = null;
   private allowance = 0;
   private busy = false;
+  /** Jobs whose creation is not saved yet: not worked on (nor charged) until it is. */
+  private readonly unsaved = new Set<number>();
   private readonly history: History<"jobs">;
   /** The last step failure logged, so a failure repeated every tick is logged once. */
   private lastFailure = "";
@@ -129,8 +131,14 @@ export class VerifyJobs {
     await writeFile(this.inputFile(job), JSON.stringify(emails));
     await writeFile(this.resultsFile(job), "");
     this.store.state.jobs[String(processId)] = job;
-    // Not saved, not created: the caller gets a 500 and no job runs that it was never told of.
-    await this.store.commit(() => delete this.store.state.jobs[String(processId)]);
+    // Not saved, not created: the caller gets a 500 and no job runs that it was never told of (a
+    // tick during the save would otherwise work on it, and charge, before the save's failure is known).
+    this.unsaved.add(processId);
+    try {
+      await this.store.commit(() => delete this.store.state.jobs[String(processId)]);
+    } finally {
+      this.unsaved.delete(processId);
+    }
     return job;
   }
 
@@ -237,6 +245,7 @@ export class VerifyJobs {
     try {
       this.allowance = Math.min(this.allowance + (this.rate * TICK_MS) / 1000, this.rate);
       for (const job of this.jobs()) {
+        if (this.unsaved.has(job.processId)) continue;
         // An end whose save failed is still in the state: it moves once a save succeeds.
         if (!ACTIVE.includes(job.status)) {
           await this.history.end(job);

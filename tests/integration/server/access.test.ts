@@ -381,7 +381,7 @@ describe("sign-in", () => {
 describe("USERS_FILE entries", () => {
   it("hash-password.ts makes a line that signs in; JSON files load too", async () => {
     const result = await run(
-      ["--import", "tsx", "src/server/hash-password.ts", "carol"],
+      ["--import", "tsx", "src/server/team/hash-password.ts", "carol"],
       {},
       "carol-secret-pw\n",
     );
