@@ -15,7 +15,7 @@ import { csvLine } from "../http/csv";
 import type { UpstreamClient } from "../upstream/upstream";
 import { type LedgerRowValues, writeLedgerRow } from "./ledger";
 import { columnsKey } from "./purchases";
-import { afterFailure, givenUpInLedger, unsettled } from "./settlement";
+import { settlementFailed, unsettled } from "./settlement";
 import type { Recorder, WorkResult } from "./spend-journal";
 import {
   andAll,
@@ -426,22 +426,14 @@ export async function settle(deps: ExportDeps, seen: StatusSeen): Promise<void> 
         .execute();
     });
   } catch (error) {
-    const next = afterFailure(claimed.attempts, error);
-    deps.onError?.(
-      next.state === "given-up"
-        ? `export not settled after ${next.attempts} attempts: given up, its ledger row says so`
-        : `export not settled (attempt ${next.attempts}); tried again after a backoff`,
-      error,
+    await settlementFailed(deps, "export", claimed, error, (next) =>
+      deps.db
+        .updateTable("export_purchases")
+        .set(next)
+        .where("export_id", "=", seen.exportId)
+        .where("state", "=", "settling")
+        .execute(),
     );
-    await deps.db
-      .updateTable("export_purchases")
-      .set(next)
-      .where("export_id", "=", seen.exportId)
-      .where("state", "=", "settling")
-      .execute()
-      .catch(() => {});
-    if (next.state === "given-up")
-      await givenUpInLedger(deps.db, claimed.purchase_id, "this export", next.last_error).catch(() => {});
   }
 }
 

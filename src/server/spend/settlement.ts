@@ -24,7 +24,7 @@ export function backoffMs(failed: number): number {
 }
 
 /** What a failed attempt leaves: the count, and the next try or the give-up. */
-export function afterFailure(
+function afterFailure(
   attemptsBefore: number,
   error: unknown,
 ): {
@@ -49,7 +49,7 @@ export function afterFailure(
  * A given-up settlement's ledger row: `unknown` (its estimate keeps counting against the caps),
  * saying what failed and what to check.
  */
-export async function givenUpInLedger(
+async function givenUpInLedger(
   db: Kysely<Tables>,
   purchaseId: string,
   what: string,
@@ -66,4 +66,28 @@ export async function givenUpInLedger(
     .where("key_hash", "=", purchaseId)
     .where("outcome", "=", "pending")
     .execute();
+}
+
+/**
+ * A failed settlement attempt, the same for every kind: said in the log, counted on the purchase's
+ * row (`save`, which updates that row while it is still this instance's claim), then tried again
+ * after a backoff or, after the last attempt, given up with the ledger row saying so.
+ */
+export async function settlementFailed(
+  deps: { db: Kysely<Tables>; onError?: (message: string, error: unknown) => void },
+  what: string,
+  claimed: { attempts: number; purchase_id: string },
+  error: unknown,
+  save: (next: ReturnType<typeof afterFailure>) => Promise<unknown>,
+): Promise<void> {
+  const next = afterFailure(claimed.attempts, error);
+  deps.onError?.(
+    next.state === "given-up"
+      ? `${what} not settled after ${next.attempts} attempts: given up, its ledger row says so`
+      : `${what} not settled (attempt ${next.attempts}); tried again after a backoff`,
+    error,
+  );
+  await save(next).catch(() => {});
+  if (next.state === "given-up")
+    await givenUpInLedger(deps.db, claimed.purchase_id, `this ${what}`, next.last_error).catch(() => {});
 }

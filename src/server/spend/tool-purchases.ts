@@ -9,7 +9,7 @@ import type { LedgerOutcome, Tables } from "../db/schema";
 import type { BufferedAnswer } from "../http/answer";
 import type { UpstreamClient } from "../upstream/upstream";
 import { type LedgerRowValues, writeLedgerRow } from "./ledger";
-import { afterFailure, givenUpInLedger, unsettled } from "./settlement";
+import { settlementFailed, unsettled } from "./settlement";
 import type { WorkResult } from "./spend-journal";
 
 /**
@@ -346,25 +346,15 @@ async function settleJob(
         .execute();
     });
   } catch (error) {
-    const next = afterFailure(claimed.attempts, error);
-    deps.onError?.(
-      next.state === "given-up"
-        ? `batch verification not settled after ${next.attempts} attempts: given up, its ledger row says so`
-        : `batch verification not settled (attempt ${next.attempts}); tried again after a backoff`,
-      error,
+    await settlementFailed(deps, "batch verification", claimed, error, (next) =>
+      deps.db
+        .updateTable("verify_purchases")
+        .set(next)
+        .where("generation", "=", job.generation)
+        .where("process_id", "=", job.process_id)
+        .where("state", "=", "settling")
+        .execute(),
     );
-    await deps.db
-      .updateTable("verify_purchases")
-      .set(next)
-      .where("generation", "=", job.generation)
-      .where("process_id", "=", job.process_id)
-      .where("state", "=", "settling")
-      .execute()
-      .catch(() => {});
-    if (next.state === "given-up")
-      await givenUpInLedger(deps.db, claimed.purchase_id, "this batch verification", next.last_error).catch(
-        () => {},
-      );
   }
 }
 
