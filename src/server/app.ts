@@ -19,14 +19,14 @@ import { staticSite } from "./http/static";
 import { ProxyStats } from "./http/stats";
 import { createLogger } from "./logger";
 import { approvalRoutes } from "./spend/approvals";
-import { checkPending, type ExportDeps, settleSeen } from "./spend/export-purchases";
+import type { ExportDeps } from "./spend/export-purchases";
 import { ledgerRoutes } from "./spend/ledger";
+import { SETTLEMENTS } from "./spend/purchase-kinds";
 import { type PurchaseDeps, sweepOwned } from "./spend/purchases";
 import { reviewRoutes } from "./spend/review";
 import { SpendJournal } from "./spend/spend-journal";
 import { admitPreview, SpendingPolicy, spendingRoutes } from "./spend/spending-policy";
 import { freeCount, suppressionRoutes } from "./spend/suppression";
-import { checkPendingJobs, JOB_STATUS_OPERATIONS, settleJobSeen } from "./spend/tool-purchases";
 import { Access, LOCAL_ADMIN } from "./team/access";
 import { audit } from "./team/audit";
 import { recordJob, startedBy } from "./team/jobs";
@@ -57,10 +57,8 @@ export interface BffProxy {
   database: Database;
   /** Tell the proxy the port it listens on (needed for the Host check when started on port 0). */
   listening(port: number): void;
-  /** The minute's look at the exports this proxy started and has not settled, now. */
-  checkExports(): Promise<void>;
-  /** The minute's look at the batch verifications this proxy started and has not settled, now. */
-  checkVerifications(): Promise<void>;
+  /** The minute's look at the purchases this proxy started and has not settled (exports, batches), now. */
+  checkSettlements(): Promise<void>;
   close(): Promise<void>;
   logger: Logger;
 }
@@ -208,17 +206,19 @@ export async function createProxy(
   };
   // Exports and batch verifications the proxy started and has not seen end: looked at every minute
   // (polls settle them sooner).
+  const checkSettlements = async () => {
+    for (const settlement of SETTLEMENTS)
+      await settlement
+        .check(exportDeps)
+        .catch((error) => exportDeps.onError?.(`unsettled ${settlement.what}s: check failed`, error));
+  };
   let checking = false;
   const exportChecker = setInterval(() => {
     if (checking) return;
     checking = true;
-    void checkPending(exportDeps)
-      .catch((error) => exportDeps.onError?.("pending exports: check failed", error))
-      .then(() => checkPendingJobs(exportDeps))
-      .catch((error) => exportDeps.onError?.("pending batch verifications: check failed", error))
-      .finally(() => {
-        checking = false;
-      });
+    void checkSettlements().finally(() => {
+      checking = false;
+    });
   }, 60_000);
   exportChecker.unref();
   const limits = new LimitsSeen(deps.now);
@@ -419,13 +419,12 @@ export async function createProxy(
       const response = (await handler(c, next)) as Response;
       if (op.id === "view") limits.learnView(response.headers);
       // A status seen ended settles its purchase in the background: the poll never waits for it.
-      if ((op.id === "exportStatus" || op.id === "exports") && response.status === 200)
-        settling.run(settleSeen(exportDeps, await response.clone().text()), "export not settled");
-      if (JOB_STATUS_OPERATIONS.has(op.id) && response.status === 200)
-        settling.run(
-          settleJobSeen(exportDeps, op.id, await response.clone().text()),
-          "batch verification not settled",
-        );
+      for (const settlement of SETTLEMENTS)
+        if (settlement.statusOperations.has(op.id) && response.status === 200)
+          settling.run(
+            settlement.seen(exportDeps, op.id, await response.clone().text()),
+            `${settlement.what} not settled`,
+          );
       if (ROTATIONS.has(op.id)) {
         plan.forget();
         if (response.status === 200)
@@ -473,8 +472,7 @@ export async function createProxy(
     database,
     logger,
     listening: (port) => hosts.listening(port),
-    checkExports: () => checkPending(exportDeps),
-    checkVerifications: () => checkPendingJobs(exportDeps),
+    checkSettlements: () => checkSettlements(),
     async close() {
       clearInterval(contactSweeper);
       clearInterval(exportChecker);

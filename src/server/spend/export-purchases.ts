@@ -1,6 +1,7 @@
 import { Readable } from "node:stream";
 import { type Kysely, sql } from "kysely";
 import Papa from "papaparse";
+import { hasExportTag } from "../../contract/export-tag";
 import type { GroupNode } from "../../contract/filter";
 import { FREE_CALLS_MAX, idsInAudience } from "../../contract/in-audience";
 import type { Reveal } from "../../contract/inferred";
@@ -10,13 +11,13 @@ import { operationById } from "../../contract/routes";
 import { OWNED_CHOICES, OWNED_HEADER, type OwnedChoice } from "../../contract/spending";
 import type { Tables } from "../db/schema";
 import { pgJson } from "../db/storable";
-import { type BufferedAnswer, fail, ProxyProblem } from "../http/answer";
+import { type BufferedAnswer, fail, ProxyProblem, problem } from "../http/answer";
 import { csvLine } from "../http/csv";
 import type { UpstreamClient } from "../upstream/upstream";
 import { type LedgerRowValues, writeLedgerRow } from "./ledger";
-import { columnsKey } from "./purchases";
+import { columnsKey, type Excluded } from "./purchases";
 import { settlementFailed, unsettled } from "./settlement";
-import type { Recorder, WorkResult } from "./spend-journal";
+import type { Reconcile, Recorder, WorkResult } from "./spend-journal";
 import {
   andAll,
   exclusionsRefusal,
@@ -169,6 +170,10 @@ export function freeRowsNote(found: number, owned: number): string {
 
 export interface ExportPurchase {
   person: string;
+  /** The request as it will be sent, before exclusions (its name carries the journal's tag). */
+  sent: Record<string, unknown>;
+  /** What to do with the contacts the team owns (`X-Owned-Contacts`). */
+  choice: OwnedChoice;
   keyHash: string;
   keyLast4: string;
   /** The request as the buyer sent it (its filter is the ledger's). */
@@ -184,10 +189,58 @@ export interface ExportPurchase {
   creditsEstimated?: number | null;
 }
 
-/** The journal's work for an export start: the pending ledger row and the export to settle. */
-export async function startExport(p: ExportPurchase, send: () => Promise<WorkResult>): Promise<WorkResult> {
-  const result = await send();
-  if (result.outcome === "nothing-done") return result;
+/** What an export start carries from its exclusions to its record. */
+export interface ExportPlan {
+  /** `add-free`: the owned ids of the audience added to the file for nothing (null otherwise). */
+  free: string[] | null;
+}
+
+/**
+ * The team's exclusions, before anything is sent: suppressed contacts and (unless bought again)
+ * owned ones left out by the filter; for `add-free`, the owned contacts of the audience found with
+ * free calls. Refused in words when the lists cannot be read or exceed their budget.
+ */
+export async function excludeExport(deps: ExportDeps, p: ExportPurchase): Promise<Excluded<ExportPlan>> {
+  let prepared: PreparedExport;
+  try {
+    prepared = await prepareExport(deps, p.sent, p.choice);
+  } catch (error) {
+    if (error instanceof ProxyProblem) return { refused: { answer: error.answer, outcome: "nothing-done" } };
+    return {
+      refused: {
+        answer: problem(
+          503,
+          "The team's do-not-contact lists and contacts it owns could not be read, so nothing was sent and nothing charged. Try again later.",
+        ),
+        outcome: "nothing-done",
+      },
+    };
+  }
+  let free: string[] | null = null;
+  if (p.choice === "add-free" && prepared.owned.length > 0) {
+    try {
+      const filter = withoutSuppressed(
+        p.original.filter as GroupNode | null | undefined,
+        prepared.suppressed,
+      );
+      free = (await ownedInAudience(deps.client, filter, prepared.owned)).found;
+    } catch {
+      return {
+        refused: {
+          answer: problem(
+            502,
+            "The data service did not answer the free counts that find the contacts the team already owns in this audience, so nothing was sent and nothing charged. Try again in a moment.",
+          ),
+          outcome: "nothing-done",
+        },
+      };
+    }
+  }
+  return { body: prepared.body, plan: { free } };
+}
+
+/** An export start's record: the pending ledger row and the export to settle, or what it came to. */
+export function recordExport(p: ExportPurchase, plan: ExportPlan, result: WorkResult): WorkResult {
   let started: ExportStarted | null = null;
   if (result.outcome === "final" && result.answer.status >= 200 && result.answer.status < 300) {
     try {
@@ -195,7 +248,7 @@ export async function startExport(p: ExportPurchase, send: () => Promise<WorkRes
       if (parsed.success) started = parsed.data;
     } catch {}
   }
-  if (started) return { ...result, record: startedRecorder(p, started) };
+  if (started) return { ...result, record: startedRecorder({ ...p, free: plan.free }, started) };
   const refused = result.outcome === "final" && result.answer.status >= 400 && result.answer.status < 500;
   return {
     ...result,
@@ -206,6 +259,36 @@ export async function startExport(p: ExportPurchase, send: () => Promise<WorkRes
         estimated: p.creditsEstimated ?? null,
         charged: refused ? 0 : null,
       }),
+  };
+}
+
+/**
+ * An export start whose outcome was lost is looked up in the export list by the journal's tag in
+ * its name. Not there is only proof it was never made once its latest real send could no longer be
+ * on its way (`longestMs`: the longest wait in the proxy's queue, the start's own time limit and a
+ * margin). This relies on the export list holding every export of the account (it has no pages).
+ */
+export function reconcileExport(
+  deps: Pick<ExportDeps, "client">,
+  p: ExportPurchase,
+  longestMs: number,
+): Reconcile {
+  return async (tag, sinceSentMs) => {
+    const op = operationById("exports");
+    const outcome = await deps.client.send({ op, target: op.path, body: { kind: "none" }, stream: false });
+    if (outcome.kind !== "answer" || outcome.status !== 200) return "not-known";
+    let found: ExportStarted | undefined;
+    try {
+      const parsed = responses.exports.safeParse(JSON.parse(outcome.text));
+      if (!parsed.success) return "not-known";
+      const entry = parsed.data.exports.find((e) => hasExportTag(e.name, tag));
+      if (entry) found = { exportId: entry.exportId, rows: entry.rows, credits: entry.credits };
+    } catch {
+      return "not-known";
+    }
+    if (!found) return sinceSentMs > longestMs ? "absent" : "not-known";
+    const answer = { status: 202, headers: [], body: JSON.stringify({ ...found, status: "QUEUED" }) };
+    return { found: answer, record: startedRecorder(p, found) };
   };
 }
 

@@ -8,7 +8,7 @@ import type { Tables } from "../db/schema";
 import type { UpstreamClient } from "../upstream/upstream";
 import { prepareExport } from "./export-purchases";
 import { columnsKey, ownedAmong } from "./purchases";
-import { TOOL_OPERATIONS, type ToolFile, toolEstimate } from "./tool-purchases";
+import { type ToolFile, toolEstimate } from "./tool-purchases";
 
 /**
  * The most a purchase may cost, before anything is sent (for the team's caps and approval
@@ -26,43 +26,62 @@ export interface EstimateDeps {
   plan: () => Promise<string | null>;
 }
 
-export async function estimatePurchase(
-  deps: EstimateDeps,
-  operation: string,
-  body: Record<string, unknown>,
-  owned: OwnedChoice = "leave-out",
-  file?: ToolFile,
-): Promise<number | null> {
-  const reveal = body.reveal as Reveal;
-  if (operation === "exportStart") {
-    const prepared = await prepareExport(deps, body, owned);
-    const op = operationById("estimate");
-    const { name: _name, ...rest } = prepared.body;
-    const outcome = await deps.client.send({
-      op,
-      target: op.path,
-      body: { kind: "json", text: JSON.stringify(rest) },
-      stream: false,
-    });
-    if (outcome.kind !== "answer" || outcome.status !== 200) return null;
-    try {
-      const parsed = responses.estimate.safeParse(JSON.parse(outcome.text));
-      return parsed.success ? parsed.data.credits : null;
-    } catch {
-      return null;
-    }
-  }
+/** A purchase as it is priced: its operation, its body, what to do with owned contacts, its upload. */
+export interface PriceRequest {
+  operation: string;
+  body: Record<string, unknown>;
+  owned: OwnedChoice;
+  file?: ToolFile;
+}
+
+/** The plan behind the key, when it is one the price table knows. */
+async function knownPlan(deps: EstimateDeps): Promise<Plan | null> {
   const plan = await deps.plan().catch(() => null);
-  if (!plan || !(PLANS as readonly string[]).includes(plan)) return null;
-  if (TOOL_OPERATIONS.has(operation)) return toolEstimate({ operation, body, file }, plan as Plan);
-  if (operation === "preview") return maxContactCost(Number(body.limit ?? 25), reveal, plan as Plan);
-  if (operation === "enrich") {
-    const ids = [...new Set(((body.personIds as string[] | null | undefined) ?? []).map(String))];
-    const emails = new Set(
-      ((body.emails as string[] | null | undefined) ?? []).map((e) => e.trim().toLowerCase()),
-    );
-    const owned = await ownedAmong(deps, ids, reveal, columnsKey(body.columns));
-    return maxContactCost(ids.filter((id) => !owned.has(id)).length + emails.size, reveal, plan as Plan);
+  return plan && (PLANS as readonly string[]).includes(plan) ? (plan as Plan) : null;
+}
+
+/** An export: the service's own estimate of the filter as it will be sent. */
+export async function priceExport(deps: EstimateDeps, { body, owned }: PriceRequest): Promise<number | null> {
+  const prepared = await prepareExport(deps, body, owned);
+  const op = operationById("estimate");
+  const { name: _name, ...rest } = prepared.body;
+  const outcome = await deps.client.send({
+    op,
+    target: op.path,
+    body: { kind: "json", text: JSON.stringify(rest) },
+    stream: false,
+  });
+  if (outcome.kind !== "answer" || outcome.status !== 200) return null;
+  try {
+    const parsed = responses.estimate.safeParse(JSON.parse(outcome.text));
+    return parsed.success ? parsed.data.credits : null;
+  } catch {
+    return null;
   }
-  return null;
+}
+
+/** Enrich on the people the team does not own yet and every email; Preview on its limit. */
+export async function priceContacts(
+  deps: EstimateDeps,
+  { operation, body }: PriceRequest,
+): Promise<number | null> {
+  const plan = await knownPlan(deps);
+  if (!plan) return null;
+  const reveal = body.reveal as Reveal;
+  if (operation === "preview") return maxContactCost(Number(body.limit ?? 25), reveal, plan);
+  const ids = [...new Set(((body.personIds as string[] | null | undefined) ?? []).map(String))];
+  const emails = new Set(
+    ((body.emails as string[] | null | undefined) ?? []).map((e) => e.trim().toLowerCase()),
+  );
+  const owned = await ownedAmong(deps, ids, reveal, columnsKey(body.columns));
+  return maxContactCost(ids.filter((id) => !owned.has(id)).length + emails.size, reveal, plan);
+}
+
+/** Verification and the company tools, as tool-purchases.ts prices them. */
+export async function priceTool(
+  deps: EstimateDeps,
+  { operation, body, file }: PriceRequest,
+): Promise<number | null> {
+  const plan = await knownPlan(deps);
+  return plan ? toolEstimate({ operation, body, file }, plan) : null;
 }

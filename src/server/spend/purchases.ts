@@ -29,9 +29,6 @@ import {
 
 type Row = Record<string, unknown>;
 
-/** The spends whose delivered rows are recorded and whose outcomes are in the ledger (this slice). */
-export const LEDGER_OPERATIONS: ReadonlySet<string> = new Set(["enrich", "preview"]);
-
 export interface Purchase {
   operation: "enrich" | "preview";
   person: string;
@@ -60,9 +57,6 @@ export interface PurchaseDeps {
   reserve?: (purchaseId: string, ids: readonly string[]) => Promise<"reserved" | "busy">;
 }
 
-/** Sends a request body upstream (the journal's work for it). */
-export type Send = (body: Record<string, unknown>) => Promise<WorkResult>;
-
 /** The columns a request names, canonical: the same key means the same columns delivered. */
 export function columnsKey(columns: unknown): string {
   if (!Array.isArray(columns) || columns.length === 0) return "";
@@ -79,57 +73,53 @@ const BEING_BOUGHT: WorkResult = {
 
 const revealOf = (body: Record<string, unknown>) => body.reveal as Reveal;
 
-/** The journal's work for a purchase: Enrich through the team's store, Preview as is; both recorded. */
-export async function purchase(deps: PurchaseDeps, p: Purchase, send: Send): Promise<WorkResult> {
+/** A kind's exclusions applied: what will be sent (null: nothing needs sending) and what the record needs; or a refusal. */
+export type Excluded<P, S = Record<string, unknown>> = { body: S | null; plan: P } | { refused: WorkResult };
+
+/** What Enrich and Preview carry from their exclusions to their record. */
+export interface ContactsPlan {
+  /** Enrich: the ids asked for, without the suppressed ones, in their order. */
+  requested: string[];
+  /** The rows the team owns among them (served for nothing). */
+  owned: Map<string, Row>;
+  /** A delivered row on a do-not-contact list (withheld as a backstop). */
+  blocked: (row: Row) => boolean;
+}
+
+const refused = (answer: BufferedAnswer): { refused: WorkResult } => ({
+  refused: { answer, outcome: "nothing-done" },
+});
+
+/**
+ * The team's exclusions, before anything is sent: the do-not-contact lists (within their budget),
+ * and for Enrich the people the team owns (served from the store) and the reservation of the rest.
+ */
+export async function excludeContacts(deps: PurchaseDeps, p: Purchase): Promise<Excluded<ContactsPlan>> {
   let suppressed: Suppressed;
   try {
     suppressed = await readSuppressed(deps.db);
   } catch {
-    return {
-      answer: problem(
+    return refused(
+      problem(
         503,
         "The team's do-not-contact lists could not be read, so nothing was sent and nothing charged. Try again later.",
       ),
-      outcome: "nothing-done",
-    };
+    );
   }
   const tooMany = exclusionsRefusal(suppressed);
-  if (tooMany) return { answer: tooMany, outcome: "nothing-done" };
-  if (p.operation === "preview") return preview(p, suppressed, send);
-  return enrich(deps, p, suppressed, send);
-}
+  if (tooMany) return refused(tooMany);
+  const blocked = suppressedRow(suppressed);
+  if (p.operation === "preview")
+    // Nothing on the team's do-not-contact lists is bought.
+    return {
+      body: { ...p.body, filter: withoutSuppressed(p.body.filter as never, suppressed) },
+      plan: { requested: [], owned: new Map(), blocked },
+    };
 
-async function preview(p: Purchase, suppressed: Suppressed, send: Send): Promise<WorkResult> {
-  // Nothing on the team's do-not-contact lists is bought.
-  const result = await send({ ...p.body, filter: withoutSuppressed(p.body.filter as never, suppressed) });
-  if (result.outcome === "nothing-done") return result;
-  const parsed =
-    result.outcome === "final" && ok(result.answer) ? parseBody(responses.preview, result.answer) : null;
-  const delivered = parsed?.rows ?? [];
-  return {
-    ...result,
-    record: async (trx) => {
-      if (parsed) await recordRows(trx, p, delivered);
-      await recordLedger(
-        trx,
-        p,
-        ledgerOf(result, parsed ? { rows: delivered.length, free: 0, charged: parsed.creditsCharged } : null),
-      );
-    },
-  };
-}
-
-async function enrich(
-  deps: PurchaseDeps,
-  p: Purchase,
-  suppressed: Suppressed,
-  send: Send,
-): Promise<WorkResult> {
   const reveal = revealOf(p.body);
   const key = columnsKey(p.body.columns);
   const asked = [...new Set(((p.body.personIds as string[] | null | undefined) ?? []).map(String))];
   const onList = suppressedEmail(suppressed);
-  const blocked = suppressedRow(suppressed);
   const emails = ((p.body.emails as string[] | null | undefined) ?? []).filter((e) => !onList(e));
   let owned: Map<string, Row>;
   let requested: string[];
@@ -140,22 +130,45 @@ async function enrich(
     owned = await ownedRows(deps, requested, reveal, key);
     const toBuy = requested.filter((id) => !owned.has(id));
     if (deps.reserve && toBuy.length > 0) {
-      if ((await deps.reserve(p.keyHash, toBuy)) === "busy") return BEING_BOUGHT;
+      if ((await deps.reserve(p.keyHash, toBuy)) === "busy") return { refused: BEING_BOUGHT };
       // Another purchase of some of them may have committed while this one waited: theirs now.
       owned = await ownedRows(deps, requested, reveal, key);
     }
   } catch {
     // Before anything is sent: the entry is dropped and the same key may be sent again.
-    return {
-      answer: problem(
+    return refused(
+      problem(
         503,
         "The team's store of contacts it already owns, or its do-not-contact lists, could not be checked, so nothing was sent and nothing charged. Try again later.",
       ),
-      outcome: "nothing-done",
-    };
+    );
   }
+  const plan = { requested, owned, blocked };
   const rest = asked.length === 0 ? null : requested.filter((id) => !owned.has(id));
+  // Everything asked for is the team's already: nothing is sent, nothing charged.
+  if ((rest === null || rest.length === 0) && emails.length === 0) return { body: null, plan };
+  return {
+    body: {
+      ...p.body,
+      ...(rest === null ? {} : { personIds: rest }),
+      ...(p.body.emails != null ? { emails } : {}),
+    },
+    plan,
+  };
+}
 
+/**
+ * The answer the buyer gets and what is committed with it: the rows delivered (the team's now) and
+ * the ledger's row. `sent` is the service's result, null when nothing needed sending.
+ */
+export async function recordContacts(
+  deps: Pick<PurchaseDeps, "readBalance">,
+  p: Purchase,
+  plan: ContactsPlan,
+  sent: WorkResult | null,
+): Promise<WorkResult> {
+  if (p.operation === "preview" && sent) return recordPreview(p, sent);
+  const { requested, owned, blocked } = plan;
   let bought: {
     answer: BufferedAnswer;
     /** The service's answer as it came (fields the contract does not name are kept). */
@@ -165,8 +178,7 @@ async function enrich(
     charged: number;
     remaining: number;
   };
-  if ((rest === null || rest.length === 0) && emails.length === 0) {
-    // Everything asked for is the team's already: nothing is sent, nothing charged.
+  if (sent === null) {
     const remaining = await deps.readBalance().catch(() => null);
     if (remaining === null)
       return {
@@ -185,22 +197,15 @@ async function enrich(
       remaining,
     };
   } else {
-    const sentBody = {
-      ...p.body,
-      ...(rest === null ? {} : { personIds: rest }),
-      ...(p.body.emails != null ? { emails } : {}),
-    };
-    const result = await send(sentBody);
-    if (result.outcome === "nothing-done") return result;
     const parsed =
-      result.outcome === "final" && ok(result.answer) ? parseBody(responses.enrich, result.answer) : null;
+      sent.outcome === "final" && ok(sent.answer) ? parseBody(responses.enrich, sent.answer) : null;
     if (!parsed)
       // Refused, unknown or unreadable: answered as the service answered; nothing served from the store.
-      return { ...result, record: (trx) => recordLedger(trx, p, ledgerOf(result, null)) };
+      return { ...sent, record: (trx) => recordLedger(trx, p, ledgerOf(sent, null)) };
     if (owned.size === 0 && !parsed.rows.some(blocked))
       // Nothing from the store: the service's answer exactly as it came.
       return {
-        ...result,
+        ...sent,
         record: async (trx) => {
           await recordRows(trx, p, parsed.rows);
           await recordLedger(trx, p, {
@@ -212,8 +217,8 @@ async function enrich(
         },
       };
     bought = {
-      answer: result.answer,
-      raw: JSON.parse(result.answer.body) as Record<string, unknown>,
+      answer: sent.answer,
+      raw: JSON.parse(sent.answer.body) as Record<string, unknown>,
       rows: parsed.rows,
       notFound: parsed.notFound,
       charged: parsed.creditsCharged,
@@ -238,7 +243,7 @@ async function enrich(
     const mine = owned.get(id);
     if (mine) {
       free++;
-      add(narrowed(mine, reveal));
+      add(narrowed(mine, revealOf(p.body)));
     } else add(boughtById.get(id) ?? boughtByLower.get(id.trim().toLowerCase()));
   }
   for (const row of bought.rows) add(row);
@@ -262,6 +267,23 @@ async function enrich(
         free,
         charged: bought.charged,
       });
+    },
+  };
+}
+
+function recordPreview(p: Purchase, result: WorkResult): WorkResult {
+  const parsed =
+    result.outcome === "final" && ok(result.answer) ? parseBody(responses.preview, result.answer) : null;
+  const delivered = parsed?.rows ?? [];
+  return {
+    ...result,
+    record: async (trx) => {
+      if (parsed) await recordRows(trx, p, delivered);
+      await recordLedger(
+        trx,
+        p,
+        ledgerOf(result, parsed ? { rows: delivered.length, free: 0, charged: parsed.creditsCharged } : null),
+      );
     },
   };
 }

@@ -38,9 +38,9 @@ import {
   type SpendRequest,
 } from "./approvals";
 import { parseOwnedChoice } from "./export-purchases";
-import { estimatePurchase } from "./purchase-estimate";
+import { estimatePurchase } from "./purchase-kinds";
 import type { PurchaseDeps } from "./purchases";
-import { JournalUnavailable, SpendJournal, type SpendScope } from "./spend-journal";
+import { JournalUnavailable, SpendJournal } from "./spend-journal";
 import { TOOL_OPERATIONS, type ToolFile, toolDetail } from "./tool-purchases";
 
 /**
@@ -54,12 +54,6 @@ import { TOOL_OPERATIONS, type ToolFile, toolDetail } from "./tool-purchases";
  */
 
 /** The spends priced and admitted here: every one but key rotation. */
-export const POLICED_OPERATIONS: ReadonlySet<string> = new Set([
-  "enrich",
-  "preview",
-  "exportStart",
-  ...TOOL_OPERATIONS,
-]);
 
 /** One lock for every admission of the team's spending (any number: it only has to be the same). */
 const ADMISSION_LOCK = 1_804_180_418;

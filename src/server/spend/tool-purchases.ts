@@ -123,10 +123,8 @@ export interface ToolPurchase extends ToolRequest {
   plan: () => Promise<string | null>;
 }
 
-/** The journal's work for a tool spend: sent as it is, its ledger row (and a batch's job) recorded. */
-export async function toolPurchase(p: ToolPurchase, send: () => Promise<WorkResult>): Promise<WorkResult> {
-  const result = await send();
-  if (result.outcome === "nothing-done") return result;
+/** A tool spend's record (it is sent as it is): its ledger row, and a batch's job to settle. */
+export async function recordTool(p: ToolPurchase, result: WorkResult): Promise<WorkResult> {
   const { answer } = result;
   const answered = result.outcome === "final" && answer.status >= 200 && answer.status < 300;
   const refused = result.outcome === "final" && answer.status >= 400 && answer.status < 500;

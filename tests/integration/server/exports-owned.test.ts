@@ -286,7 +286,7 @@ describe("exports leave out the contacts the team owns", () => {
       }
       const read = async () => ledgerAnswer.parse((await api.get("/api/ledger")).body).entries[0]!;
       expect(await read()).toMatchObject({ outcome: "pending", creditsEstimated: 10 });
-      await server.proxy.checkExports();
+      await server.proxy.checkSettlements();
       expect(await read()).toMatchObject({ outcome: "charged", creditsCharged: 10, rows: 10 });
       const recorded = await server.proxy.database.db
         .selectFrom("export_purchases")

@@ -13,7 +13,7 @@ import type { Sandbox } from "../../../src/sandbox/app";
 import { configFromEnv } from "../../../src/server/config";
 import { type Database, openDatabase } from "../../../src/server/db/database";
 import { ProxyStats } from "../../../src/server/http/stats";
-import { estimatePurchase } from "../../../src/server/spend/purchase-estimate";
+import { estimatePurchase } from "../../../src/server/spend/purchase-kinds";
 import { KeyStore } from "../../../src/server/upstream/key-store";
 import { RateShaper } from "../../../src/server/upstream/rate-shaper";
 import { UpstreamClient } from "../../../src/server/upstream/upstream";

@@ -122,14 +122,14 @@ const downloads = (exportId: string) =>
 describe("settlement as a durable job", () => {
   it("a file that keeps failing is tried again after a backoff, then given up in words after its attempts", async () => {
     const purchaseId = await started("broken", 10);
-    await proxy.proxy.checkExports();
+    await proxy.proxy.checkSettlements();
     let state = await purchaseState("broken");
     expect(state).toMatchObject({ state: "pending", attempts: 1 });
     expect(state.last_error).toMatch(/could not be read/);
     const wait = new Date(state.next_attempt_at!).getTime() - Date.now();
     expect(wait).toBeGreaterThan(backoffMs(1) - 5_000);
     // Within the backoff, the minute's check leaves it alone: no download asked.
-    await proxy.proxy.checkExports();
+    await proxy.proxy.checkSettlements();
     expect(downloads("broken")).toBe(1);
 
     for (let attempt = 2; attempt <= SETTLE_ATTEMPTS; attempt++) {
@@ -138,7 +138,7 @@ describe("settlement as a durable job", () => {
         .set({ next_attempt_at: null }) // the backoff has passed
         .where("export_id", "=", "broken")
         .execute();
-      await proxy.proxy.checkExports();
+      await proxy.proxy.checkSettlements();
       expect((await purchaseState("broken")).attempts).toBe(attempt);
     }
     state = await purchaseState("broken");
@@ -150,7 +150,7 @@ describe("settlement as a durable job", () => {
       new RegExp(`tried ${SETTLE_ATTEMPTS} times .* gave up .* Check it in the service`),
     );
     // Given up is final: neither the minute's check nor a status poll tries it again.
-    await proxy.proxy.checkExports();
+    await proxy.proxy.checkSettlements();
     await browser(proxy.url).get("/api/v2/contact/export/broken");
     await new Promise((r) => setTimeout(r, 200));
     expect(downloads("broken")).toBe(SETTLE_ATTEMPTS);

@@ -211,7 +211,7 @@ describe("batch verification", () => {
         claimed_at: sql<Date>`now() - interval '30 minutes'` as never,
       })
       .execute();
-    await t.server.proxy.checkVerifications();
+    await t.server.proxy.checkSettlements();
     const fell = before - (await balance());
     expect(await entryOf("batchV1")).toMatchObject({ outcome: "charged", creditsCharged: fell, rows: 4 });
     // Left as it was: not claimed with this job, not settled.
@@ -327,7 +327,7 @@ describe("under the caps", () => {
     await jobEnded(processId);
     const status = await sandboxCall<{ message: string }>("GET", `/v2/jobs/${processId}`);
     expect(status.message).toMatch(/4 addresses/);
-    await t.server.proxy.checkVerifications();
+    await t.server.proxy.checkSettlements();
   });
 });
 
@@ -339,7 +339,7 @@ describe("the ledger after a mixed session", () => {
       { idempotencyKey: newKey() },
     );
     expect(enrich.status).toBe(200);
-    await t.server.proxy.checkVerifications();
+    await t.server.proxy.checkSettlements();
     const rows = await ledger();
     expect(rows.filter((e) => e.outcome === "pending" || e.outcome === "unknown")).toEqual([]);
     const charged = rows.reduce((sum, e) => sum + (e.creditsCharged ?? 0), 0);
