@@ -16,7 +16,8 @@ const IMAGES_DIR = path.join(ROOT, ".data/test-database-image");
 
 function imageKey(): string {
   const hash = createHash("sha256");
-  hash.update(readFileSync(path.join(ROOT, "src/server/db/migrations.ts")));
+  const migrations = path.join(ROOT, "src/server/db/migrations");
+  for (const file of readdirSync(migrations).sort()) hash.update(readFileSync(path.join(migrations, file)));
   hash.update(readFileSync(path.join(ROOT, "node_modules/@electric-sql/pglite/package.json")));
   return hash.digest("hex").slice(0, 16);
 }

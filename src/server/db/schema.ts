@@ -1,7 +1,7 @@
 import type { ColumnType, Generated } from "kysely";
 
 /**
- * The proxy's tables, as Kysely sees them (migrations.ts makes them). Times are `timestamptz`,
+ * The proxy's tables, as Kysely sees them (the files of migrations/ make them). Times are `timestamptz`,
  * read back as Date by both drivers.
  */
 type Timestamp = ColumnType<Date, Date | string, Date | string>;

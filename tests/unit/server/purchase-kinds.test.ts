@@ -48,7 +48,12 @@ describe("the table of purchase kinds", () => {
     const deps = {} as Parameters<(typeof PURCHASE_KINDS)[number]["describe"]>[1];
     for (const kind of PURCHASE_KINDS.filter((k) => k.policed)) {
       const row = kind.unknownRow(kind.describe({ ...order, operation: kind.operations[0]! }, deps));
-      expect(row, kind.label).toMatchObject({ outcome: "unknown", keyHash: "k", person: "ana", charged: null });
+      expect(row, kind.label).toMatchObject({
+        outcome: "unknown",
+        keyHash: "k",
+        person: "ana",
+        charged: null,
+      });
     }
   });
 

@@ -1,0 +1,45 @@
+import { type Kysely, type Migration, type MigrationProvider, Migrator } from "kysely";
+import { migration as m001 } from "./001-journal-users-sessions";
+import { migration as m002 } from "./002-journal-sent-at";
+import { migration as m003 } from "./003-team";
+import { migration as m004 } from "./004-owned-ledger";
+import { migration as m005 } from "./005-suppression-exports";
+import { migration as m006 } from "./006-caps-approvals";
+import { migration as m007 } from "./007-tool-spends";
+import { migration as m008 } from "./008-contact-reservations";
+import { migration as m009 } from "./009-journal-unknown-row";
+import { migration as m010 } from "./010-settlement-attempts";
+import { migration as m011 } from "./011-ledger-one-row-per-purchase";
+
+/**
+ * The one set of migrations, for PGlite and PostgreSQL alike, one per file, named in the order they
+ * run. Append, never edit: a database records which ran. Kysely's migrator takes a PostgreSQL
+ * advisory lock around them, so two instances starting together on one server run each once.
+ */
+export const MIGRATIONS: Readonly<Record<string, Migration>> = {
+  "001-journal-users-sessions": m001,
+  "002-journal-sent-at": m002,
+  "003-team": m003,
+  "004-owned-ledger": m004,
+  "005-suppression-exports": m005,
+  "006-caps-approvals": m006,
+  "007-tool-spends": m007,
+  "008-contact-reservations": m008,
+  "009-journal-unknown-row": m009,
+  "010-settlement-attempts": m010,
+  "011-ledger-one-row-per-purchase": m011,
+};
+
+/** The migrations, for Kysely's Migrator (tests migrate step by step with it). */
+export const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
+
+/** Brings the schema up to date; throws with the failing migration's name. */
+export async function migrate(db: Kysely<unknown>): Promise<void> {
+  const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === "Error")?.migrationName ?? "(none)";
+    throw new Error(
+      `database migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+}
