@@ -16,7 +16,7 @@ if (process.env.VITEST) process.env.LC_ALL = "en_US.UTF-8";
 const ON_POSTGRES = [
   "instances", // several proxy instances on one database: sessions, one Idempotency-Key carried out once
   "team-migration", // the migrations step by step, on the server's DDL
-  "ledger-migration", // one ledger row per purchase: the unique key, doubled rows kept under keys of their own
+  "money-migrations", // one ledger row per purchase (doubled rows kept under keys of their own); caps go with their person
   "idempotency", // the spend journal: the same key at once, claims, a gone instance's pending entry
   "caps-approvals", // two spends at once against one cap: the hold is taken in a transaction
   "checkout-spending", // purchases racing for the same rows and the journal's commit

@@ -18,15 +18,18 @@ import type { Input } from "./http/request-input";
 import { staticSite } from "./http/static";
 import { ProxyStats } from "./http/stats";
 import { createLogger } from "./logger";
-import { approvalRoutes } from "./spend/approvals";
-import type { ExportDeps } from "./spend/export-purchases";
+import { approvalRoutes } from "./spend/approval-routes";
+import { type ExportDeps, sweepSettledExports } from "./spend/export-purchases";
 import { ledgerRoutes } from "./spend/ledger";
+import { sweepOwned } from "./spend/owned-store";
 import { SETTLEMENTS } from "./spend/purchase-kinds";
-import { type PurchaseDeps, sweepOwned } from "./spend/purchases";
+import type { PurchaseDeps } from "./spend/purchases";
 import { reviewRoutes } from "./spend/review";
 import { SpendJournal } from "./spend/spend-journal";
-import { admitPreview, SpendingPolicy, spendingRoutes } from "./spend/spending-policy";
-import { freeCount, suppressionRoutes } from "./spend/suppression";
+import { admitPreview, SpendingPolicy } from "./spend/spending-policy";
+import { spendingRoutes } from "./spend/spending-routes";
+import { freeCount } from "./spend/suppression";
+import { suppressionRoutes } from "./spend/suppression-routes";
 import { Access, LOCAL_ADMIN } from "./team/access";
 import { audit } from "./team/audit";
 import { recordJob, startedBy } from "./team/jobs";
@@ -181,7 +184,10 @@ export async function createProxy(
   };
   // Contacts past the retention are deleted (not only no longer served): at start, then hourly.
   const sweepContacts = () =>
-    void sweepOwned(database.db, config.ownedRetentionDays).catch((error) =>
+    void Promise.all([
+      sweepOwned(database.db, config.ownedRetentionDays),
+      sweepSettledExports(database.db, config.ownedRetentionDays),
+    ]).catch((error) =>
       logger.error({ err: { message: String(error?.message) } }, "owned contacts: sweep failed"),
     );
   sweepContacts();

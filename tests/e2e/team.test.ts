@@ -88,7 +88,7 @@ describe("a team: people, roles and what each may do", () => {
       await firstForm.getByLabel("Name").fill("ada");
       await firstForm.getByLabel("First password").fill(PASSWORDS.ada);
       await firstForm.getByRole("button", { name: "Add the first admin" }).click();
-      await signInOnPage(admin.page, "ada", PASSWORDS["ada"]);
+      await signInOnPage(admin.page, "ada", PASSWORDS.ada);
       await poll(() => heading(admin.page)).toBe("Team");
       expect(await header(admin.page).getByTestId("header-role").textContent()).toMatch(/Admin$/);
       expect(await nav(admin.page).getByRole("link", { name: "Team" }).isVisible()).toBe(true);
@@ -118,7 +118,7 @@ describe("a team: people, roles and what each may do", () => {
       // ---- The buyer exports a file: bought once, and the history says who made it.
       const buyer = await open();
       await buyer.page.goto(urlWithAudience(app, GERMANY, "/checkout"));
-      await signInOnPage(buyer.page, "bo", PASSWORDS["bo"]);
+      await signInOnPage(buyer.page, "bo", PASSWORDS.bo);
       await poll(() => heading(buyer.page)).toBe("Checkout");
       expect(await buyer.page.getByTestId("role-notice").count()).toBe(0);
       expect(await nav(buyer.page).getByRole("link", { name: "Team" }).count()).toBe(0);
@@ -155,7 +155,7 @@ describe("a team: people, roles and what each may do", () => {
       // ---- The analyst: Checkout says first that buying needs a buyer; nothing can be bought.
       const analyst = await open();
       await analyst.page.goto(urlWithAudience(app, GERMANY, "/checkout"));
-      await signInOnPage(analyst.page, "cy", PASSWORDS["cy"]);
+      await signInOnPage(analyst.page, "cy", PASSWORDS.cy);
       await poll(() => heading(analyst.page)).toBe("Checkout");
       expect(await header(analyst.page).getByTestId("header-role").textContent()).toMatch(/Analyst$/);
       expect(await nav(analyst.page).getByRole("link", { name: "Team" }).count()).toBe(0);
@@ -232,7 +232,7 @@ describe("a team: people, roles and what each may do", () => {
       await poll(() => cyRow.locator(".team-role").textContent()).toBe("Buyer");
       await analyst.page.reload();
       await poll(() => heading(analyst.page)).toBe("Sign in");
-      await signInOnPage(analyst.page, "cy", PASSWORDS["cy"]);
+      await signInOnPage(analyst.page, "cy", PASSWORDS.cy);
       await analyst.page.goto(urlWithAudience(app, GERMANY, "/checkout"));
       await poll(() => heading(analyst.page)).toBe("Checkout");
       expect(await header(analyst.page).getByTestId("header-role").textContent()).toMatch(/Buyer$/);

@@ -1,18 +1,10 @@
 import { randomUUID } from "node:crypto";
-import type { Context, Hono } from "hono";
 import { type Kysely, type Selectable, sql } from "kysely";
-import { z } from "zod";
-import { toValidationRecord } from "../../contract/errors";
-import { APPROVAL_STATES, type Approval, denyBody } from "../../contract/spending";
-import { ALLOWED_ROLES, mayManageTeam, type Role, TEAM_CODES } from "../../contract/team";
-import type { ProxyEnv } from "../context";
+import type { Approval } from "../../contract/spending";
 import type { ApprovalTable, Tables } from "../db/schema";
 import { pgText } from "../db/storable";
-import { API_PREFIX } from "../http/allowlist";
-import { type BufferedAnswer, fail, ProxyProblem, unprocessable } from "../http/answer";
-import { readJsonBody } from "../http/request-input";
-import type { Access } from "../team/access";
-import { audit } from "../team/audit";
+import { type BufferedAnswer, fail } from "../http/answer";
+import { rowOfPurchase } from "./ledger-store";
 import type { SpendScope, WorkOutcome } from "./spend-journal";
 import type { ToolFile } from "./tool-purchases";
 
@@ -43,8 +35,59 @@ export function approvalNotFound() {
   return fail(404, "There is no such approval request.");
 }
 
+/*
+ * The `approvals` table's SQL lives in this module and nowhere else.
+ */
+
 export async function findApproval(db: Kysely<Tables>, entryId: string): Promise<ApprovalRow | undefined> {
   return db.selectFrom("approvals").selectAll().where("entry_id", "=", entryId).executeTakeFirst();
+}
+
+export async function approvalById(db: Kysely<Tables>, id: string): Promise<ApprovalRow | undefined> {
+  return db.selectFrom("approvals").selectAll().where("id", "=", id).executeTakeFirst();
+}
+
+/** An approval read to be decided: locked until the deciding transaction ends. */
+export async function lockApproval(trx: Kysely<Tables>, id: string): Promise<ApprovalRow | undefined> {
+  return trx.selectFrom("approvals").selectAll().where("id", "=", id).forUpdate().executeTakeFirst();
+}
+
+/** Newest first, at most 500: everyone's, or one requester's; of one state or all. */
+export async function listApprovals(
+  db: Kysely<Tables>,
+  only: { requestedBy?: string; state?: ApprovalRow["state"] },
+): Promise<ApprovalRow[]> {
+  let query = db.selectFrom("approvals").selectAll();
+  if (only.requestedBy !== undefined) query = query.where("requested_by", "=", only.requestedBy);
+  if (only.state !== undefined) query = query.where("state", "=", only.state);
+  return query.orderBy("requested_at", "desc").orderBy("id").limit(500).execute();
+}
+
+/** A waiting request approved by `by` (throws when it no longer waits: the caller locked it). */
+export async function markApproved(trx: Kysely<Tables>, id: string, by: string): Promise<ApprovalRow> {
+  return trx
+    .updateTable("approvals")
+    .set({ state: "approved", decided_by: by, decided_at: sql<Date>`now()` as never })
+    .where("id", "=", id)
+    .where("state", "=", "waiting")
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** A waiting request denied by `by` (its upload dropped); undefined when it no longer waits. */
+export async function markDenied(
+  trx: Kysely<Tables>,
+  id: string,
+  by: string,
+  outcome: string,
+): Promise<ApprovalRow | undefined> {
+  return trx
+    .updateTable("approvals")
+    .set({ state: "denied", decided_by: by, decided_at: sql<Date>`now()` as never, outcome, file: null })
+    .where("id", "=", id)
+    .where("state", "=", "waiting")
+    .returningAll()
+    .executeTakeFirst();
 }
 
 /** Made once per (requester, key): a request sent twice at once finds the first one's. */
@@ -167,19 +210,8 @@ function detailOf(answer: BufferedAnswer): string | null {
 
 /** What the run came to as its ledger row says it (any spend, verification and searches too). */
 async function ledgerSentence(db: Kysely<Tables>, id: string): Promise<string | null> {
-  const row = await db
-    .selectFrom("ledger")
-    .innerJoin("approvals", "approvals.entry_id", "ledger.key_hash")
-    .select([
-      "ledger.outcome",
-      "ledger.credits_charged",
-      "ledger.credits_estimated",
-      "ledger.rows",
-      "ledger.operation",
-    ])
-    .where("approvals.id", "=", id)
-    .executeTakeFirst()
-    .catch(() => undefined);
+  const approval = await approvalById(db, id).catch(() => undefined);
+  const row = approval && (await rowOfPurchase(db, approval.entry_id).catch(() => undefined));
   if (!row) return null;
   const n = (x: number | null) => `${credits(Number(x ?? 0))} credit${Number(x) === 1 ? "" : "s"}`;
   if (row.outcome === "pending")
@@ -203,152 +235,4 @@ function ranSentence(answer: BufferedAnswer): string {
   const rows = Array.isArray(body.rows) ? body.rows.length : null;
   const charged = typeof body.creditsCharged === "number" ? body.creditsCharged : null;
   return `Ran: ${rows === null ? "" : `${rows.toLocaleString("en-US")} contact${rows === 1 ? "" : "s"} delivered, `}${charged === null ? "charge not stated" : `${credits(charged)} credit${charged === 1 ? "" : "s"} charged`}.`;
-}
-
-const STORE_DOWN =
-  "The proxy cannot reach its database right now, so the approval requests could not be read or changed. Try again in a moment.";
-
-const listQuery = z.strictObject({ state: z.enum(APPROVAL_STATES).optional() });
-
-/** The spending policy as approvals use it: an admin's approval checks the caps again and holds. */
-export interface ApprovalPolicy {
-  approve(id: string, by: string): Promise<{ row: ApprovalRow; estimate: number }>;
-}
-
-export interface ApprovalDeps {
-  db: Kysely<Tables>;
-  access: Access;
-  policy: ApprovalPolicy;
-  run: RunApproved;
-  maxBodyBytes: number;
-}
-
-async function confirmAdmin(c: Context<ProxyEnv>, access: Access, what: string) {
-  const person = await access.confirm(c);
-  c.set("caller", person.name);
-  c.set("role", person.role);
-  if (!mayManageTeam(person.role).ok)
-    throw fail(403, `Only an admin can ${what}; you are signed in as ${article(person.role)}.`, {
-      code: TEAM_CODES.roleRequired,
-    });
-  return person;
-}
-
-const article = (role: Role) => (role === "admin" ? "an admin" : role === "buyer" ? "a buyer" : "an analyst");
-
-/**
- * `GET /api/approvals` (admins all, others their own; `?state=`), `POST /api/approvals/:id/approve`
- * and `/deny` (admins; nobody approves their own request).
- */
-export function approvalRoutes(app: Hono<ProxyEnv>, deps: ApprovalDeps) {
-  const { db, access } = deps;
-  const store = <T>(work: () => Promise<T>) => access.store(work, STORE_DOWN);
-  const load = async (id: string) => {
-    const row = await store(() =>
-      db.selectFrom("approvals").selectAll().where("id", "=", id).executeTakeFirst(),
-    );
-    if (!row) throw approvalNotFound();
-    return row;
-  };
-
-  app.get(`${API_PREFIX}/approvals`, async (c) => {
-    const person = await access.confirm(c);
-    const parsed = listQuery.safeParse(c.req.query());
-    if (!parsed.success) throw unprocessable(toValidationRecord(parsed.error.issues, "query", c.req.query()));
-    const admin = mayManageTeam(person.role).ok;
-    const rows = await store(() => {
-      let query = db.selectFrom("approvals").selectAll();
-      if (!admin) query = query.where("requested_by", "=", person.name);
-      if (parsed.data.state) query = query.where("state", "=", parsed.data.state);
-      return query.orderBy("requested_at", "desc").orderBy("id").limit(500).execute();
-    });
-    return c.json({ approvals: rows.map(approvalOf) });
-  });
-
-  app.post(`${API_PREFIX}/approvals/:id/approve`, async (c) => {
-    const admin = await confirmAdmin(c, access, "approve a purchase");
-    const row = await load(c.req.param("id"));
-    if (row.requested_by === admin.name)
-      throw fail(403, "You asked for this purchase, so another admin must approve it.", {
-        code: TEAM_CODES.roleRequired,
-      });
-    // Run as the requester: they must still be on the team and allowed to buy.
-    const requester = await store(() =>
-      db.selectFrom("users").select("role").where("name", "=", row.requested_by).executeTakeFirst(),
-    );
-    if (!requester || !(ALLOWED_ROLES.spend as readonly Role[]).includes(requester.role))
-      throw fail(
-        409,
-        `${row.requested_by} can no longer buy (removed from the team, or now an analyst), so this purchase was not run. Deny it instead.`,
-      );
-    const { row: approved, estimate } = await store(() => deps.policy.approve(row.id, admin.name));
-    let result: RunResult;
-    try {
-      result = await deps.run({
-        operation: approved.operation,
-        caller: approved.requested_by,
-        key: approved.idempotency_key,
-        fingerprint: approved.fingerprint,
-        body: JSON.parse(approved.body) as Record<string, unknown>,
-        headers: JSON.parse(approved.headers) as Record<string, string>,
-        query: approved.query ? (JSON.parse(approved.query) as Record<string, string>) : {},
-        file:
-          approved.file === null
-            ? undefined
-            : new File([Buffer.from(approved.file, "base64")], approved.file_name ?? "upload", {
-                type: approved.file_type ?? "",
-              }),
-        estimate,
-      });
-    } catch (error) {
-      if (!(error instanceof ProxyProblem)) throw error;
-      result = { answer: error.answer, outcome: "nothing-done" };
-    }
-    await store(() => recordRun(db, row.id, result));
-    return c.json(approvalOf(await load(row.id)));
-  });
-
-  app.post(`${API_PREFIX}/approvals/:id/deny`, async (c) => {
-    const admin = await confirmAdmin(c, access, "deny a purchase");
-    const raw = await readJsonBody(c, deps.maxBodyBytes);
-    const parsed = denyBody.safeParse(raw ?? {});
-    if (!parsed.success) throw unprocessable(toValidationRecord(parsed.error.issues, "body", raw));
-    const reason = parsed.data.reason?.trim() || null;
-    const row = await load(c.req.param("id"));
-    const denied = await store(() =>
-      db.transaction().execute(async (trx) => {
-        const updated = await trx
-          .updateTable("approvals")
-          .set({
-            state: "denied",
-            decided_by: admin.name,
-            decided_at: sql<Date>`now()` as never,
-            outcome: reason ? `Denied: ${reason}` : "Denied.",
-            file: null,
-          })
-          .where("id", "=", row.id)
-          .where("state", "=", "waiting")
-          .returningAll()
-          .executeTakeFirst();
-        if (updated)
-          await audit(trx, {
-            actor: admin.name,
-            action: "approval.deny",
-            target: row.requested_by,
-            summary: `denied ${row.summary} (up to ${credits(Number(row.credits_estimated))} credits)${reason ? `: ${reason}` : ""}`,
-          });
-        return updated;
-      }),
-    );
-    if (!denied) {
-      const now = await load(row.id);
-      throw fail(
-        409,
-        now.state === "denied"
-          ? `This request was already denied by ${now.decided_by ?? "an admin"}.`
-          : `This request was already approved by ${now.decided_by ?? "an admin"}, so it can no longer be denied.`,
-      );
-    }
-    return c.json(approvalOf(denied));
-  });
 }

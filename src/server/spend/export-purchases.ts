@@ -6,15 +6,14 @@ import type { GroupNode } from "../../contract/filter";
 import { FREE_CALLS_MAX, idsInAudience } from "../../contract/in-audience";
 import type { Reveal } from "../../contract/inferred";
 import { responses } from "../../contract/operations";
-import { revealsEmail, revealsMobile } from "../../contract/pricing";
 import { operationById } from "../../contract/routes";
 import { OWNED_CHOICES, OWNED_HEADER, type OwnedChoice } from "../../contract/spending";
 import type { Tables } from "../db/schema";
-import { pgJson } from "../db/storable";
 import { type BufferedAnswer, fail, ProxyProblem, problem } from "../http/answer";
 import { csvLine } from "../http/csv";
 import type { UpstreamClient } from "../upstream/upstream";
-import { type LedgerRowValues, writeLedgerRow } from "./ledger";
+import { type LedgerRowValues, recoverUnknownRow, settleRow, writeLedgerRow } from "./ledger-store";
+import { newestOwnedRows, ownedIds, recordOwned } from "./owned-store";
 import { columnsKey, type Excluded } from "./purchases";
 import { settlementFailed, unsettled } from "./settlement";
 import type { Reconcile, Recorder, WorkResult } from "./spend-journal";
@@ -43,49 +42,6 @@ export interface ExportDeps {
   client: UpstreamClient;
   onError?: (message: string, error: unknown) => void;
 }
-
-/**
- * The ids the team owns with these columns and the same or a wider reveal, within the retention.
- * Kept per store for up to a minute while no contact was added (the newest row's id is read each
- * time, one index lookup): an estimate asked again as a filter is edited does not read 50,000 ids
- * again. A contact whose retention ended within that minute may be left out a minute longer.
- */
-export async function ownedIds(
-  db: Db,
-  retentionDays: number,
-  reveal: Reveal,
-  key: string,
-): Promise<string[]> {
-  if (retentionDays <= 0) return [];
-  const newest = await db
-    .selectFrom("owned_contacts")
-    .select((eb) => eb.fn.max("id").as("id"))
-    .executeTakeFirst();
-  const version = String(newest?.id ?? "");
-  const cacheKey = `${retentionDays}\n${revealsEmail(reveal)}\n${revealsMobile(reveal)}\n${key}`;
-  let cache = ownedCache.get(db);
-  if (!cache) {
-    cache = new Map();
-    ownedCache.set(db, cache);
-  }
-  const hit = cache.get(cacheKey);
-  if (hit && hit.version === version && Date.now() - hit.at < OWNED_CACHE_MS) return hit.ids;
-  let query = db
-    .selectFrom("owned_contacts")
-    .select("rbid_pao")
-    .distinct()
-    .where("columns_key", "=", key)
-    .where(sql<boolean>`bought_at > now() - make_interval(days => ${retentionDays})`);
-  if (revealsEmail(reveal)) query = query.where("revealed_email", "=", true);
-  if (revealsMobile(reveal)) query = query.where("revealed_mobile", "=", true);
-  const ids = (await query.execute()).map((r) => r.rbid_pao);
-  if (cache.size > 50) cache.clear();
-  cache.set(cacheKey, { version, at: Date.now(), ids });
-  return ids;
-}
-
-const OWNED_CACHE_MS = 60_000;
-const ownedCache = new WeakMap<Db, Map<string, { version: string; at: number; ids: string[] }>>();
 
 export interface PreparedExport {
   /** The body to send (filter prepared, RBID_PAO among the columns). */
@@ -306,22 +262,12 @@ export interface ExportStarted {
  */
 export function startedRecorder(p: ExportPurchase, started: ExportStarted): Recorder {
   return async (trx) => {
-    const pending = { rows: started.rows, credits_estimated: started.credits, credits_charged: null };
-    const recovered = await trx
-      .updateTable("ledger")
-      .set({ ...pending, outcome: "pending" })
-      .where("key_hash", "=", p.keyHash)
-      .where("operation", "=", "exportStart")
-      .where("outcome", "=", "unknown")
-      .executeTakeFirst();
     // One row per start: another instance that found the same export may have recorded it already.
-    const recorded = await trx
-      .selectFrom("ledger")
-      .select("id")
-      .where("key_hash", "=", p.keyHash)
-      .where("operation", "=", "exportStart")
-      .executeTakeFirst();
-    if (Number(recovered.numUpdatedRows) === 0 && !recorded)
+    const recorded = await recoverUnknownRow(trx, p.keyHash, {
+      rows: started.rows,
+      estimated: started.credits,
+    });
+    if (!recorded)
       await ledgerRow(trx, p, {
         outcome: "pending",
         rows: started.rows,
@@ -458,31 +404,15 @@ export async function settle(deps: ExportDeps, seen: StatusSeen): Promise<void> 
     const completed = seen.status === "COMPLETED";
     if (completed) {
       const reveal = claimed.reveal as Reveal;
+      const by = {
+        reveal,
+        columnsKey: claimed.columns_key,
+        person: claimed.person,
+        purchaseId: claimed.purchase_id,
+        operation: "exportStart",
+      };
       for await (const rows of downloadBatches(deps.client, seen.exportId, 1000)) {
-        const values = rows.flatMap((row) =>
-          typeof row.RBID_PAO === "string" && row.RBID_PAO !== ""
-            ? [
-                {
-                  rbid_pao: row.RBID_PAO,
-                  rbid_per: typeof row.RBID_PER === "string" && row.RBID_PER !== "" ? row.RBID_PER : null,
-                  revealed_email: revealsEmail(reveal),
-                  revealed_mobile: revealsMobile(reveal),
-                  columns_key: claimed.columns_key,
-                  row: pgJson(row),
-                  bought_at: sql<Date>`now()`,
-                  bought_by: claimed.person,
-                  purchase_id: claimed.purchase_id,
-                  operation: "exportStart",
-                },
-              ]
-            : [],
-        );
-        if (values.length > 0)
-          await deps.db
-            .insertInto("owned_contacts")
-            .values(values as never)
-            .onConflict((oc) => oc.columns(["purchase_id", "rbid_pao"]).doNothing())
-            .execute();
+        await recordOwned(deps.db, rows, by);
         // Parsed rows and the embedded database both answer in microtasks: without a turn of the
         // event loop between batches, a big file would hold every request until it is all read.
         await new Promise((resolve) => setImmediate(resolve));
@@ -490,18 +420,12 @@ export async function settle(deps: ExportDeps, seen: StatusSeen): Promise<void> 
     }
     await deps.db.transaction().execute(async (trx) => {
       const free = completed ? (claimed.free_ids?.length ?? 0) : 0;
-      await trx
-        .updateTable("ledger")
-        .set({
-          outcome: completed ? (seen.credits > 0 ? "charged" : "free") : "free",
-          credits_charged: completed ? seen.credits : 0,
-          rows: completed ? seen.rowsWritten + free : 0,
-          rows_free: free,
-        })
-        .where("key_hash", "=", claimed.purchase_id)
-        .where("operation", "=", "exportStart")
-        .where("outcome", "=", "pending")
-        .execute();
+      await settleRow(trx, claimed.purchase_id, {
+        outcome: completed ? (seen.credits > 0 ? "charged" : "free") : "free",
+        charged: completed ? seen.credits : 0,
+        rows: completed ? seen.rowsWritten + free : 0,
+        rowsFree: free,
+      });
       await trx
         .updateTable("export_purchases")
         .set({ state: "settled", settled_at: sql<Date>`now()` as never })
@@ -602,20 +526,9 @@ export function withFreeRows(
         if (columns === null) return;
         if (!endsWithNewline) controller.enqueue(encoder.encode("\r\n"));
         for (let i = 0; i < free.ids.length; i += 5000) {
-          const rows = await db
-            .selectFrom("owned_contacts")
-            .select(["rbid_pao", "row"])
-            .where("rbid_pao", "in", free.ids.slice(i, i + 5000))
-            .where("columns_key", "=", free.key)
-            .orderBy("bought_at", "desc")
-            .execute();
-          const seen = new Set<string>();
+          const rows = await newestOwnedRows(db, free.ids.slice(i, i + 5000), free.key);
           let text = "";
-          for (const { rbid_pao, row } of rows) {
-            if (seen.has(rbid_pao)) continue;
-            seen.add(rbid_pao);
-            text += csvLine(columns.map((c) => (row as Record<string, unknown>)[c] ?? null));
-          }
+          for (const row of rows.values()) text += csvLine(columns.map((c) => row[c] ?? null));
           controller.enqueue(encoder.encode(text));
         }
       },
@@ -630,4 +543,13 @@ export function parseOwnedChoice(value: string | undefined): OwnedChoice {
   if (!(OWNED_CHOICES as readonly string[]).includes(raw))
     throw fail(422, `The ${OWNED_HEADER} header must be one of ${OWNED_CHOICES.join(", ")}.`);
   return raw as OwnedChoice;
+}
+
+/** Settled exports past the retention: their free ids (add-free) are paid data too. */
+export async function sweepSettledExports(db: Db, retentionDays: number): Promise<void> {
+  await db
+    .deleteFrom("export_purchases")
+    .where("state", "=", "settled")
+    .where(sql<boolean>`settled_at < now() - make_interval(days => ${retentionDays})`)
+    .execute();
 }

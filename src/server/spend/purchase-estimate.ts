@@ -7,7 +7,8 @@ import type { OwnedChoice } from "../../contract/spending";
 import type { Tables } from "../db/schema";
 import type { UpstreamClient } from "../upstream/upstream";
 import { prepareExport } from "./export-purchases";
-import { columnsKey, ownedAmong } from "./purchases";
+import { ownedAmong } from "./owned-store";
+import { columnsKey } from "./purchases";
 import { type ToolFile, toolEstimate } from "./tool-purchases";
 
 /**

@@ -14,7 +14,7 @@ import {
   settleSeen,
   unknownExportRow,
 } from "./export-purchases";
-import type { LedgerRowValues } from "./ledger";
+import type { LedgerRowValues } from "./ledger-store";
 import {
   type EstimateDeps,
   type PriceRequest,

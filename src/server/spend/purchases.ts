@@ -1,12 +1,12 @@
-import { type Kysely, sql } from "kysely";
+import type { Kysely } from "kysely";
 import { MASK_FLAGS } from "../../contract/columns";
 import type { Reveal } from "../../contract/inferred";
 import { responses } from "../../contract/operations";
 import { revealsEmail, revealsMobile } from "../../contract/pricing";
 import type { LedgerOutcome, Tables } from "../db/schema";
-import { pgJson } from "../db/storable";
 import { type BufferedAnswer, problem } from "../http/answer";
-import { type LedgerRowValues, writeLedgerRow } from "./ledger";
+import { type LedgerRowValues, writeLedgerRow } from "./ledger-store";
+import { ownedRows, recordOwned } from "./owned-store";
 import type { WorkResult } from "./spend-journal";
 import {
   type CountOf,
@@ -288,49 +288,6 @@ function recordPreview(p: Purchase, result: WorkResult): WorkResult {
   };
 }
 
-/**
- * The newest row the team owns for each id: bought with the same columns and the same or a wider
- * reveal, within the retention. Ids match exactly (as the service delivered RBID_PAO).
- */
-export async function ownedRows(
-  deps: Pick<PurchaseDeps, "db" | "retentionDays">,
-  ids: string[],
-  reveal: Reveal,
-  key: string,
-): Promise<Map<string, Row>> {
-  const found = new Map<string, Row>();
-  if (ids.length === 0 || deps.retentionDays <= 0) return found;
-  // The service finds ids trimmed and in any case (as the sandbox does): a contact id pasted as
-  // "PAO_…" is the same contact as the stored "pao_…", and is not bought again.
-  const asked = new Map<string, string[]>();
-  for (const id of ids) {
-    const norm = id.trim().toLowerCase();
-    asked.set(norm, [...(asked.get(norm) ?? []), id]);
-  }
-  let query = deps.db
-    .selectFrom("owned_contacts")
-    .select(["rbid_pao", "row", "bought_at"])
-    .where("rbid_pao", "in", [...asked.keys()])
-    .where("columns_key", "=", key)
-    .where(sql<boolean>`bought_at > now() - make_interval(days => ${deps.retentionDays})`);
-  if (revealsEmail(reveal)) query = query.where("revealed_email", "=", true);
-  if (revealsMobile(reveal)) query = query.where("revealed_mobile", "=", true);
-  const rows = await query.orderBy("bought_at", "desc").execute();
-  for (const row of rows)
-    for (const id of asked.get(row.rbid_pao) ?? []) if (!found.has(id)) found.set(id, row.row);
-  return found;
-}
-
-/** Of these ids, those Enrich would serve from the team's store (see ownedRows). */
-export async function ownedAmong(
-  deps: Pick<PurchaseDeps, "db" | "retentionDays">,
-  ids: string[],
-  reveal: Reveal,
-  key: string,
-): Promise<Set<string>> {
-  return new Set((await ownedRows(deps, ids, reveal, key)).keys());
-}
-
 /** A row owned with a wider reveal, as this request's reveal delivers it (what it did not reveal left out). */
 function narrowed(row: Row, reveal: Reveal): Row {
   const out = { ...row };
@@ -374,28 +331,14 @@ function ledgerOf(
     : { outcome: "unknown", rows: 0, free: 0, charged: null };
 }
 
-async function recordRows(trx: Kysely<Tables>, p: Purchase, rows: Row[]) {
-  const reveal = revealOf(p.body);
-  const values = rows
-    .filter((row) => typeof row.RBID_PAO === "string" && row.RBID_PAO !== "")
-    .map((row) => ({
-      rbid_pao: row.RBID_PAO as string,
-      rbid_per: typeof row.RBID_PER === "string" ? row.RBID_PER : null,
-      revealed_email: revealsEmail(reveal),
-      revealed_mobile: revealsMobile(reveal),
-      columns_key: columnsKey(p.body.columns),
-      row: pgJson(row),
-      bought_at: sql<Date>`now()`,
-      bought_by: p.person,
-      purchase_id: p.keyHash,
-      operation: p.operation,
-    }));
-  if (values.length === 0) return;
-  await trx
-    .insertInto("owned_contacts")
-    .values(values as never)
-    .onConflict((oc) => oc.columns(["purchase_id", "rbid_pao"]).doNothing())
-    .execute();
+function recordRows(trx: Kysely<Tables>, p: Purchase, rows: Row[]) {
+  return recordOwned(trx, rows, {
+    reveal: revealOf(p.body),
+    columnsKey: columnsKey(p.body.columns),
+    person: p.person,
+    purchaseId: p.keyHash,
+    operation: p.operation,
+  });
 }
 
 function recordLedger(trx: Kysely<Tables>, p: Purchase, figures: LedgerFigures) {
@@ -422,18 +365,4 @@ function rowOf(p: Purchase, figures: LedgerFigures): LedgerRowValues {
 /** The ledger's row for a purchase whose outcome is never learned (kept with its journal entry). */
 export function unknownLedgerRow(p: Purchase): LedgerRowValues {
   return rowOf(p, { outcome: "unknown", rows: 0, free: 0, charged: null });
-}
-
-/** Deletes owned rows past the retention: the paid data is not kept longer than it is served. */
-export async function sweepOwned(db: Kysely<Tables>, retentionDays: number): Promise<void> {
-  await db
-    .deleteFrom("owned_contacts")
-    .where(sql<boolean>`bought_at < now() - make_interval(days => ${retentionDays})`)
-    .execute();
-  // Settled exports past the retention: their free ids (add-free) are paid data too.
-  await db
-    .deleteFrom("export_purchases")
-    .where("state", "=", "settled")
-    .where(sql<boolean>`settled_at < now() - make_interval(days => ${retentionDays})`)
-    .execute();
 }

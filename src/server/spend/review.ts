@@ -21,8 +21,9 @@ import { readJsonBody } from "../http/request-input";
 import type { Access } from "../team/access";
 import type { PlanProbe } from "../upstream/plan-probe";
 import type { UpstreamClient } from "../upstream/upstream";
-import { freeRowsNote, ownedIds, ownedInAudience, prepareExport } from "./export-purchases";
-import { columnsKey, ownedAmong } from "./purchases";
+import { freeRowsNote, ownedInAudience, prepareExport } from "./export-purchases";
+import { ownedAmong, ownedIds } from "./owned-store";
+import { columnsKey } from "./purchases";
 import {
   andAll,
   exclusionsRefusal,

@@ -1,5 +1,6 @@
 import { type Kysely, sql } from "kysely";
 import type { SettlementState, Tables } from "../db/schema";
+import { settleRow } from "./ledger-store";
 
 /**
  * Settlement of the purchases whose charge is known only when the service's job ends (an export, a
@@ -55,17 +56,12 @@ async function givenUpInLedger(
   what: string,
   lastError: string,
 ): Promise<void> {
-  await db
-    .updateTable("ledger")
-    .set({
-      outcome: "unknown",
-      credits_charged: null,
-      // After what the row was for (a batch's file name), when it says so.
-      detail: sql<string>`coalesce(detail || ' · ', '') || ${`Not settled: the proxy tried ${SETTLE_ATTEMPTS} times to read what ${what} charged and gave up (last: ${lastError}). Check it in the service, and the balance on the Account page.`}`,
-    })
-    .where("key_hash", "=", purchaseId)
-    .where("outcome", "=", "pending")
-    .execute();
+  await settleRow(db, purchaseId, {
+    outcome: "unknown",
+    charged: null,
+    // After what the row was for (a batch's file name), when it says so.
+    note: `Not settled: the proxy tried ${SETTLE_ATTEMPTS} times to read what ${what} charged and gave up (last: ${lastError}). Check it in the service, and the balance on the Account page.`,
+  });
 }
 
 /**

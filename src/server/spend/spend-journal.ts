@@ -1,9 +1,9 @@
 import { createHash, randomUUID } from "node:crypto";
-import { type Kysely, sql } from "kysely";
+import { type ExpressionBuilder, type Kysely, sql } from "kysely";
 import type { Database } from "../db/database";
 import type { Tables } from "../db/schema";
 import type { BufferedAnswer } from "../http/answer";
-import { type LedgerRowValues, writeLedgerRow } from "./ledger";
+import { boughtAt, dropUnknownRow, type LedgerRowValues, writeLedgerRow } from "./ledger-store";
 
 /** Stripe's rule, narrowed: 8 to 128 characters a header can carry without escaping. */
 export const IDEMPOTENCY_KEY = /^[A-Za-z0-9_-]{8,128}$/;
@@ -170,13 +170,7 @@ export class SpendJournal {
         .executeTakeFirst();
       if (row !== undefined && !row.expired) return true;
       // Bought, its answer gone: `run` refuses it (PURCHASE_ALREADY_MADE), before any cap.
-      const bought = await this.database.db
-        .selectFrom("ledger")
-        .select("id")
-        .where("key_hash", "=", idOf(scope))
-        .limit(1)
-        .executeTakeFirst();
-      return bought !== undefined;
+      return (await boughtAt(this.database.db, idOf(scope))) !== null;
     } catch (error) {
       throw new JournalUnavailable(String((error as Error)?.message ?? error));
     }
@@ -252,16 +246,10 @@ export class SpendJournal {
         ({ inserted, spent } = await db.transaction().execute(async (trx) => {
           const fresh = await this.insertPending(trx, id, scope, signature, reconcile, unknownRow);
           if (!fresh) return { inserted: undefined, spent: undefined };
-          const bought = await trx
-            .selectFrom("ledger")
-            .select("at")
-            .where("key_hash", "=", id)
-            .orderBy("at")
-            .limit(1)
-            .executeTakeFirst();
+          const bought = await boughtAt(trx, id);
           if (!bought) return { inserted: fresh, spent: undefined };
           await trx.deleteFrom("spend_journal").where("id", "=", id).execute();
-          return { inserted: undefined, spent: new Date(bought.at) };
+          return { inserted: undefined, spent: bought };
         }));
       } catch (error) {
         throw new JournalUnavailable(String((error as Error)?.message ?? error));
@@ -371,7 +359,11 @@ export class SpendJournal {
         .returning("unknown_row")
         .executeTakeFirst();
       if (!marked) return;
-      if (marked.unknown_row) await writeLedgerRow(trx, JSON.parse(marked.unknown_row) as LedgerRowValues);
+      if (marked.unknown_row) {
+        const row = JSON.parse(marked.unknown_row) as LedgerRowValues;
+        // Not priced by the caps: what may have been spent is the hold its admission made.
+        await writeLedgerRow(trx, { ...row, estimated: row.estimated ?? (await heldFor(trx, id)) });
+      }
       await releaseHold(trx, id);
     });
   }
@@ -421,12 +413,7 @@ export class SpendJournal {
           throw new NotOurs(id);
         // Marked unknown by another instance during a silence of this one: the "unknown" ledger row
         // it wrote gives way to what this instance knows, so the purchase keeps one row.
-        if (entry.state === "unknown")
-          await trx
-            .deleteFrom("ledger")
-            .where("key_hash", "=", id)
-            .where("outcome", "=", "unknown")
-            .execute();
+        if (entry.state === "unknown") await dropUnknownRow(trx, id);
         if (outcome === "nothing-done") await trx.deleteFrom("spend_journal").where("id", "=", id).execute();
         else {
           await trx
@@ -586,6 +573,100 @@ export class SpendJournal {
 async function releaseHold(trx: Kysely<Tables>, id: string) {
   await trx.deleteFrom("spend_holds").where("entry_id", "=", id).execute();
   await trx.deleteFrom("contact_reservations").where("purchase_id", "=", id).execute();
+}
+
+/*
+ * Holds on the caps (`spend_holds`): the estimate of a purchase admitted and not yet in the ledger,
+ * made in the admission's transaction (spending-policy.ts) and let go with the commit of its
+ * outcome. Their SQL lives here, with the journal entries they are tied to.
+ */
+
+/** Holds `estimate` for a purchase; false when it already holds (an approval made it). */
+export async function holdCredits(
+  trx: Kysely<Tables>,
+  entryId: string,
+  person: string,
+  estimate: number,
+): Promise<boolean> {
+  const inserted = await trx
+    .insertInto("spend_holds")
+    .values({ entry_id: entryId, person, credits: estimate, at: dbNow })
+    .onConflict((oc) => oc.column("entry_id").doNothing())
+    .returning("entry_id")
+    .executeTakeFirst();
+  return inserted !== undefined;
+}
+
+/** The credits a purchase holds; null when it holds none. */
+export async function heldFor(db: Kysely<Tables>, entryId: string): Promise<number | null> {
+  const held = await db
+    .selectFrom("spend_holds")
+    .select("credits")
+    .where("entry_id", "=", entryId)
+    .executeTakeFirst();
+  return held ? Number(held.credits) : null;
+}
+
+/** A purchase's entry still pending, in any instance: its commit lets the hold go, nobody else. */
+const pendingEntry = (eb: ExpressionBuilder<Tables, "spend_holds">) =>
+  eb.exists(
+    eb
+      .selectFrom("spend_journal")
+      .select("spend_journal.id")
+      .whereRef("spend_journal.id", "=", "spend_holds.entry_id")
+      .where("spend_journal.state", "=", "pending"),
+  );
+
+/** Lets a hold go whose purchase was not run here (replayed, joined, refused), unless it is under way. */
+export async function releaseUnlessPending(db: Kysely<Tables>, entryId: string): Promise<void> {
+  await db
+    .deleteFrom("spend_holds")
+    .where("entry_id", "=", entryId)
+    .where((eb) => eb.not(pendingEntry(eb)))
+    .execute();
+}
+
+/** Holds older than `minutes` whose purchase never reached the journal (its process stopped). */
+export async function dropStaleHolds(trx: Kysely<Tables>, minutes: number): Promise<void> {
+  await trx
+    .deleteFrom("spend_holds")
+    .where(sql<boolean>`at < now() - make_interval(mins => ${minutes})`)
+    .where((eb) => eb.not(pendingEntry(eb)))
+    .execute();
+}
+
+/** The credits held by purchases made in [from, to), of `person` (null: the team), but `except`'s. */
+export async function heldBetween(
+  db: Kysely<Tables>,
+  person: string | null,
+  except: string | null,
+  from: Date,
+  to: Date,
+): Promise<number> {
+  let select = db
+    .selectFrom("spend_holds")
+    .select(sql<number | string>`coalesce(sum(credits), 0)`.as("held"))
+    .where("at", ">=", from)
+    .where("at", "<", to);
+  if (person !== null) select = select.where("person", "=", person);
+  if (except !== null) select = select.where("entry_id", "<>", except);
+  return Number((await select.executeTakeFirst())?.held ?? 0);
+}
+
+/** Per person, the credits held by purchases made in [from, to). */
+export async function heldByPerson(
+  db: Kysely<Tables>,
+  from: Date,
+  to: Date,
+): Promise<{ person: string; held: number }[]> {
+  const rows = await db
+    .selectFrom("spend_holds")
+    .select(["person", sql<number | string>`sum(credits)`.as("held")])
+    .where("at", ">=", from)
+    .where("at", "<", to)
+    .groupBy("person")
+    .execute();
+  return rows.map((r) => ({ person: r.person, held: Number(r.held) }));
 }
 
 /** A journal entry this instance no longer owns: its outcome is not this instance's to commit. */

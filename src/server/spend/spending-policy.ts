@@ -1,7 +1,6 @@
-import type { Hono } from "hono";
 import { type Kysely, sql } from "kysely";
-import { z } from "zod";
-import { SPEND_CODES, toValidationRecord, validationError } from "../../contract/errors";
+import type { z } from "zod";
+import { SPEND_CODES } from "../../contract/errors";
 import { PREVIEW_LIMIT, type Reveal } from "../../contract/inferred";
 import { LEDGER_MONTH, LEDGER_OPERATION_WORDS } from "../../contract/ledger";
 import {
@@ -10,21 +9,17 @@ import {
   audienceNameOfHeader,
   type CapStanding,
   type Caps,
-  capsUpdate,
+  type capsUpdate,
   OWNED_HEADER,
   type OwnedChoice,
   type PolicyVerdict,
   SPENDING_CODES,
   type SpendingSummary,
 } from "../../contract/spending";
-import { mayManageTeam, TEAM_CODES } from "../../contract/team";
-import type { ProxyEnv } from "../context";
 import type { Tables } from "../db/schema";
-import { API_PREFIX } from "../http/allowlist";
-import { fail, ProxyProblem, unprocessable } from "../http/answer";
-import { readJsonBody } from "../http/request-input";
-import type { Access } from "../team/access";
+import { fail, ProxyProblem } from "../http/answer";
 import { audit } from "../team/audit";
+import { existingNames, peopleNames } from "../team/people-store";
 import type { UpstreamClient } from "../upstream/upstream";
 import {
   type ApprovalRow,
@@ -33,14 +28,25 @@ import {
   createApproval,
   credits,
   findApproval,
+  lockApproval,
+  markApproved,
   type RunResult,
   recordRun,
   type SpendRequest,
 } from "./approvals";
 import { parseOwnedChoice } from "./export-purchases";
+import { boughtAt, countedBetween, countedByPerson } from "./ledger-store";
 import { estimatePurchase } from "./purchase-kinds";
 import type { PurchaseDeps } from "./purchases";
-import { JournalUnavailable, SpendJournal } from "./spend-journal";
+import {
+  dropStaleHolds,
+  heldBetween,
+  heldByPerson,
+  holdCredits,
+  JournalUnavailable,
+  releaseUnlessPending,
+  SpendJournal,
+} from "./spend-journal";
 import { TOOL_OPERATIONS, type ToolFile, toolDetail } from "./tool-purchases";
 
 /**
@@ -124,12 +130,7 @@ export class SpendingPolicy {
       // Ran, and the journal no longer keeps its answer (past the TTL): it is not bought again. The
       // ledger is the proof too (its row is written in the run's own commit), should the state
       // have stayed "approved" (a crash between that commit and the state's update).
-      if (
-        approval.state === "ran" ||
-        (await store(() =>
-          db.selectFrom("ledger").select("id").where("key_hash", "=", entryId).limit(1).executeTakeFirst(),
-        ))
-      )
+      if (approval.state === "ran" || (await store(() => boughtAt(db, entryId))) !== null)
         throw fail(
           409,
           `This purchase was approved by ${approval.decided_by ?? "an admin"} and ran${approval.decided_at ? ` on ${new Date(approval.decided_at).toISOString().slice(0, 10)}` : ""}; its answer is no longer kept, so it is not run again. To buy it again, send it with a new key.`,
@@ -173,7 +174,7 @@ export class SpendingPolicy {
             threshold: rules.threshold,
           };
         }
-        const held = await hold(trx, entryId, person, estimate);
+        const held = await holdCredits(trx, entryId, person, estimate);
         return { kind: "go" as const, estimate, held, approvalId: approval?.id ?? null };
       }),
     );
@@ -189,12 +190,7 @@ export class SpendingPolicy {
     return store(() =>
       db.transaction().execute(async (trx) => {
         await lockAdmissions(trx);
-        const row = await trx
-          .selectFrom("approvals")
-          .selectAll()
-          .where("id", "=", id)
-          .forUpdate()
-          .executeTakeFirst();
+        const row = await lockApproval(trx, id);
         if (!row) throw approvalNotFound();
         if (row.state !== "waiting") throw alreadyDecided(row);
         const rules = await rulesFor(trx, row.requested_by);
@@ -206,14 +202,8 @@ export class SpendingPolicy {
           row.entry_id,
           `${row.requested_by}'s`,
         );
-        const approved = await trx
-          .updateTable("approvals")
-          .set({ state: "approved", decided_by: by, decided_at: sql<Date>`now()` as never })
-          .where("id", "=", id)
-          .where("state", "=", "waiting")
-          .returningAll()
-          .executeTakeFirstOrThrow();
-        await hold(trx, row.entry_id, row.requested_by, row.credits_estimated);
+        const approved = await markApproved(trx, id, by);
+        await holdCredits(trx, row.entry_id, row.requested_by, row.credits_estimated);
         await audit(trx, {
           actor: by,
           action: "approval.approve",
@@ -236,20 +226,7 @@ export class SpendingPolicy {
    * deletes it.
    */
   async release(entryId: string): Promise<void> {
-    await this.deps.db
-      .deleteFrom("spend_holds")
-      .where("entry_id", "=", entryId)
-      .where(({ not, exists, selectFrom }) =>
-        not(
-          exists(
-            selectFrom("spend_journal")
-              .select("id")
-              .where("spend_journal.id", "=", entryId)
-              .where("spend_journal.state", "=", "pending"),
-          ),
-        ),
-      )
-      .execute();
+    await releaseUnlessPending(this.deps.db, entryId);
   }
 
   /**
@@ -300,35 +277,7 @@ async function store<T>(work: () => Promise<T>): Promise<T> {
 async function lockAdmissions(trx: Kysely<Tables>) {
   await sql`select pg_advisory_xact_lock(${ADMISSION_LOCK})`.execute(trx);
   // Holds whose purchase never reached the journal (its process stopped): no longer counted.
-  await trx
-    .deleteFrom("spend_holds")
-    .where(sql<boolean>`at < now() - make_interval(mins => ${STALE_HOLD_MINUTES})`)
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom("spend_journal")
-            .select("id")
-            .whereRef("spend_journal.id", "=", "spend_holds.entry_id")
-            .where("spend_journal.state", "=", "pending"),
-        ),
-      ),
-    )
-    .execute();
-}
-
-async function hold(
-  trx: Kysely<Tables>,
-  entryId: string,
-  person: string,
-  estimate: number,
-): Promise<boolean> {
-  const inserted = await trx
-    .insertInto("spend_holds")
-    .values({ entry_id: entryId, person, credits: estimate, at: sql<Date>`now()` as never })
-    .onConflict((oc) => oc.column("entry_id").doNothing())
-    .returning("entry_id")
-    .executeTakeFirst();
-  return inserted !== undefined;
+  await dropStaleHolds(trx, STALE_HOLD_MINUTES);
 }
 
 export async function rulesFor(db: Kysely<Tables>, person: string): Promise<Rules> {
@@ -351,25 +300,17 @@ export function monthBounds(month: string): { from: Date; to: Date } {
 
 export const currentMonth = (now = new Date()) => now.toISOString().slice(0, 7);
 
-/** What a ledger row counts against the caps: its charge, or its estimate while not known or pending. */
-const counted = sql<number>`case when outcome in ('pending', 'unknown') then coalesce(credits_estimated, 0) else coalesce(credits_charged, 0) end`;
-
 /**
  * Spent this month (UTC) by `person` (null: the whole team): charged, plus estimates of pending and
  * unknown outcomes, plus holds of purchases under way made this month (but `except`'s, the purchase
- * being decided): a hold left from an earlier month is not this month's money.
- * One statement, so a purchase whose outcome commits meanwhile is counted once or, never less.
+ * being decided): a hold left from an earlier month is not this month's money. The holds are read
+ * before the ledger: a purchase whose outcome commits in between (its hold deleted, its row written
+ * in one commit) is then counted twice, never missed.
  */
 async function spentNow(db: Kysely<Tables>, person: string | null, except: string | null): Promise<number> {
   const { from, to } = monthBounds(currentMonth());
-  const byPerson = person === null ? sql`true` : sql`person = ${person}`;
-  const notExcept = except === null ? sql`true` : sql`entry_id <> ${except}`;
-  const { rows } = await sql<{ spent: number | string }>`select
-      (select coalesce(sum(credits), 0) from spend_holds
-        where ${byPerson} and ${notExcept} and at >= ${from} and at < ${to})
-      + (select coalesce(sum(${counted}), 0) from ledger where ${byPerson} and at >= ${from} and at < ${to})
-      as spent`.execute(db);
-  return Number(rows[0]?.spent ?? 0);
+  const held = await heldBetween(db, person, except, from, to);
+  return held + (await countedBetween(db, person, from, to));
 }
 
 async function checkCaps(
@@ -483,12 +424,12 @@ export async function readCaps(db: Kysely<Tables>): Promise<Caps> {
   const [team, set, people] = await Promise.all([
     db.selectFrom("team_caps").select("monthly_cap").where("id", "=", "team").executeTakeFirst(),
     db.selectFrom("person_caps").selectAll().execute(),
-    db.selectFrom("users").select("name").orderBy("name").execute(),
+    peopleNames(db),
   ]);
   const byName = new Map(set.map((r) => [r.name, r]));
   return {
     teamMonthlyCap: team?.monthly_cap ?? null,
-    people: people.map(({ name }) => ({
+    people: people.map((name) => ({
       name,
       monthlyCap: byName.get(name)?.monthly_cap ?? null,
       approvalThreshold: byName.get(name)?.approval_threshold ?? null,
@@ -509,13 +450,7 @@ export async function changeCaps(
 ): Promise<{ unknown: number[] }> {
   return db.transaction().execute(async (trx) => {
     const names = (update.people ?? []).map((p) => p.name);
-    const known = new Set(
-      names.length === 0
-        ? []
-        : (await trx.selectFrom("users").select("name").where("name", "in", names).execute()).map(
-            (r) => r.name,
-          ),
-    );
+    const known = new Set(names.length === 0 ? [] : await existingNames(trx, names));
     const unknown = names.flatMap((name, i) => (known.has(name) ? [] : [i]));
     if (unknown.length > 0) return { unknown };
     const now = sql<Date>`now()` as never;
@@ -597,29 +532,11 @@ export async function readSummary(
   const { from, to } = monthBounds(month);
   const current = month === currentMonth();
   const [ledger, holds, caps, teamCap, users] = await Promise.all([
-    db
-      .selectFrom("ledger")
-      .select([
-        "person",
-        sql<number | string>`coalesce(sum(${counted}), 0)`.as("spent"),
-        sql<number | string>`count(*) filter (where outcome = 'unknown')`.as("unknown"),
-      ])
-      .where("at", ">=", from)
-      .where("at", "<", to)
-      .groupBy("person")
-      .execute(),
-    current
-      ? db
-          .selectFrom("spend_holds")
-          .select(["person", sql<number | string>`sum(credits)`.as("held")])
-          .where("at", ">=", from)
-          .where("at", "<", to)
-          .groupBy("person")
-          .execute()
-      : Promise.resolve([]),
+    countedByPerson(db, from, to),
+    current ? heldByPerson(db, from, to) : Promise.resolve([]),
     db.selectFrom("person_caps").selectAll().execute(),
     db.selectFrom("team_caps").select("monthly_cap").where("id", "=", "team").executeTakeFirst(),
-    db.selectFrom("users").select("name").execute(),
+    peopleNames(db),
   ]);
   const people = new Map<string, SpendingSummary["people"][number]>();
   const entry = (name: string) => {
@@ -630,13 +547,13 @@ export async function readSummary(
     }
     return found;
   };
-  for (const { name } of users) entry(name);
+  for (const name of users) entry(name);
   for (const row of ledger) {
     const e = entry(row.person);
-    e.spent += Number(row.spent);
-    e.unknown += Number(row.unknown);
+    e.spent += row.spent;
+    e.unknown += row.unknown;
   }
-  for (const row of holds) entry(row.person).spent += Number(row.held);
+  for (const row of holds) entry(row.person).spent += row.held;
   for (const row of caps) {
     const e = entry(row.name);
     e.cap = row.monthly_cap;
@@ -648,56 +565,4 @@ export async function readSummary(
     team: { spent: all.reduce((n, p) => n + p.spent, 0), cap: teamCap?.monthly_cap ?? null },
     people: only === null ? all : all.filter((p) => p.name === only),
   };
-}
-
-const ROUTES_STORE_DOWN =
-  "The proxy cannot reach its database right now, so the caps and the month's spending could not be read or saved. Try again in a moment.";
-
-const summaryQuery = z.strictObject({
-  month: z.string().regex(LEDGER_MONTH, "Give the month as YYYY-MM.").optional(),
-});
-
-/**
- * `GET /api/spending/caps` (everyone), `PUT /api/spending/caps` (admins; audited),
- * `GET /api/spending/summary?month=YYYY-MM` (admins everyone's; others their own).
- */
-export function spendingRoutes(
-  app: Hono<ProxyEnv>,
-  deps: { db: Kysely<Tables>; access: Access; maxBodyBytes: number },
-) {
-  const { db, access } = deps;
-  const store = <T>(work: () => Promise<T>) => access.store(work, ROUTES_STORE_DOWN);
-
-  app.get(`${API_PREFIX}/spending/caps`, async (c) => {
-    await access.confirm(c);
-    return c.json(await store(() => readCaps(db)));
-  });
-
-  app.put(`${API_PREFIX}/spending/caps`, async (c) => {
-    const person = await access.confirm(c);
-    if (!mayManageTeam(person.role).ok)
-      throw fail(403, "Only an admin can change the caps and approval thresholds.", {
-        code: TEAM_CODES.roleRequired,
-      });
-    const raw = await readJsonBody(c, deps.maxBodyBytes);
-    const parsed = capsUpdate.safeParse(raw);
-    if (!parsed.success) throw unprocessable(toValidationRecord(parsed.error.issues, "body", raw));
-    const { unknown } = await store(() => changeCaps(db, person.name, parsed.data));
-    const first = unknown[0];
-    if (first !== undefined) {
-      const name = parsed.data.people![first]!.name;
-      throw unprocessable(
-        validationError(["body", "people", first, "name"], `nobody called ${name} is on the team`, name),
-      );
-    }
-    return c.json(await store(() => readCaps(db)));
-  });
-
-  app.get(`${API_PREFIX}/spending/summary`, async (c) => {
-    const person = await access.confirm(c);
-    const parsed = summaryQuery.safeParse(c.req.query());
-    if (!parsed.success) throw unprocessable(toValidationRecord(parsed.error.issues, "query", c.req.query()));
-    const only = mayManageTeam(person.role).ok ? null : person.name;
-    return c.json(await store(() => readSummary(db, parsed.data.month ?? currentMonth(), only)));
-  });
 }

@@ -1,9 +1,5 @@
-import { randomUUID } from "node:crypto";
-import type { Context, Hono } from "hono";
 import { type Kysely, sql } from "kysely";
 import Papa from "papaparse";
-import type { z } from "zod";
-import { toValidationRecord } from "../../contract/errors";
 import type { FilterNode, GroupNode } from "../../contract/filter";
 import { idsMatching } from "../../contract/in-audience";
 import { VALUE_LIST_MAX } from "../../contract/inferred";
@@ -12,23 +8,13 @@ import { operationById } from "../../contract/routes";
 import {
   EXCLUSIONS_MAX,
   SUPPRESSION_KINDS,
-  SUPPRESSION_TEXT_MAX_BYTES,
-  type SuppressionImport,
   type SuppressionKind,
   type SuppressionList,
-  suppressionAdd,
-  suppressionCreate,
 } from "../../contract/spending";
-import type { Role } from "../../contract/team";
-import { TEAM_CODES } from "../../contract/team";
-import type { ProxyEnv } from "../context";
 import type { Tables } from "../db/schema";
-import { API_PREFIX } from "../http/allowlist";
-import { type BufferedAnswer, fail, problem, unprocessable } from "../http/answer";
-import { readJsonBody } from "../http/request-input";
-import type { Access } from "../team/access";
-import { audit } from "../team/audit";
+import { type BufferedAnswer, problem } from "../http/answer";
 import type { UpstreamClient } from "../upstream/upstream";
+import { ownedByEmail } from "./owned-store";
 
 /**
  * The team's do-not-contact lists (spend/README.md, "Suppression lists"): entries normalised
@@ -150,7 +136,7 @@ const wordOf = (k: SuppressionKind) =>
     email: "email address",
   })[k];
 
-async function listOf(db: Db, id: string): Promise<SuppressionList | null> {
+export async function listOf(db: Db, id: string): Promise<SuppressionList | null> {
   const list = await db.selectFrom("suppression_lists").selectAll().where("id", "=", id).executeTakeFirst();
   if (!list) return null;
   const counts = await db
@@ -178,7 +164,7 @@ function shape(
   };
 }
 
-async function addEntries(
+export async function addEntries(
   db: Db,
   listId: string,
   parsed: ParsedEntries,
@@ -221,14 +207,8 @@ export async function readSuppressed(db: Db): Promise<Suppressed> {
   let emailIds: string[] = [];
   let matchedEmails = new Set<string>();
   if (byKind.email.length > 0) {
-    const found = await db
-      .selectFrom("owned_contacts")
-      .select(["rbid_pao", sql<string>`lower(row->>'EMAIL_ADDRESS_PER')`.as("email")])
-      .where(
-        sql<boolean>`lower(row->>'EMAIL_ADDRESS_PER') in (select value from suppression_entries where kind = 'email')`,
-      )
-      .execute();
-    emailIds = [...new Set(found.map((f) => f.rbid_pao))];
+    const found = await ownedByEmail(db, byKind.email);
+    emailIds = [...new Set(found.map((f) => f.id))];
     matchedEmails = new Set(found.map((f) => f.email));
   }
   const unmatched = byKind.email.filter((e) => !matchedEmails.has(e));
@@ -337,178 +317,81 @@ export function suppressionNotes(s: Suppressed): string[] {
   ];
 }
 
-const STORE_DOWN =
-  "The proxy cannot reach its database right now, so nothing was read or saved. Try again in a moment.";
+/** Every list of the team, newest first, with its counts. */
+export async function allLists(db: Db): Promise<SuppressionList[]> {
+  const all = await db.selectFrom("suppression_lists").selectAll().orderBy("created_at", "desc").execute();
+  const counts = await db
+    .selectFrom("suppression_entries")
+    .select(["list_id", "kind", sql<string>`count(*)`.as("n")])
+    .groupBy(["list_id", "kind"])
+    .execute();
+  return all.map((l) =>
+    shape(
+      l,
+      counts.filter((x) => x.list_id === l.id),
+    ),
+  );
+}
 
-const mayManage = (role: Role) => role === "admin" || role === "buyer";
+export async function createList(
+  db: Db,
+  list: { id: string; name: string; createdBy: string },
+): Promise<void> {
+  await db
+    .insertInto("suppression_lists")
+    .values({
+      id: list.id,
+      name: list.name,
+      created_by: list.createdBy,
+      created_at: sql<Date>`now()` as never,
+    })
+    .execute();
+}
 
-/** `/api/suppression…`: everyone signed in reads; admins and buyers manage (audited). */
-export function suppressionRoutes(
-  app: Hono<ProxyEnv>,
-  deps: { db: Db; access: Access; maxBodyBytes: number },
-) {
-  const { db, access } = deps;
-  const manager = async (c: Context<ProxyEnv>) => {
-    const person = await access.confirm(c);
-    if (!mayManage(person.role))
-      throw fail(403, "Changing the do-not-contact lists needs a buyer or an admin; ask one of them.", {
-        code: TEAM_CODES.roleRequired,
-      });
-    return person;
-  };
-  const body = async <S extends z.ZodType>(c: Context<ProxyEnv>, schema: S): Promise<z.output<S>> => {
-    // The text's own limit plus room for the JSON around it (its escapes included).
-    const raw = await readJsonBody(c, Math.max(deps.maxBodyBytes, SUPPRESSION_TEXT_MAX_BYTES + 1024 * 1024));
-    const parsed = schema.safeParse(raw);
-    if (!parsed.success) throw unprocessable(toValidationRecord(parsed.error.issues, "body", raw));
-    return parsed.data;
-  };
-  const answerImport = (
-    list: SuppressionList,
-    counts: { added: number; duplicates: number },
-    parsed: ParsedEntries,
-  ) =>
-    ({
-      list,
-      ...counts,
-      rejected: parsed.rejected.slice(0, 100),
-      rejectedTotal: parsed.rejected.length,
-    }) satisfies SuppressionImport;
+/** A list's name; null when there is no such list. */
+export async function listName(db: Db, id: string): Promise<string | null> {
+  const list = await db
+    .selectFrom("suppression_lists")
+    .select("name")
+    .where("id", "=", id)
+    .executeTakeFirst();
+  return list?.name ?? null;
+}
 
-  app.get(`${API_PREFIX}/suppression`, async (c) => {
-    await access.confirm(c);
-    const lists = await access.store(async () => {
-      const all = await db
-        .selectFrom("suppression_lists")
-        .selectAll()
-        .orderBy("created_at", "desc")
-        .execute();
-      const counts = await db
-        .selectFrom("suppression_entries")
-        .select(["list_id", "kind", sql<string>`count(*)`.as("n")])
-        .groupBy(["list_id", "kind"])
-        .execute();
-      return all.map((l) =>
-        shape(
-          l,
-          counts.filter((x) => x.list_id === l.id),
-        ),
-      );
-    }, STORE_DOWN);
-    return c.json({ lists });
-  });
+/** Deletes a list (its entries with it); its name, or null when there was no such list. */
+export async function deleteList(db: Db, id: string): Promise<string | null> {
+  const list = await db
+    .deleteFrom("suppression_lists")
+    .where("id", "=", id)
+    .returning("name")
+    .executeTakeFirst();
+  return list?.name ?? null;
+}
 
-  app.post(`${API_PREFIX}/suppression`, async (c) => {
-    const person = await manager(c);
-    const input = await body(c, suppressionCreate);
-    const parsed = parseEntries(input.text);
-    const answer = await access.store(
-      () =>
-        db.transaction().execute(async (trx) => {
-          const id = randomUUID();
-          await trx
-            .insertInto("suppression_lists")
-            .values({ id, name: input.name, created_by: person.name, created_at: sql<Date>`now()` as never })
-            .execute();
-          const counts = await addEntries(trx, id, parsed);
-          await audit(trx, {
-            actor: person.name,
-            action: "suppression.create",
-            target: id,
-            summary: `made the do-not-contact list "${input.name}" with ${counts.added} entries`,
-          });
-          return answerImport((await listOf(trx, id))!, counts, parsed);
-        }),
-      STORE_DOWN,
-    );
-    return c.json(answer, 201);
-  });
-
-  app.post(`${API_PREFIX}/suppression/:id/entries`, async (c) => {
-    const person = await manager(c);
-    const id = c.req.param("id");
-    const input = await body(c, suppressionAdd);
-    const parsed = parseEntries(input.text);
-    const answer = await access.store(
-      () =>
-        db.transaction().execute(async (trx) => {
-          const list = await trx
-            .selectFrom("suppression_lists")
-            .select("name")
-            .where("id", "=", id)
-            .executeTakeFirst();
-          if (!list) return null;
-          const counts = await addEntries(trx, id, parsed);
-          await audit(trx, {
-            actor: person.name,
-            action: "suppression.add",
-            target: id,
-            summary: `added ${counts.added} entries to the do-not-contact list "${list.name}"`,
-          });
-          return answerImport((await listOf(trx, id))!, counts, parsed);
-        }),
-      STORE_DOWN,
-    );
-    if (!answer) throw fail(404, "There is no such do-not-contact list (it may have been deleted).");
-    return c.json(answer);
-  });
-
-  app.get(`${API_PREFIX}/suppression/:id/entries`, async (c) => {
-    await access.confirm(c);
-    const id = c.req.param("id");
-    const kind = c.req.query("kind");
-    const after = c.req.query("after");
-    if (kind !== undefined && !(SUPPRESSION_KINDS as readonly string[]).includes(kind))
-      throw fail(422, `kind must be one of ${SUPPRESSION_KINDS.join(", ")}.`);
-    const page = await access.store(async () => {
-      if (!(await listOf(db, id))) return null;
-      let q = db
-        .selectFrom("suppression_entries")
-        .select(["kind", "value"])
-        .where("list_id", "=", id)
-        .orderBy("kind")
-        .orderBy("value")
-        .limit(501);
-      if (kind) q = q.where("kind", "=", kind as SuppressionKind);
-      if (after) {
-        const [k, ...rest] = after.split("\n");
-        const v = rest.join("\n");
-        q = q.where(sql<boolean>`(kind, value) > (${k}, ${v})`);
-      }
-      const rows = await q.execute();
-      const entries = rows.slice(0, 500);
-      const last = entries.at(-1);
-      return { entries, next: rows.length > 500 && last ? `${last.kind}\n${last.value}` : null };
-    }, STORE_DOWN);
-    if (!page) throw fail(404, "There is no such do-not-contact list (it may have been deleted).");
-    return c.json(page);
-  });
-
-  app.delete(`${API_PREFIX}/suppression/:id`, async (c) => {
-    const person = await manager(c);
-    const id = c.req.param("id");
-    const done = await access.store(
-      () =>
-        db.transaction().execute(async (trx) => {
-          const list = await trx
-            .deleteFrom("suppression_lists")
-            .where("id", "=", id)
-            .returning("name")
-            .executeTakeFirst();
-          if (!list) return false;
-          await audit(trx, {
-            actor: person.name,
-            action: "suppression.delete",
-            target: id,
-            summary: `deleted the do-not-contact list "${list.name}"`,
-          });
-          return true;
-        }),
-      STORE_DOWN,
-    );
-    if (!done) throw fail(404, "There is no such do-not-contact list (it may have been deleted).");
-    return c.body(null, 204);
-  });
+/** A page of 500 of a list's entries in (kind, value) order, after `after` (`kind\nvalue`). */
+export async function entriesPage(
+  db: Db,
+  id: string,
+  kind: SuppressionKind | undefined,
+  after: string | undefined,
+): Promise<{ entries: { kind: SuppressionKind; value: string }[]; next: string | null }> {
+  let q = db
+    .selectFrom("suppression_entries")
+    .select(["kind", "value"])
+    .where("list_id", "=", id)
+    .orderBy("kind")
+    .orderBy("value")
+    .limit(501);
+  if (kind) q = q.where("kind", "=", kind);
+  if (after) {
+    const [k, ...rest] = after.split("\n");
+    const v = rest.join("\n");
+    q = q.where(sql<boolean>`(kind, value) > (${k}, ${v})`);
+  }
+  const rows = await q.execute();
+  const entries = rows.slice(0, 500);
+  const last = entries.at(-1);
+  return { entries, next: rows.length > 500 && last ? `${last.kind}\n${last.value}` : null };
 }
 
 /** A free Count (exact) of a filter; throws when it did not answer. */

@@ -8,7 +8,7 @@ import { parseEmailUpload, type UploadParseResult } from "../../contract/verify-
 import type { LedgerOutcome, Tables } from "../db/schema";
 import type { BufferedAnswer } from "../http/answer";
 import type { UpstreamClient } from "../upstream/upstream";
-import { type LedgerRowValues, writeLedgerRow } from "./ledger";
+import { type LedgerRowValues, settleRow, writeLedgerRow } from "./ledger-store";
 import { settlementFailed, unsettled } from "./settlement";
 import type { WorkResult } from "./spend-journal";
 
@@ -326,16 +326,13 @@ async function settleJob(
     const definite = verdicts?.filter(isDefiniteVerification).length ?? 0;
     const charged = verificationCost(definite);
     await deps.db.transaction().execute(async (trx) => {
-      await trx
-        .updateTable("ledger")
-        .set(
-          verdicts === null
-            ? { outcome: "unknown", credits_charged: null }
-            : { outcome: charged > 0 ? "charged" : "free", credits_charged: charged, rows: verdicts.length },
-        )
-        .where("key_hash", "=", claimed.purchase_id)
-        .where("outcome", "=", "pending")
-        .execute();
+      await settleRow(
+        trx,
+        claimed.purchase_id,
+        verdicts === null
+          ? { outcome: "unknown", charged: null }
+          : { outcome: charged > 0 ? "charged" : "free", charged, rows: verdicts.length },
+      );
       await trx
         .updateTable("verify_purchases")
         .set({ state: "settled", settled_at: sql<Date>`now()` as never })

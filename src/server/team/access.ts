@@ -1,7 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { Context, Hono } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
-import { sql } from "kysely";
 import { z } from "zod";
 import { SPEND_CODES } from "../../contract/errors";
 import { LOCAL_PERSON, type Role } from "../../contract/team";
@@ -12,7 +11,26 @@ import type { Database } from "../db/database";
 import { fail, ProxyProblem, problem, toResponse } from "../http/answer";
 import { readLimited } from "../http/body";
 import { loadUserEntries, USER_NAME, verifyPassword } from "./passwords";
-import { countPeople, lockTeam, passAudiencesOfRemoved } from "./people";
+import { passAudiencesOfRemoved } from "./people";
+import {
+  allRoles,
+  countPeople,
+  deletePeople,
+  deleteSession,
+  deleteSessionsIdleSince,
+  deleteSessionsOf,
+  insertFilePerson,
+  insertSession,
+  lockSetting,
+  lockTeam,
+  peopleForImport,
+  readSetting,
+  sessionOf,
+  signInCandidate,
+  touchSession,
+  updateFilePerson,
+  writeSetting,
+} from "./people-store";
 
 export const SESSION_COOKIE = "ab_session";
 
@@ -38,10 +56,7 @@ export class Sessions {
   async create(user: string, role?: Role): Promise<string> {
     const token = randomBytes(32).toString("base64url");
     const now = this.now();
-    await this.database.db
-      .insertInto("sessions")
-      .values({ id_hash: hashOf(token), user_name: user, last_seen: new Date(now) })
-      .execute();
+    await insertSession(this.database.db, { idHash: hashOf(token), user, lastSeen: new Date(now) });
     if (role) this.cache.set(hashOf(token), { user, role, checkedAt: now, touchedAt: now });
     return token;
   }
@@ -63,32 +78,23 @@ export class Sessions {
     const known = this.cache.get(id);
     if (known && !fresh && now - known.checkedAt < this.checkMs && now - known.touchedAt < this.idleMs)
       return { name: known.user, role: known.role };
-    const row = await this.database.db
-      .selectFrom("sessions")
-      .innerJoin("users", "users.name", "sessions.user_name")
-      .select(["sessions.user_name", "sessions.last_seen", "users.role"])
-      .where("sessions.id_hash", "=", id)
-      .executeTakeFirst();
-    if (!row || now - row.last_seen.getTime() > this.idleMs) {
+    const row = await sessionOf(this.database.db, id);
+    if (!row || now - row.lastSeen.getTime() > this.idleMs) {
       this.cache.delete(id);
-      if (row) await this.database.db.deleteFrom("sessions").where("id_hash", "=", id).execute();
+      if (row) await deleteSession(this.database.db, id);
       return null;
     }
     // last_seen is written at most once a minute per session: idle time is counted in minutes.
-    let touchedAt = row.last_seen.getTime();
+    let touchedAt = row.lastSeen.getTime();
     if (now - touchedAt > 60_000) {
-      await this.database.db
-        .updateTable("sessions")
-        .set({ last_seen: new Date(now) })
-        .where("id_hash", "=", id)
-        .execute();
+      await touchSession(this.database.db, id, new Date(now));
       touchedAt = now;
     }
     // Bounded: the oldest entry goes first (a Map keeps insertion order).
     if (this.cache.size >= 10_000) this.cache.delete(this.cache.keys().next().value as string);
     this.cache.delete(id);
-    this.cache.set(id, { user: row.user_name, role: row.role, checkedAt: now, touchedAt });
-    return { name: row.user_name, role: row.role };
+    this.cache.set(id, { user: row.user, role: row.role, checkedAt: now, touchedAt });
+    return { name: row.user, role: row.role };
   }
 
   /** Drops this instance's memory of a person's sessions (their rows were deleted). */
@@ -99,13 +105,13 @@ export class Sessions {
   async destroy(token: string | undefined): Promise<void> {
     if (!token) return;
     this.cache.delete(hashOf(token));
-    await this.database.db.deleteFrom("sessions").where("id_hash", "=", hashOf(token)).execute();
+    await deleteSession(this.database.db, hashOf(token));
   }
 
   async sweep(): Promise<void> {
     const oldest = this.now() - this.idleMs;
     for (const [id, s] of this.cache) if (s.touchedAt < oldest) this.cache.delete(id);
-    await this.database.db.deleteFrom("sessions").where("last_seen", "<", new Date(oldest)).execute();
+    await deleteSessionsIdleSince(this.database.db, new Date(oldest));
   }
 }
 
@@ -124,66 +130,38 @@ export async function importUsersFile(database: Database, file: string): Promise
     .update(JSON.stringify([...users].sort(([a], [b]) => (a < b ? -1 : 1))))
     .digest("hex");
   const setting = `users-file:${file}`;
-  const seen = await database.db
-    .selectFrom("proxy_settings")
-    .select("value")
-    .where("name", "=", setting)
-    .executeTakeFirst();
-  if (seen?.value === digest) return 0;
+  if ((await readSetting(database.db, setting)) === digest) return 0;
   await database.db.transaction().execute(async (tx) => {
     // Instances starting together on one server import once: the second waits, then finds it done.
-    await sql`select pg_advisory_xact_lock(hashtext(${setting}))`.execute(tx);
+    await lockSetting(tx, setting);
     // The same lock as the Team page's and the CLI's changes: the LAST_ADMIN check below holds.
     await lockTeam(tx);
-    const now = await tx
-      .selectFrom("proxy_settings")
-      .select("value")
-      .where("name", "=", setting)
-      .executeTakeFirst();
-    if (now?.value === digest) return;
-    const known = new Map(
-      (await tx.selectFrom("users").select(["name", "password_hash", "role", "source"]).execute()).map(
-        (u) => [u.name, u],
-      ),
-    );
+    if ((await readSetting(tx, setting)) === digest) return;
+    const known = new Map((await peopleForImport(tx)).map((u) => [u.name, u]));
     const gone = [...known.values()]
       .filter((u) => u.source === "file" && !users.has(u.name))
       .map((u) => u.name);
-    if (gone.length > 0) await tx.deleteFrom("users").where("name", "in", gone).execute();
+    if (gone.length > 0) await deletePeople(tx, gone);
     for (const [name, { hash, role }] of users) {
       const before = known.get(name);
       if (before && before.password_hash === hash && before.role === role && before.source === "file")
         continue;
       if (before) {
-        await tx
-          .updateTable("users")
-          .set({ password_hash: hash, role, source: "file" })
-          .where("name", "=", name)
-          .execute();
-        await tx.deleteFrom("sessions").where("user_name", "=", name).execute();
-      } else
-        await tx
-          .insertInto("users")
-          .values({ name, password_hash: hash, role, source: "file", created_by: null })
-          .execute();
+        await updateFilePerson(tx, name, { hash, role });
+        await deleteSessionsOf(tx, name);
+      } else await insertFilePerson(tx, name, { hash, role });
     }
     // Owners are names: what a person gone from the file owned passes to an admin now, so a later
     // person of that name does not inherit it.
     if (gone.length > 0) await passAudiencesOfRemoved(tx, gone);
     // The file may not leave the team without an admin (the rule of the Team page and the CLI):
     // nothing is imported (the transaction rolls back) and the proxy does not start.
-    const after = await tx.selectFrom("users").select("role").execute();
-    if (after.length > 0 && !after.some((u) => u.role === "admin"))
+    const after = await allRoles(tx);
+    if (after.length > 0 && !after.includes("admin"))
       throw new ConfigError(
         `USERS_FILE ${file} would leave the team without an admin (nobody left could manage people or the key): nothing was imported; give someone in it the admin role, or add an admin with \`npm run users -- add NAME --role admin\` first`,
       );
-    await tx
-      .insertInto("proxy_settings")
-      .values({ name: setting, value: JSON.stringify(digest), updated_at: new Date() })
-      .onConflict((oc) =>
-        oc.column("name").doUpdateSet({ value: JSON.stringify(digest), updated_at: new Date() }),
-      )
-      .execute();
+    await writeSetting(tx, setting, digest);
   });
   return users.size;
 }
@@ -499,13 +477,7 @@ export class Access {
     try {
       // Names are unique without case (the Team page and the CLI refuse `Bo` when `bo` exists), so
       // `ADA` is the person `ada`; an exact match wins should an old USERS_FILE hold both.
-      known = await this.database.db
-        .selectFrom("users")
-        .select(["name", "password_hash", "role"])
-        .where(sql<string>`lower(name)`, "=", name.toLowerCase())
-        .orderBy(sql`name = ${name}`, "desc")
-        .limit(1)
-        .executeTakeFirst();
+      known = await signInCandidate(this.database.db, name);
       ok = await verifyPassword(password, known?.password_hash);
     } catch (error) {
       this.throttle.forgive(name, address);

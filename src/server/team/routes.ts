@@ -21,13 +21,15 @@ import type { Access } from "./access";
 import * as audiences from "./audiences";
 import { auditPage } from "./audit";
 import { listJobs } from "./jobs";
-import { addPerson, changePerson, countPeople, listPeople, removePerson } from "./people";
+import { addPerson, changePerson, listPeople, removePerson } from "./people";
+import { countPeople } from "./people-store";
 
 /**
  * The proxy's own team API (src/contract/team.ts): people and the audit list for admins, saved
  * audiences for everyone signed in, who started which job. Every body is validated with the
  * contract's schemas (a 422 record like the service's); every database failure is a 503 in plain
- * words. The SQL lives in people.ts, audiences.ts, audit.ts and jobs.ts.
+ * words. The SQL lives in people-store.ts (people, sessions, settings), audiences.ts, audit.ts and
+ * jobs.ts.
  */
 export interface TeamDeps {
   database: Database;

@@ -10,7 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database, openDatabase } from "../../../src/server/db/database";
-import { type LedgerRowValues, writeLedgerRow } from "../../../src/server/spend/ledger";
+import { type LedgerRowValues, writeLedgerRow } from "../../../src/server/spend/ledger-store";
 import { type Recorder, SpendJournal, type WorkResult } from "../../../src/server/spend/spend-journal";
 import { sleep, testDatabaseFor } from "../../support/proxy-server";
 

@@ -5,7 +5,7 @@
  * status poll does not wait), streamed into the owned contacts in batches with memory bounded.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { writeLedgerRow } from "../../../src/server/spend/ledger";
+import { writeLedgerRow } from "../../../src/server/spend/ledger-store";
 import { backoffMs, SETTLE_ATTEMPTS } from "../../../src/server/spend/settlement";
 import { browser, fakeUpstream, json, type ProxyServer, startProxy } from "../../support/proxy-server";
 

@@ -27,7 +27,7 @@ it("makes the people of a 002 database admins from the file, keeping their sessi
     await sql`drop table ledger, owned_contacts`.execute(db);
     await sql`drop table team_jobs, audit_log, audience_versions, audiences`.execute(db);
     await sql`alter table users drop column role, drop column source, drop column created_by`.execute(db);
-    await sql`delete from kysely_migration where name in ('003-team', '004-owned-ledger', '005-suppression-exports', '006-caps-approvals', '007-tool-spends', '008-contact-reservations', '009-journal-unknown-row', '010-settlement-attempts', '011-ledger-one-row-per-purchase')`.execute(
+    await sql`delete from kysely_migration where name in ('003-team', '004-owned-ledger', '005-suppression-exports', '006-caps-approvals', '007-tool-spends', '008-contact-reservations', '009-journal-unknown-row', '010-settlement-attempts', '011-ledger-one-row-per-purchase', '012-caps-belong-to-a-person')`.execute(
       db,
     );
     await sql`insert into users (name, password_hash) values ('ann', 'x'), ('ben', 'y')`.execute(db);

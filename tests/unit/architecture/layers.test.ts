@@ -198,3 +198,102 @@ describe("the layers of src/", () => {
     expect(bad("contract/filter.ts", "zod", true)).toBeNull();
   });
 });
+
+/**
+ * One owner per table: each table's SQL (Kysely's builders naming it, or a `sql` template reading
+ * or writing it) lives in one module of the proxy, its repository; a module that registers routes
+ * holds no SQL at all (it calls its repository); tables are made only by the migrations.
+ */
+const TABLE_OWNERS: Readonly<Record<string, string>> = {
+  ledger: "server/spend/ledger-store.ts",
+  spend_journal: "server/spend/spend-journal.ts",
+  proxy_instances: "server/spend/spend-journal.ts",
+  contact_reservations: "server/spend/spend-journal.ts",
+  spend_holds: "server/spend/spend-journal.ts",
+  owned_contacts: "server/spend/owned-store.ts",
+  export_purchases: "server/spend/export-purchases.ts",
+  verify_purchases: "server/spend/tool-purchases.ts",
+  approvals: "server/spend/approvals.ts",
+  team_caps: "server/spend/spending-policy.ts",
+  person_caps: "server/spend/spending-policy.ts",
+  suppression_lists: "server/spend/suppression.ts",
+  suppression_entries: "server/spend/suppression.ts",
+  users: "server/team/people-store.ts",
+  sessions: "server/team/people-store.ts",
+  proxy_settings: "server/team/people-store.ts",
+  audiences: "server/team/audiences.ts",
+  audience_versions: "server/team/audiences.ts",
+  audit_log: "server/team/audit.ts",
+  team_jobs: "server/team/jobs.ts",
+};
+
+/** The tables a file's SQL names: in Kysely's builders, and in `sql` templates. */
+function tablesIn(text: string, tables: readonly string[]): Set<string> {
+  const found = new Set<string>();
+  for (const m of text.matchAll(
+    /\b(?:selectFrom|insertInto|updateTable|deleteFrom|innerJoin|leftJoin|rightJoin|fullJoin|mergeInto)\(\s*["'`]([a-z_]+)/g,
+  ))
+    found.add(m[1]!);
+  for (const m of text.matchAll(/\bsql(?:<[^`]*?>)?`([^`]*)`/g))
+    for (const table of tables)
+      if (new RegExp(`\\b(?:from|join|update|into|table|references)\\s+${table}\\b`, "i").test(m[1]!))
+        found.add(table);
+  return found;
+}
+
+const hasSql = (text: string) =>
+  /\b(?:selectFrom|insertInto|updateTable|deleteFrom)\(|\bsql(?:<[^`]*?>)?`/.test(text);
+const registersRoutes = (text: string) => /\bapp\.(?:get|post|put|patch|delete|use)\(/.test(text);
+
+describe("the proxy's tables", () => {
+  const schema = readFileSync(path.join(SRC, "server/db/schema.ts"), "utf8");
+  const tables = [
+    ...(schema.match(/export interface Tables \{([^}]*)\}/)?.[1] ?? "").matchAll(/^\s+([a-z_]+):/gm),
+  ].map((m) => m[1]!);
+  const server = sourceFiles(path.join(SRC, "server"))
+    .map((file) => ({
+      file: path.relative(SRC, file).split(path.sep).join("/"),
+      text: readFileSync(file, "utf8"),
+    }))
+    .filter(({ file }) => !file.startsWith("server/db/migrations/"));
+
+  it("every table has one owner, and the owners are files of the proxy", () => {
+    expect(tables.length).toBeGreaterThan(15);
+    expect([...tables].sort()).toEqual(Object.keys(TABLE_OWNERS).sort());
+    for (const owner of new Set(Object.values(TABLE_OWNERS)))
+      expect(
+        server.some(({ file }) => file === owner),
+        owner,
+      ).toBe(true);
+  });
+
+  it("each table's SQL lives in its owner alone", () => {
+    const strays = server.flatMap(({ file, text }) =>
+      [...tablesIn(text, tables)]
+        .filter((t) => TABLE_OWNERS[t] !== file)
+        .map((t) => `${file} has SQL for ${t} (owned by ${TABLE_OWNERS[t] ?? "nobody"})`),
+    );
+    expect(strays).toEqual([]);
+  });
+
+  it("routes call their repository: a module that registers routes has no SQL", () => {
+    const mixed = server.filter(({ text }) => registersRoutes(text) && hasSql(text)).map(({ file }) => file);
+    expect(mixed).toEqual([]);
+  });
+
+  it("only the migrations make or change tables", () => {
+    expect(
+      server.filter(({ text }) => /\.schema\s*\.\s*(?:create|alter|drop)/.test(text)).map(({ file }) => file),
+    ).toEqual([]);
+  });
+
+  it("finds a table in a builder and in a template, and nothing in plain words (the rule itself)", () => {
+    expect(
+      [
+        ...tablesIn('db.selectFrom("ledger").innerJoin("approvals", "a", "b")', ["ledger", "approvals"]),
+      ].sort(),
+    ).toEqual(["approvals", "ledger"]);
+    expect([...tablesIn("sql`select 1 from spend_holds where x`", ["spend_holds"])]).toEqual(["spend_holds"]);
+    expect([...tablesIn("// the ledger of spends, from ledger rows", ["ledger"])]).toEqual([]);
+  });
+});

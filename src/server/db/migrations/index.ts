@@ -10,6 +10,7 @@ import { migration as m008 } from "./008-contact-reservations";
 import { migration as m009 } from "./009-journal-unknown-row";
 import { migration as m010 } from "./010-settlement-attempts";
 import { migration as m011 } from "./011-ledger-one-row-per-purchase";
+import { migration as m012 } from "./012-caps-belong-to-a-person";
 
 /**
  * The one set of migrations, for PGlite and PostgreSQL alike, one per file, named in the order they
@@ -28,6 +29,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   "009-journal-unknown-row": m009,
   "010-settlement-attempts": m010,
   "011-ledger-one-row-per-purchase": m011,
+  "012-caps-belong-to-a-person": m012,
 };
 
 /** The migrations, for Kysely's Migrator (tests migrate step by step with it). */

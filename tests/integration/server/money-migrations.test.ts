@@ -1,7 +1,7 @@
 /**
- * One ledger row per purchase (migration 011): a second row under a purchase's key is refused by
- * the table itself; rows doubled before the rule are kept, each under a key of its own, with the
- * ledger's total unchanged.
+ * The money migrations. One ledger row per purchase (011): a second row under a purchase's key is
+ * refused by the table itself; rows doubled before the rule are kept, each under a key of its own,
+ * with the ledger's total unchanged. Caps belong to a person (012): they go with their person.
  */
 import { mkdtemp } from "node:fs/promises";
 import os from "node:os";
@@ -10,7 +10,7 @@ import { type Kysely, Migrator, sql } from "kysely";
 import { expect, it } from "vitest";
 import { openDatabase } from "../../../src/server/db/database";
 import { provider } from "../../../src/server/db/migrations";
-import { type LedgerRowValues, writeLedgerRow } from "../../../src/server/spend/ledger";
+import { type LedgerRowValues, writeLedgerRow } from "../../../src/server/spend/ledger-store";
 import { testDatabaseFor } from "../../support/proxy-server";
 
 const row = (keyHash: string, over: Partial<LedgerRowValues> = {}): LedgerRowValues => ({
@@ -59,7 +59,10 @@ it("keeps rows doubled before the rule, each under a key of its own, the total u
     const db = store.db as unknown as Kysely<unknown>;
     // A database from before 011, holding the doubled rows the old paths could write.
     await sql`drop index ledger_one_row_per_purchase`.execute(db);
-    await sql`delete from kysely_migration where name = '011-ledger-one-row-per-purchase'`.execute(db);
+    await sql`alter table person_caps drop constraint person_caps_person`.execute(db);
+    await sql`delete from kysely_migration where name in ('011-ledger-one-row-per-purchase', '012-caps-belong-to-a-person')`.execute(
+      db,
+    );
     await writeLedgerRow(store.db, row("twice"));
     await writeLedgerRow(store.db, row("twice", { detail: "resent after the replay window" }));
     await writeLedgerRow(store.db, row("twice", { outcome: "unknown", charged: null }));
@@ -91,5 +94,24 @@ it("keeps rows doubled before the rule, each under a key of its own, the total u
       { key_hash: "once", outcome: "charged", credits_charged: 2, detail: null },
     ]);
     await expect(writeLedgerRow(store.db, row("twice"))).rejects.toThrow();
+  });
+});
+
+it("012: caps left by people gone are dropped, and from then on caps go with their person", async () => {
+  await withStore(async (store) => {
+    const db = store.db as unknown as Kysely<unknown>;
+    await sql`alter table person_caps drop constraint person_caps_person`.execute(db);
+    await sql`delete from kysely_migration where name = '012-caps-belong-to-a-person'`.execute(db);
+    await sql`insert into users (name, password_hash, role, source, created_at) values ('ana', 'x', 'buyer', 'team', now())`.execute(
+      db,
+    );
+    await sql`insert into person_caps (name, monthly_cap, approval_threshold, updated_at, updated_by)
+      values ('ana', 100, 10, now(), 'admin'), ('gone', 5, null, now(), 'admin')`.execute(db);
+
+    const { error } = await new Migrator({ db, provider }).migrateToLatest();
+    expect(error).toBeUndefined();
+    expect(await store.db.selectFrom("person_caps").select("name").execute()).toEqual([{ name: "ana" }]);
+    await store.db.deleteFrom("users").where("name", "=", "ana").execute();
+    expect(await store.db.selectFrom("person_caps").select("name").execute()).toEqual([]);
   });
 });
