@@ -60,11 +60,12 @@ export function forwardHandler(op: OperationSpec, deps: ForwardDeps): Handler<Pr
   return async (c) => {
     c.set("op", op.id);
     const input = await readInput(c, op, deps.config.maxBodyBytes);
-    await deps.authorize?.(c, op, input);
-    const call: Call = { ...spendCall(op, input), stream: op.answer === "file" };
+    if (deps.authorize) await deps.authorize(c, op, input);
     const onUpstreamMs = (ms: number) => c.set("upstreamMs", ms);
+    // Built when it is sent: a cached answer needs no call.
+    const callOf = (): Call => ({ ...spendCall(op, input), stream: op.answer === "file" });
 
-    if (op.spends) return spend(c, op, input, call, deps, onUpstreamMs);
+    if (op.spends) return spend(c, op, input, callOf(), deps, onUpstreamMs);
 
     if (op.id === "estimate" && deps.purchases) {
       // The estimate of what the export will buy: suppressed contacts, and owned ones unless
@@ -81,7 +82,7 @@ export function forwardHandler(op: OperationSpec, deps: ForwardDeps): Handler<Pr
           "The team's do-not-contact lists and contacts it owns could not be read, so no estimate was asked for. Try again in a moment.",
         );
       });
-      const sent = { ...call, body: { kind: "json" as const, text: JSON.stringify(prepared.body) } };
+      const sent = { ...callOf(), body: { kind: "json" as const, text: JSON.stringify(prepared.body) } };
       return toResponse((await exchange(sent, deps, onUpstreamMs)).answer);
     }
 
@@ -89,7 +90,7 @@ export function forwardHandler(op: OperationSpec, deps: ForwardDeps): Handler<Pr
       const key = cacheKeyOf(op, input);
       const { answer, how } = await deps.cache.get(
         key,
-        async () => (await exchange(call, deps, onUpstreamMs)).answer,
+        async () => (await exchange(callOf(), deps, onUpstreamMs)).answer,
       );
       c.set("cache", how);
       if (how === "hit") deps.stats.cacheHits++;
@@ -98,6 +99,7 @@ export function forwardHandler(op: OperationSpec, deps: ForwardDeps): Handler<Pr
       return toResponse(answer);
     }
 
+    const call = callOf();
     if (call.stream) {
       // add-free: the owned rows of the export's audience go at the end of its file.
       const free =
@@ -333,14 +335,25 @@ function withoutTag(headers: [string, string][]): [string, string][] {
 }
 
 function cacheKeyOf(op: OperationSpec, input: Input): string {
-  const { filter, ...rest } = input.parsedBody ?? {};
   return [
     op.id,
-    canonicalKey(filter as GroupNode | null | undefined),
-    stableStringify(rest),
+    bodyKeyOf(input.parsedBody),
     stableStringify(input.params),
     stableStringify(input.query),
   ].join("\n");
+}
+
+/** A validated body's part of the cache key, kept with the body (the same text validates to the same object). */
+const bodyKeys = new WeakMap<object, string>();
+function bodyKeyOf(body: Record<string, unknown> | undefined): string {
+  if (!body) return `${canonicalKey(undefined)}\n{}`;
+  let key = bodyKeys.get(body);
+  if (key === undefined) {
+    const { filter, ...rest } = body;
+    key = `${canonicalKey(filter as GroupNode | null | undefined)}\n${stableStringify(rest)}`;
+    bodyKeys.set(body, key);
+  }
+  return key;
 }
 
 function targetOf(op: OperationSpec, input: Input): string {

@@ -12,7 +12,7 @@ export function createLogger(options: {
   const scrub = (line: string) => {
     let out = line;
     for (const secret of options.secrets())
-      if (secret.length >= 6) out = out.split(secret).join("[redacted]");
+      if (secret.length >= 6 && out.includes(secret)) out = out.split(secret).join("[redacted]");
     return out;
   };
   return pino(
@@ -39,6 +39,23 @@ export function createLogger(options: {
       },
       hooks: { streamWrite: scrub },
     },
-    options.destination ?? pino.destination({ dest: 1, sync: false }),
+    options.destination ?? batchedStdout(),
   );
+}
+
+/**
+ * Standard output, written 4 KiB at a time rather than a system call per line (one line per request
+ * was a tenth of the proxy's CPU on a cached count), and at least every 250 ms. Pino flushes it
+ * synchronously when the process exits; a process killed outright loses at most those 250 ms.
+ */
+function batchedStdout(): DestinationStream {
+  const out = pino.destination({ dest: 1, sync: false, minLength: 4096 });
+  setInterval(() => {
+    try {
+      out.flush();
+    } catch {
+      // Nothing to write yet (the stream is still opening): the next tick writes it.
+    }
+  }, 250).unref();
+  return out;
 }

@@ -33,6 +33,8 @@ const BURST = 300;
 const TARGET = {
   overheadMs: 1,
   cachedRps: 3000,
+  /** Requests/s of the cached count over /healthz's, in the same run: the machine's speed cancels out. */
+  cachedOfHealth: 0.6,
   cachedP99Ms: 50,
 };
 
@@ -188,6 +190,11 @@ export async function proxyBench(options: { rows: number; runs: number }) {
             `cached count >= ${TARGET.cachedRps.toLocaleString("en-US")} requests/s`,
             `${rps.toFixed(0)} requests/s (${(rps / healthRps).toFixed(2)} of /healthz)`,
             verdict(rps >= TARGET.cachedRps),
+          ],
+          [
+            `cached count >= ${TARGET.cachedOfHealth} of /healthz's requests/s`,
+            `${(rps / healthRps).toFixed(2)} (${rps.toFixed(0)} against ${healthRps.toFixed(0)})`,
+            verdict(rps / healthRps >= TARGET.cachedOfHealth),
           ],
           [
             `cached count p99 <= ${TARGET.cachedP99Ms} ms`,

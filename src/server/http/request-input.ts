@@ -46,12 +46,28 @@ export async function readJsonBody(c: Context<ProxyEnv>, maxBytes: number): Prom
 }
 
 function jsonOf(bytes: Uint8Array, type: string): unknown {
+  const text = jsonText(bytes, type);
+  return text === undefined ? undefined : parseJson(text);
+}
+
+/** The body's text, when it is JSON by its type (undefined when empty). */
+function jsonText(bytes: Uint8Array, type: string): string | undefined {
   if (bytes.byteLength === 0) return undefined;
   if (type && !/^application\/([\w.+-]+\+)?json\b/.test(type))
     throw fail(415, "Send the request body as JSON (Content-Type: application/json).");
+  try {
+    return utf8.decode(bytes);
+  } catch (error) {
+    throw unprocessable(invalidJsonRecord((error as Error).message));
+  }
+}
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+function parseJson(text: string): unknown {
   let raw: unknown;
   try {
-    raw = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+    raw = JSON.parse(text);
   } catch (error) {
     throw unprocessable(invalidJsonRecord((error as Error).message));
   }
@@ -116,12 +132,19 @@ export async function readInput(c: Context<ProxyEnv>, op: OperationSpec, maxByte
   const type = rawType.toLowerCase(); // for comparisons only: a multipart boundary is case-sensitive
 
   if (op.bodyKind === "json") {
-    const raw = jsonOf(bytes, type);
+    const text = jsonText(bytes, type);
     if (!op.body) {
-      if (raw !== undefined) throw unprocessable(validationError(["body"], "this operation takes no body"));
+      if (text !== undefined) {
+        parseJson(text); // JSON that is not is said as such first
+        throw unprocessable(validationError(["body"], "this operation takes no body"));
+      }
       return input;
     }
+    const known = op.cacheable && text !== undefined ? validated.get(op.body, text) : undefined;
+    if (known) return { ...input, json: known.raw, parsedBody: known.parsed };
+    const raw = text === undefined ? undefined : parseJson(text);
     const parsed = validate(op.body, raw, "body") as Record<string, unknown>;
+    if (op.cacheable && text !== undefined) validated.set(op.body, text, raw, parsed);
     return { ...input, json: raw, parsedBody: parsed };
   }
 
@@ -154,4 +177,33 @@ export async function readInput(c: Context<ProxyEnv>, op: OperationSpec, maxByte
     return { ...input, file, fileHash };
   }
   return input; // a body on a body-less operation is read (within the limit) and dropped
+}
+
+/**
+ * The free reads' bodies already validated, by their exact text: the same count asked again (the
+ * Builder asks it on every edit, and again when an edit is undone) skips JSON.parse and the strict
+ * schema. Validation is a pure function of the text, so the answer is the same; the objects are
+ * frozen, since every request with that text shares them. Small bodies only, at most MAX entries.
+ */
+const VALIDATED_MAX = 500;
+const VALIDATED_MAX_TEXT = 16_384;
+const validatedBodies = new Map<string, { raw: unknown; parsed: Record<string, unknown> }>();
+const validated = {
+  get(schema: string, text: string) {
+    return text.length > VALIDATED_MAX_TEXT ? undefined : validatedBodies.get(`${schema}\n${text}`);
+  },
+  set(schema: string, text: string, raw: unknown, parsed: Record<string, unknown>) {
+    if (text.length > VALIDATED_MAX_TEXT) return;
+    const oldest = validatedBodies.keys().next();
+    if (validatedBodies.size >= VALIDATED_MAX && !oldest.done) validatedBodies.delete(oldest.value);
+    validatedBodies.set(`${schema}\n${text}`, { raw: deepFreeze(raw), parsed: deepFreeze(parsed) });
+  },
+};
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
 }

@@ -122,6 +122,24 @@ describe("cache and single-flight over the sandbox", () => {
     expect(upstream.seen).toHaveLength(3);
   });
 
+  it("a body validated once is taken as valid again only for the same operation's schema", async () => {
+    const upstream = recording(sandbox.fetch);
+    const { api } = await proxyOver(upstream, { CACHE_TTL_MS: "60000" });
+    const body = { filter: germany, limit: 5 };
+    // A View takes a limit, a Count does not: the same text validated for one is not valid for the other.
+    for (let i = 0; i < 2; i++) {
+      expect((await api.post("/api/v2/contact/view", body)).status).toBe(200);
+      const count = await api.post("/api/v2/contact/count", body);
+      expect(count.status).toBe(422);
+      expect(JSON.stringify(count.body)).toMatch(/limit/);
+    }
+    // An answer built from a body seen before is the same answer, and leaves that body as it was.
+    const first = await api.post("/api/v2/contact/count", { filter: germany });
+    const second = await api.post("/api/v2/contact/count", { filter: germany });
+    expect(second.text).toBe(first.text);
+    expect(upstream.seen.filter((s) => s.path === "/v2/contact/count")).toHaveLength(1);
+  });
+
   it("calls again once the TTL has passed", async () => {
     const upstream = recording(sandbox.fetch);
     const { api } = await proxyOver(upstream, { CACHE_TTL_MS: "300" });
