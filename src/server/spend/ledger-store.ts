@@ -58,6 +58,11 @@ export async function boughtAt(db: Db, keyHash: string): Promise<Date | null> {
   return row ? new Date(row.at) : null;
 }
 
+/** A condition for another owner's statement: the ledger has no row for this purchase. */
+export function notBought(keyHash: string) {
+  return sql<boolean>`not exists (select 1 from ledger where key_hash = ${keyHash})`;
+}
+
 /** The `unknown` row another instance wrote for this purchase gives way to what is now known of it. */
 export async function dropUnknownRow(trx: Db, keyHash: string): Promise<void> {
   await trx.deleteFrom("ledger").where("key_hash", "=", keyHash).where("outcome", "=", "unknown").execute();

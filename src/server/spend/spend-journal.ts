@@ -3,7 +3,7 @@ import { type ExpressionBuilder, type Kysely, sql } from "kysely";
 import type { Database } from "../db/database";
 import type { Tables } from "../db/schema";
 import type { BufferedAnswer } from "../http/answer";
-import { boughtAt, dropUnknownRow, type LedgerRowValues, writeLedgerRow } from "./ledger-store";
+import { boughtAt, dropUnknownRow, type LedgerRowValues, notBought, writeLedgerRow } from "./ledger-store";
 
 /** Stripe's rule, narrowed: 8 to 128 characters a header can carry without escaping. */
 export const IDEMPOTENCY_KEY = /^[A-Za-z0-9_-]{8,128}$/;
@@ -239,22 +239,14 @@ export class SpendJournal {
     const waitUntil = Date.now() + this.options.joinWaitMs;
     for (;;) {
       let inserted: { id: string } | undefined;
-      let spent: Date | undefined;
       try {
         // The ledger outlives the journal's answers: a key it holds was bought, and is not sent
-        // again once its answer is gone (checked in the insert's transaction: no instance slips in).
-        ({ inserted, spent } = await db.transaction().execute(async (trx) => {
-          const fresh = await this.insertPending(trx, id, scope, signature, reconcile, unknownRow);
-          if (!fresh) return { inserted: undefined, spent: undefined };
-          const bought = await boughtAt(trx, id);
-          if (!bought) return { inserted: fresh, spent: undefined };
-          await trx.deleteFrom("spend_journal").where("id", "=", id).execute();
-          return { inserted: undefined, spent: bought };
-        }));
+        // again once its answer is gone. One statement inserts the pending entry unless the ledger
+        // has the purchase (no instance slips in, and a crash leaves nothing half done).
+        inserted = await this.insertPending(db, id, scope, signature, reconcile, unknownRow);
       } catch (error) {
         throw new JournalUnavailable(String((error as Error)?.message ?? error));
       }
-      if (spent) return { kind: "spent", at: spent };
       if (inserted) return this.perform(id, work);
 
       const row = await db
@@ -273,7 +265,14 @@ export class SpendJournal {
         )
         .where("id", "=", id)
         .executeTakeFirst();
-      if (!row) continue; // expired and swept between the two statements: insert again
+      if (!row) {
+        // No entry, and none inserted: the ledger has it (bought, its answer no longer kept).
+        const spent = await boughtAt(db, id).catch((error) => {
+          throw new JournalUnavailable(String((error as Error)?.message ?? error));
+        });
+        if (spent) return { kind: "spent", at: spent };
+        continue; // expired and swept between the two statements: insert again
+      }
       if (row.expired) {
         await db
           .deleteFrom("spend_journal")
@@ -320,27 +319,18 @@ export class SpendJournal {
     reconcile?: Reconcile,
     unknownRow?: LedgerRowValues,
   ): Promise<{ id: string } | undefined> {
-    return trx
-      .insertInto("spend_journal")
-      .values({
-        id,
-        caller: scope.caller,
-        operation: scope.operation,
-        fingerprint: signature,
-        state: "pending",
-        owner: this.instanceId,
-        export_tag: reconcile ? SpendJournal.tagOf(scope) : null,
-        created_at: dbNow,
-        sent_at: dbNow,
-        finished_at: null,
-        status: null,
-        headers: null,
-        body: null,
-        unknown_row: unknownRow ? JSON.stringify(unknownRow) : null,
-      })
-      .onConflict((oc) => oc.column("id").doNothing())
-      .returning("id")
-      .executeTakeFirst();
+    // insert … select …, where not bought: the entry, only while the ledger lacks the purchase.
+    const exportTag = reconcile ? SpendJournal.tagOf(scope) : null;
+    const unknown = unknownRow ? JSON.stringify(unknownRow) : null;
+    return sql<{ id: string }>`insert into spend_journal
+        (id, caller, operation, fingerprint, state, owner, export_tag, unknown_row, created_at, sent_at)
+      select ${id}, ${scope.caller}, ${scope.operation}, ${signature}, 'pending', ${this.instanceId},
+        ${exportTag}, ${unknown}, now(), now()
+      where ${notBought(id)}
+      on conflict (id) do nothing
+      returning id`
+      .execute(trx)
+      .then((r) => r.rows[0]);
   }
 
   /**
@@ -402,37 +392,51 @@ export class SpendJournal {
       // The purchase's hold on the caps goes in the same commit: nothing done frees it, and a final
       // or unknown outcome's ledger row counts instead (its charge, or its estimate).
       await db.transaction().execute(async (trx) => {
-        const entry = await trx
-          .selectFrom("spend_journal")
-          .select(["state", "owner"])
-          .where("id", "=", id)
-          .forUpdate()
-          .executeTakeFirst();
-        // Taken over by another instance (it judged this one gone and sent it itself): its to record.
-        if (!entry || entry.state === "done" || (!adopt && entry.owner !== this.instanceId))
-          throw new NotOurs(id);
-        // Marked unknown by another instance during a silence of this one: the "unknown" ledger row
-        // it wrote gives way to what this instance knows, so the purchase keeps one row.
-        if (entry.state === "unknown") await dropUnknownRow(trx, id);
-        if (outcome === "nothing-done") await trx.deleteFrom("spend_journal").where("id", "=", id).execute();
-        else {
-          await trx
-            .updateTable("spend_journal")
-            .set(
-              outcome === "final"
-                ? {
-                    state: "done",
-                    finished_at: dbNow,
-                    status: answer.status,
-                    headers: JSON.stringify(answer.headers),
-                    body: answer.body,
-                  }
-                : { state: "unknown", finished_at: dbNow },
-            )
+        const finished =
+          outcome === "final"
+            ? {
+                state: "done" as const,
+                finished_at: dbNow,
+                status: answer.status,
+                headers: JSON.stringify(answer.headers),
+                body: answer.body,
+              }
+            : { state: "unknown" as const, finished_at: dbNow };
+        // The usual case, in one statement: still this instance's pending entry.
+        const committed =
+          outcome === "nothing-done"
+            ? await trx
+                .deleteFrom("spend_journal")
+                .where("id", "=", id)
+                .where("owner", "=", this.instanceId)
+                .where("state", "=", "pending")
+                .executeTakeFirst()
+            : await trx
+                .updateTable("spend_journal")
+                .set(finished)
+                .where("id", "=", id)
+                .where("owner", "=", this.instanceId)
+                .where("state", "=", "pending")
+                .executeTakeFirst();
+        const changed = "numDeletedRows" in committed ? committed.numDeletedRows : committed.numUpdatedRows;
+        if (Number(changed) === 0) {
+          const entry = await trx
+            .selectFrom("spend_journal")
+            .select(["state", "owner"])
             .where("id", "=", id)
-            .execute();
-          await record?.(trx);
+            .forUpdate()
+            .executeTakeFirst();
+          // Taken over by another instance (it judged this one gone and sent it itself): its to record.
+          if (!entry || entry.state === "done" || (!adopt && entry.owner !== this.instanceId))
+            throw new NotOurs(id);
+          // Marked unknown by another instance during a silence of this one: the "unknown" ledger row
+          // it wrote gives way to what this instance knows, so the purchase keeps one row.
+          if (entry.state === "unknown") await dropUnknownRow(trx, id);
+          if (outcome === "nothing-done")
+            await trx.deleteFrom("spend_journal").where("id", "=", id).execute();
+          else await trx.updateTable("spend_journal").set(finished).where("id", "=", id).execute();
         }
+        if (outcome !== "nothing-done") await record?.(trx);
         await releaseHold(trx, id);
       });
     } catch (error) {
@@ -571,8 +575,9 @@ export class SpendJournal {
  * the caps (spending-policy.ts) and the contacts it reserved (`reserve`).
  */
 async function releaseHold(trx: Kysely<Tables>, id: string) {
-  await trx.deleteFrom("spend_holds").where("entry_id", "=", id).execute();
-  await trx.deleteFrom("contact_reservations").where("purchase_id", "=", id).execute();
+  // One statement for both (a spend's commit pays for every round trip).
+  await sql`with holds as (delete from spend_holds where entry_id = ${id})
+    delete from contact_reservations where purchase_id = ${id}`.execute(trx);
 }
 
 /*
