@@ -23,6 +23,7 @@ const ON_POSTGRES = [
   "owned-ledger", // owned contacts and the ledger written in one transaction with the journal
   "journal-edges", // two journals, one judged gone: the send's clock, one ledger row after a gap
   "money-edges", // contacts reserved across instances; the ledger checked in the journal's insert
+  "exports-in-flight", // an export sharing contacts with one not settled (or started a moment before) is refused
   "team-audiences", // versions saved at once (optimistic concurrency); text a server cannot store
   "team-people", // sessions and roles across instances; the last admin kept under concurrent changes
   "roles", // a role changed by another instance, read from the database on every spend

@@ -61,6 +61,11 @@ export const SPEND_CODES = {
    * never sent again, at any age. Buying the same thing again is a new purchase, with a new key.
    */
   alreadyBought: "PURCHASE_ALREADY_MADE",
+  /**
+   * 409: some of these contacts are being bought by another purchase of the team (an Enrich of the
+   * same people, an export sharing them) that has not finished; nothing was sent or charged.
+   */
+  beingBought: "BEING_BOUGHT",
   /** 503: a key rotation was not sent, because a new key could not have been stored. */
   keyStoreUnwritable: "KEY_STORE_UNWRITABLE",
 } as const;

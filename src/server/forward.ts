@@ -14,7 +14,13 @@ import { fail, ProxyProblem, problem, toResponse } from "./http/answer";
 import { withLabelledHeader } from "./http/csv";
 import { type Input, readInput } from "./http/request-input";
 import type { ProxyStats } from "./http/stats";
-import { freeIdsOf, parseOwnedChoice, prepareExport, withFreeRows } from "./spend/export-purchases";
+import {
+  exportsInFlight,
+  freeIdsOf,
+  parseOwnedChoice,
+  prepareExport,
+  withFreeRows,
+} from "./spend/export-purchases";
 import {
   runSpend as runPipeline,
   SPEND_HEADERS,
@@ -305,6 +311,8 @@ export function runSpend(
         purchases,
         client,
         plan: deps.plan ?? (async () => null),
+        exportsInFlight: (keyHash) =>
+          exportsInFlight({ db: purchases.db, client }, (k) => deps.journal.exportStartsBefore(k), keyHash),
         longestSendMs: (operation) =>
           config.rate.queueTimeoutMs +
           client.timeoutOf(operationById(operation as Parameters<typeof operationById>[0])) +

@@ -1,6 +1,7 @@
 import { Readable } from "node:stream";
 import { type Kysely, sql } from "kysely";
 import Papa from "papaparse";
+import { SPEND_CODES } from "../../contract/errors";
 import { hasExportTag } from "../../contract/export-tag";
 import type { GroupNode } from "../../contract/filter";
 import { FREE_CALLS_MAX, idsInAudience } from "../../contract/in-audience";
@@ -12,13 +13,20 @@ import type { Tables } from "../db/schema";
 import { type BufferedAnswer, fail, ProxyProblem, problem } from "../http/answer";
 import { csvLine } from "../http/csv";
 import type { UpstreamClient } from "../upstream/upstream";
-import { type LedgerRowValues, recoverUnknownRow, settleRow, writeLedgerRow } from "./ledger-store";
+import {
+  filtersOf,
+  type LedgerRowValues,
+  recoverUnknownRow,
+  settleRow,
+  writeLedgerRow,
+} from "./ledger-store";
 import { newestOwnedRows, ownedIds, recordOwned } from "./owned-store";
 import { columnsKey, type Excluded } from "./purchases";
 import { settlementFailed, unsettled } from "./settlement";
 import type { Reconcile, Recorder, WorkResult } from "./spend-journal";
 import {
   andAll,
+  type CountOf,
   exclusionsRefusal,
   inLists,
   readSuppressed,
@@ -40,6 +48,13 @@ export interface ExportDeps {
   db: Db;
   retentionDays: number;
   client: UpstreamClient;
+  /**
+   * The team's other exports whose contacts are not the team's yet (started before this one, or
+   * not settled): a new export that shares contacts with one of them is refused (exportsInFlight).
+   */
+  inFlight?: (keyHash: string) => Promise<InFlightExport[]>;
+  /** A free Count (exact) of a filter. */
+  count?: CountOf;
   onError?: (message: string, error: unknown) => void;
 }
 
@@ -172,6 +187,27 @@ export async function excludeExport(deps: ExportDeps, p: ExportPurchase): Promis
       },
     };
   }
+  // Contacts another export of the team is still buying (under way in the service, or started a
+  // moment before this one) are not the team's yet: an export sharing some of them would pay for
+  // them again. Refused in words (not bought again on purpose, which `buy-again` is).
+  if (p.choice !== "buy-again" && deps.inFlight && deps.count) {
+    const shared = await sharedWithInFlight(
+      deps as Required<Pick<ExportDeps, "inFlight" | "count">>,
+      p,
+      prepared,
+    ).catch(() => "not-known" as const);
+    if (shared === "not-known")
+      return refusedWith(
+        502,
+        "The proxy could not check whether another export of the team is buying some of these contacts right now (its free counts did not answer), so nothing was sent and nothing charged. Try again in a moment.",
+      );
+    if (shared)
+      return refusedWith(
+        409,
+        `Some of these contacts are being bought by another export of the team (${shared.name ? `"${shared.name}", ` : ""}started ${shared.since.toISOString().slice(0, 16).replace("T", " ")} UTC) that has not finished. They become the team's when it has, and are then left out of this one. Nothing was sent and nothing charged: start this export once that one has finished, or choose to buy them again.`,
+        SPEND_CODES.beingBought,
+      );
+  }
   let free: string[] | null = null;
   if (p.choice === "add-free" && prepared.owned.length > 0) {
     try {
@@ -193,6 +229,77 @@ export async function excludeExport(deps: ExportDeps, p: ExportPurchase): Promis
     }
   }
   return { body: prepared.body, plan: { free } };
+}
+
+const refusedWith = (status: number, detail: string, code?: string): { refused: WorkResult } => ({
+  refused: { answer: problem(status, detail, { code }), outcome: "nothing-done" },
+});
+
+/** At most this many exports in flight are compared (a free Count each). */
+const IN_FLIGHT_CHECKED = 10;
+
+/** The first export in flight whose audience shares a contact with this one's (as it will be sent). */
+async function sharedWithInFlight(
+  deps: Required<Pick<ExportDeps, "inFlight" | "count">>,
+  p: ExportPurchase,
+  prepared: PreparedExport,
+): Promise<InFlightExport | null> {
+  const others = (await deps.inFlight(p.keyHash)).slice(0, IN_FLIGHT_CHECKED);
+  for (const other of others) {
+    const both = andAll(prepared.body.filter as GroupNode | null | undefined, [
+      (other.filter as GroupNode | null) ?? { type: "group", op: "AND", negate: false, children: [] },
+    ]);
+    if (both && (await deps.count(both)) > 0) return other;
+  }
+  return null;
+}
+
+/** Another export of the team whose contacts are not the team's yet. */
+export interface InFlightExport {
+  filter: unknown;
+  name: string | null;
+  since: Date;
+}
+
+/**
+ * The team's exports in flight, as `keyHash`'s start sees them: starts under way that began before
+ * it (the journal), and exports not settled that the service is still making (their ledger rows'
+ * filters; its status asked, free). One that has ended is not in flight: its settlement (a poll
+ * of its status, or the minute's check) makes its contacts the team's.
+ */
+export async function exportsInFlight(
+  deps: Pick<ExportDeps, "db" | "client">,
+  startsBefore: (keyHash: string) => Promise<InFlightExport[]>,
+  keyHash: string,
+): Promise<InFlightExport[]> {
+  const unsettled = await deps.db
+    .selectFrom("export_purchases")
+    .select(["purchase_id", "export_id"])
+    .where("state", "in", ["pending", "settling"])
+    .where("purchase_id", "<>", keyHash)
+    .orderBy("started_at", "desc")
+    .limit(IN_FLIGHT_CHECKED)
+    .execute();
+  const running: string[] = [];
+  for (const u of unsettled) if (await stillMaking(deps.client, u.export_id)) running.push(u.purchase_id);
+  const [starting, started] = await Promise.all([startsBefore(keyHash), filtersOf(deps.db, running)]);
+  return [...starting, ...started.map((s) => ({ filter: s.filter, name: s.name, since: s.at }))];
+}
+
+/** Whether the service is still making this export (its status, free); throws when it does not say. */
+async function stillMaking(client: UpstreamClient, exportId: string): Promise<boolean> {
+  const op = operationById("exportStatus");
+  const outcome = await client.send({
+    op,
+    target: op.path.replace(":exportId", encodeURIComponent(exportId)),
+    body: { kind: "none" },
+    stream: false,
+  });
+  if (outcome.kind !== "answer") throw new Error(`the status of export ${exportId} did not come`);
+  if (outcome.status === 404) return false;
+  if (outcome.status !== 200) throw new Error(`the status of export ${exportId} came back ${outcome.status}`);
+  const status = (JSON.parse(outcome.text) as { status?: unknown }).status;
+  return status === "QUEUED" || status === "PROCESSING";
 }
 
 /** An export start's record: the pending ledger row and the export to settle, or what it came to. */

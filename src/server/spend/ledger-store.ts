@@ -127,6 +127,25 @@ export async function rowOfPurchase(db: Db, keyHash: string) {
     .executeTakeFirst();
 }
 
+/** What these purchases were bought from: their filters and audience names, by purchase. */
+export async function filtersOf(
+  db: Db,
+  keyHashes: readonly string[],
+): Promise<{ keyHash: string; filter: unknown; name: string | null; at: Date }[]> {
+  if (keyHashes.length === 0) return [];
+  const rows = await db
+    .selectFrom("ledger")
+    .select(["key_hash", "filter", "audience_name", "at"])
+    .where("key_hash", "in", [...keyHashes])
+    .execute();
+  return rows.map((r) => ({
+    keyHash: r.key_hash,
+    filter: r.filter,
+    name: r.audience_name,
+    at: new Date(r.at),
+  }));
+}
+
 /** What a row counts against the caps: its charge, or its estimate while not known or pending. */
 const counted = sql<number>`case when outcome in ('pending', 'unknown') then coalesce(credits_estimated, 0) else coalesce(credits_charged, 0) end`;
 

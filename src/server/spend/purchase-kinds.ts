@@ -8,6 +8,7 @@ import {
   type ExportPlan,
   type ExportPurchase,
   excludeExport,
+  type InFlightExport,
   parseOwnedChoice,
   reconcileExport,
   recordExport,
@@ -59,6 +60,8 @@ export interface KindDeps {
   client: UpstreamClient;
   /** The plan behind the key (a company discover's charge depends on it); null when not known. */
   plan: () => Promise<string | null>;
+  /** The team's other exports whose contacts are not the team's yet (export-purchases.ts). */
+  exportsInFlight?: (keyHash: string) => Promise<InFlightExport[]>;
   /** How long after its real send a call may still be on its way (the queue's longest wait, its time limit, a margin). */
   longestSendMs: (operation: string) => number;
 }
@@ -157,7 +160,16 @@ const exportStart = kind<ExportPurchase, ExportPlan>({
       creditsEstimated: o.estimate,
     };
   },
-  exclude: (bought, deps) => excludeExport({ ...deps.purchases, client: deps.client }, bought),
+  exclude: (bought, deps) =>
+    excludeExport(
+      {
+        ...deps.purchases,
+        client: deps.client,
+        count: deps.purchases.count,
+        inFlight: deps.exportsInFlight,
+      },
+      bought,
+    ),
   record: async (bought, plan, sent) => recordExport(bought, plan, sent ?? NOTHING_SENT),
   unknownRow: unknownExportRow,
   reconcile: (bought, deps) => reconcileExport(deps, bought, deps.longestSendMs("exportStart")),

@@ -1,5 +1,6 @@
 import type { Kysely } from "kysely";
 import { MASK_FLAGS } from "../../contract/columns";
+import { SPEND_CODES } from "../../contract/errors";
 import type { Reveal } from "../../contract/inferred";
 import { responses } from "../../contract/operations";
 import { revealsEmail, revealsMobile } from "../../contract/pricing";
@@ -67,6 +68,7 @@ const BEING_BOUGHT: WorkResult = {
   answer: problem(
     409,
     "Some of these contacts are being bought by another purchase of the team right now, and it has not finished. Nothing was sent and nothing charged: try again in a minute, and they will be served as the team's own if that purchase bought them.",
+    { code: SPEND_CODES.beingBought },
   ),
   outcome: "nothing-done",
 };

@@ -446,6 +446,35 @@ export class SpendJournal {
   }
 
   /**
+   * The export starts under way (pending) that began before `keyHash`'s: their filters, from the
+   * ledger row each keeps for an outcome not known. The first of two starts at once goes on; the
+   * later one sees the earlier (by the database's clock, then by id), never the other way round.
+   */
+  async exportStartsBefore(
+    keyHash: string,
+  ): Promise<{ filter: unknown; name: string | null; since: Date }[]> {
+    const rows = await this.database.db
+      .selectFrom("spend_journal as other")
+      .innerJoin("spend_journal as mine", (join) => join.on("mine.id", "=", keyHash))
+      .select(["other.unknown_row", "other.created_at"])
+      .where("other.operation", "=", "exportStart")
+      .where("other.state", "=", "pending")
+      .where("other.id", "<>", keyHash)
+      .where((eb) =>
+        eb.or([
+          eb("other.created_at", "<", eb.ref("mine.created_at")),
+          eb.and([eb("other.created_at", "=", eb.ref("mine.created_at")), eb("other.id", "<", keyHash)]),
+        ]),
+      )
+      .execute();
+    return rows.flatMap((r) => {
+      if (!r.unknown_row) return [];
+      const row = JSON.parse(r.unknown_row) as LedgerRowValues;
+      return [{ filter: row.filter, name: row.audienceName, since: new Date(r.created_at) }];
+    });
+  }
+
+  /**
    * The moment a spend is really sent (after the free work before it): an export's "was it ever
    * made?" is timed from here. False when the entry is no longer this instance's pending one, and
    * then it must not be sent.
