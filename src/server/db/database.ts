@@ -59,7 +59,10 @@ async function openServer(url: string): Promise<Database> {
   const where = redacted(url);
   const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5000 });
   // A server that goes away later makes queries fail (and spending refuse); it must not end the process.
+  // An idle client's error reaches the pool; one checked out (inside a transaction, between two of
+  // its statements) emits it on itself, where no listener would make it an uncaught exception.
   pool.on("error", () => {});
+  pool.on("connect", (client) => client.on("error", () => {}));
   try {
     await pool.query("select 1");
   } catch (error) {

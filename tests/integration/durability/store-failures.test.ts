@@ -8,10 +8,12 @@ import { spawn, spawnSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Sandbox } from "../../../src/sandbox/app";
 import { createProxy } from "../../../src/server/app";
 import { configFromEnv } from "../../../src/server/config";
+import { openDatabase } from "../../../src/server/db/database";
 import { hashPassword } from "../../../src/server/team/passwords";
 import { createDatabase, type PostgresServer, startPostgres } from "../../support/postgres";
 import { nodeArgsOf } from "../../support/processes";
@@ -60,6 +62,33 @@ describe("the database server stops mid-run", () => {
     await proxy?.close();
     await sandbox?.close();
     postgres?.remove();
+  });
+
+  it("a connection cut while a transaction holds it (between two statements) fails that transaction, never the process", async () => {
+    const uncaught: unknown[] = [];
+    const onUncaught = (error: unknown) => uncaught.push(error);
+    process.on("uncaughtException", onUncaught);
+    const database = await openDatabase({
+      databaseUrl: await createDatabase(postgres.url),
+      dataDir: "unused",
+    });
+    try {
+      const held = database.db.transaction().execute(async (trx) => {
+        const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx);
+        // The server ends this very connection while the transaction waits between statements.
+        await sql`select pg_terminate_backend(${rows[0]!.pid})`.execute(database.db);
+        await new Promise((r) => setTimeout(r, 300));
+        await sql`select 1`.execute(trx);
+      });
+      await expect(held).rejects.toThrow();
+      await new Promise((r) => setTimeout(r, 100));
+      expect(uncaught).toEqual([]);
+      // The pool goes on with a new connection.
+      expect((await sql<{ one: number }>`select 1 as one`.execute(database.db)).rows).toEqual([{ one: 1 }]);
+    } finally {
+      process.off("uncaughtException", onUncaught);
+      await database.close();
+    }
   });
 
   it("refuses spending (503) and charges nothing; counts go on; spending resumes with the server", async () => {
