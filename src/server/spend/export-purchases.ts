@@ -286,15 +286,20 @@ export async function exportsInFlight(
   return [...starting, ...started.map((s) => ({ filter: s.filter, name: s.name, since: s.at }))];
 }
 
-/** Whether the service is still making this export (its status, free); throws when it does not say. */
-async function stillMaking(client: UpstreamClient, exportId: string): Promise<boolean> {
+/** The service's status of one export (a free read). */
+function exportStatus(client: UpstreamClient, exportId: string) {
   const op = operationById("exportStatus");
-  const outcome = await client.send({
+  return client.send({
     op,
     target: op.path.replace(":exportId", encodeURIComponent(exportId)),
     body: { kind: "none" },
     stream: false,
   });
+}
+
+/** Whether the service is still making this export (its status, free); throws when it does not say. */
+async function stillMaking(client: UpstreamClient, exportId: string): Promise<boolean> {
+  const outcome = await exportStatus(client, exportId);
   if (outcome.kind !== "answer") throw new Error(`the status of export ${exportId} did not come`);
   if (outcome.status === 404) return false;
   if (outcome.status !== 200) throw new Error(`the status of export ${exportId} came back ${outcome.status}`);
@@ -478,14 +483,8 @@ export async function settleSeen(deps: ExportDeps, answer: BufferedAnswer | stri
 /** The proxy's own look at its unsettled exports (every minute). */
 export async function checkPending(deps: ExportDeps): Promise<void> {
   const pending = await deps.db.selectFrom("export_purchases").select("export_id").where(unsettled).execute();
-  const op = operationById("exportStatus");
   for (const { export_id } of pending) {
-    const outcome = await deps.client.send({
-      op,
-      target: op.path.replace(":exportId", encodeURIComponent(export_id)),
-      body: { kind: "none" },
-      stream: false,
-    });
+    const outcome = await exportStatus(deps.client, export_id);
     if (outcome.kind !== "answer" || outcome.status !== 200) continue;
     await settleSeen(deps, outcome.text);
   }
