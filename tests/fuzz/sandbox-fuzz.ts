@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from "node:fs";
+import type { Server } from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { serve } from "@hono/node-server";
@@ -38,6 +39,11 @@ const sandbox = await createSandbox(
   () => {},
 );
 const server = serve({ fetch: sandbox.app.fetch, port: 0, hostname: "127.0.0.1" });
+// The run shares the machine with the rest of `npm test` at the lowest priority, and may wait long
+// for a core: Node's own server timers (idle keep-alive sockets closed after 5 s, headers within
+// 60 s) would then close sockets the client is about to reuse, failing requests for reasons that
+// are not the sandbox's answers. What is fuzzed is the answers, so those timers are off here.
+Object.assign(server as Server, { keepAliveTimeout: 0, headersTimeout: 0, requestTimeout: 0 });
 await new Promise((r) => server.once("listening", r));
 const { port } = server.address() as { port: number };
 const base = `http://127.0.0.1:${port}`;
