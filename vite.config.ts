@@ -31,9 +31,6 @@ const ON_POSTGRES = [
   "users-cli", // the CLI on DATABASE_URL beside a running proxy (no embedded lock)
 ].map((name) => `tests/integration/server/${name}.test.ts`);
 
-const BROWSER_WORKERS = Number(process.env.VITEST_MAX_WORKERS ?? 3);
-const OTHER_WORKERS = Number(process.env.VITEST_MAX_WORKERS ?? 4);
-
 /** Browser tests that assert how fast the app answers (see the `e2e-timed` project). */
 const TIMED_E2E = ["tests/e2e/recovery.test.ts"];
 
@@ -50,19 +47,14 @@ export default defineConfig({
     expect: { poll: { timeout: 30_000 } },
     pool: "forks",
     // Most files wait on a browser, a server or a child process rather than on a core: on two
-    // cores, three browser files at a time keep both busy, and four of the others (which wait
-    // more: rate-limit windows, child processes, outages held). VITEST_MAX_WORKERS sets both.
-    maxWorkers: BROWSER_WORKERS,
+    // cores, three at a time keeps both busy (`npm test` sets it; VITEST_MAX_WORKERS overrides).
+    // Four were tried: the run took a fifth longer (both cores were already busy all the way).
+    maxWorkers: Number(process.env.VITEST_MAX_WORKERS ?? 3),
     projects: [
       // The app's components and hooks (jsdom, module mocks): threads, each file on its own.
       {
         extends: true,
-        test: {
-          name: "unit",
-          include: ["tests/unit/app/**/*.test.{ts,tsx}"],
-          pool: "threads",
-          maxWorkers: OTHER_WORKERS,
-        },
+        test: { name: "unit", include: ["tests/unit/app/**/*.test.{ts,tsx}"], pool: "threads" },
       },
       // Pure functions of the contract, sandbox and server: threads sharing one module graph (no
       // mocks, no module state that outlives a test), so each module is loaded once per thread.
@@ -70,7 +62,6 @@ export default defineConfig({
         extends: true,
         test: {
           name: "unit-pure",
-          maxWorkers: OTHER_WORKERS,
           include: ["tests/unit/**/*.test.{ts,tsx}"],
           exclude: ["tests/unit/app/**"],
           pool: "threads",
@@ -82,7 +73,6 @@ export default defineConfig({
         extends: true,
         test: {
           name: "integration",
-          maxWorkers: OTHER_WORKERS,
           include: ["tests/integration/**/*.test.ts", "tests/load/**/*.test.ts"],
           globalSetup: ["tests/support/global-setup.ts", "tests/support/product-setup.ts"],
         },
@@ -118,7 +108,6 @@ export default defineConfig({
         extends: true,
         test: {
           name: "postgres",
-          maxWorkers: OTHER_WORKERS,
           include: ON_POSTGRES,
           globalSetup: [
             "tests/support/global-setup.ts",
