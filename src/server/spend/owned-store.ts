@@ -1,4 +1,4 @@
-import { type Kysely, sql } from "kysely";
+import { type Kysely, type RawBuilder, sql } from "kysely";
 import type { Reveal } from "../../contract/inferred";
 import { revealsEmail, revealsMobile } from "../../contract/pricing";
 import type { Tables } from "../db/schema";
@@ -136,26 +136,53 @@ export async function ownedRows(
   reveal: Reveal,
   key: string,
 ): Promise<Map<string, Row>> {
-  const found = new Map<string, Row>();
-  if (ids.length === 0 || deps.retentionDays <= 0) return found;
   // The service finds ids trimmed and in any case (as the sandbox does): a contact id pasted as
   // "PAO_…" is the same contact as the stored "pao_…", and is not bought again.
-  const asked = new Map<string, string[]>();
-  for (const id of ids) {
-    const norm = id.trim().toLowerCase();
-    asked.set(norm, [...(asked.get(norm) ?? []), id]);
+  return servable(deps, ids, reveal, key, sql.ref("rbid_pao"));
+}
+
+/**
+ * The rows the team owns for these addresses (Enrich by email), keyed by each address as asked:
+ * rows delivered with their email revealed, matched without case, with the same columns and the
+ * same or a wider reveal, within the retention. A contact bought without its email revealed cannot
+ * be found by address (its row does not carry one): it is bought again.
+ */
+export async function ownedRowsByEmail(
+  deps: Store,
+  emails: string[],
+  reveal: Reveal,
+  key: string,
+): Promise<Map<string, Row>> {
+  return servable(deps, emails, reveal, key, sql`lower(row->>'EMAIL_ADDRESS_PER')`);
+}
+
+/** Owned rows whose `match` (a lower-case expression) is one of `asked` (trimmed, any case). */
+async function servable(
+  deps: Store,
+  asked: string[],
+  reveal: Reveal,
+  key: string,
+  match: RawBuilder<unknown>,
+): Promise<Map<string, Row>> {
+  const found = new Map<string, Row>();
+  if (asked.length === 0 || deps.retentionDays <= 0) return found;
+  const byNorm = new Map<string, string[]>();
+  for (const value of asked) {
+    const norm = value.trim().toLowerCase();
+    byNorm.set(norm, [...(byNorm.get(norm) ?? []), value]);
   }
   let query = deps.db
     .selectFrom("owned_contacts")
-    .select(["rbid_pao", "row", "bought_at"])
-    .where("rbid_pao", "in", [...asked.keys()])
+    .select([match.as("matched"), "row", "bought_at"])
+    .where(match, "in", [...byNorm.keys()])
     .where("columns_key", "=", key)
     .where(sql<boolean>`bought_at > now() - make_interval(days => ${deps.retentionDays})`);
   if (revealsEmail(reveal)) query = query.where("revealed_email", "=", true);
   if (revealsMobile(reveal)) query = query.where("revealed_mobile", "=", true);
   const rows = await query.orderBy("bought_at", "desc").execute();
   for (const row of rows)
-    for (const id of asked.get(row.rbid_pao) ?? []) if (!found.has(id)) found.set(id, row.row);
+    for (const value of byNorm.get(String(row.matched)) ?? [])
+      if (!found.has(value)) found.set(value, row.row);
   return found;
 }
 

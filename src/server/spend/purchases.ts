@@ -7,7 +7,7 @@ import { revealsEmail, revealsMobile } from "../../contract/pricing";
 import type { LedgerOutcome, Tables } from "../db/schema";
 import { type BufferedAnswer, problem } from "../http/answer";
 import { type LedgerRowValues, writeLedgerRow } from "./ledger-store";
-import { ownedRows, recordOwned } from "./owned-store";
+import { ownedRows, ownedRowsByEmail, recordOwned } from "./owned-store";
 import type { WorkResult } from "./spend-journal";
 import {
   type CountOf,
@@ -84,6 +84,8 @@ export interface ContactsPlan {
   requested: string[];
   /** The rows the team owns among them (served for nothing). */
   owned: Map<string, Row>;
+  /** Enrich by email: the rows the team owns for addresses asked (served for nothing, not sent). */
+  ownedEmails: Map<string, Row>;
   /** A delivered row on a do-not-contact list (withheld as a backstop). */
   blocked: (row: Row) => boolean;
 }
@@ -115,7 +117,7 @@ export async function excludeContacts(deps: PurchaseDeps, p: Purchase): Promise<
     // Nothing on the team's do-not-contact lists is bought.
     return {
       body: { ...p.body, filter: withoutSuppressed(p.body.filter as never, suppressed) },
-      plan: { requested: [], owned: new Map(), blocked },
+      plan: { requested: [], owned: new Map(), ownedEmails: new Map(), blocked },
     };
 
   const reveal = revealOf(p.body);
@@ -124,17 +126,24 @@ export async function excludeContacts(deps: PurchaseDeps, p: Purchase): Promise<
   const onList = suppressedEmail(suppressed);
   const emails = ((p.body.emails as string[] | null | undefined) ?? []).filter((e) => !onList(e));
   let owned: Map<string, Row>;
+  let ownedEmails: Map<string, Row>;
   let requested: string[];
   try {
     // Contacts on the team's do-not-contact lists are dropped before anything is sent.
     const dropped = deps.count ? await suppressedAmong(deps.count, suppressed, asked) : new Set<string>();
     requested = asked.filter((id) => !dropped.has(id));
-    owned = await ownedRows(deps, requested, reveal, key);
-    const toBuy = requested.filter((id) => !owned.has(id));
+    const readOwned = () =>
+      Promise.all([ownedRows(deps, requested, reveal, key), ownedRowsByEmail(deps, emails, reveal, key)]);
+    [owned, ownedEmails] = await readOwned();
+    // Ids and addresses share one reservation table; an address cannot be taken for an id.
+    const toBuy = [
+      ...requested.filter((id) => !owned.has(id)),
+      ...emails.filter((e) => !ownedEmails.has(e)).map((e) => `email:${e}`),
+    ];
     if (deps.reserve && toBuy.length > 0) {
       if ((await deps.reserve(p.keyHash, toBuy)) === "busy") return { refused: BEING_BOUGHT };
       // Another purchase of some of them may have committed while this one waited: theirs now.
-      owned = await ownedRows(deps, requested, reveal, key);
+      [owned, ownedEmails] = await readOwned();
     }
   } catch {
     // Before anything is sent: the entry is dropped and the same key may be sent again.
@@ -145,15 +154,16 @@ export async function excludeContacts(deps: PurchaseDeps, p: Purchase): Promise<
       ),
     );
   }
-  const plan = { requested, owned, blocked };
+  const plan = { requested, owned, ownedEmails, blocked };
   const rest = asked.length === 0 ? null : requested.filter((id) => !owned.has(id));
+  const emailsToBuy = emails.filter((e) => !ownedEmails.has(e));
   // Everything asked for is the team's already: nothing is sent, nothing charged.
-  if ((rest === null || rest.length === 0) && emails.length === 0) return { body: null, plan };
+  if ((rest === null || rest.length === 0) && emailsToBuy.length === 0) return { body: null, plan };
   return {
     body: {
       ...p.body,
       ...(rest === null ? {} : { personIds: rest }),
-      ...(p.body.emails != null ? { emails } : {}),
+      ...(p.body.emails != null ? { emails: emailsToBuy } : {}),
     },
     plan,
   };
@@ -170,7 +180,7 @@ export async function recordContacts(
   sent: WorkResult | null,
 ): Promise<WorkResult> {
   if (p.operation === "preview" && sent) return recordPreview(p, sent);
-  const { requested, owned, blocked } = plan;
+  const { requested, owned, ownedEmails, blocked } = plan;
   let bought: {
     answer: BufferedAnswer;
     /** The service's answer as it came (fields the contract does not name are kept). */
@@ -204,7 +214,7 @@ export async function recordContacts(
     if (!parsed)
       // Refused, unknown or unreadable: answered as the service answered; nothing served from the store.
       return { ...sent, record: (trx) => recordLedger(trx, p, ledgerOf(sent, null)) };
-    if (owned.size === 0 && !parsed.rows.some(blocked))
+    if (owned.size === 0 && ownedEmails.size === 0 && !parsed.rows.some(blocked))
       // Nothing from the store: the service's answer exactly as it came.
       return {
         ...sent,
@@ -228,15 +238,16 @@ export async function recordContacts(
     };
   }
 
-  // The requested ids in their order, then whatever else the service found (by email).
+  // The requested ids in their order, the owned addresses' rows, then what the service found by email.
   const rows: Row[] = [];
   const taken = new Set<string>();
-  const add = (row: Row | undefined) => {
-    if (!row || blocked(row)) return;
+  const add = (row: Row | undefined): boolean => {
+    if (!row || blocked(row)) return false;
     const id = String(row.RBID_PAO);
-    if (taken.has(id)) return;
+    if (taken.has(id)) return false;
     taken.add(id);
     rows.push(row);
+    return true;
   };
   const boughtById = new Map(bought.rows.map((r) => [String(r.RBID_PAO), r]));
   const boughtByLower = new Map(bought.rows.map((r) => [String(r.RBID_PAO).trim().toLowerCase(), r]));
@@ -244,10 +255,10 @@ export async function recordContacts(
   for (const id of requested) {
     const mine = owned.get(id);
     if (mine) {
-      free++;
-      add(narrowed(mine, revealOf(p.body)));
+      if (add(narrowed(mine, revealOf(p.body)))) free++;
     } else add(boughtById.get(id) ?? boughtByLower.get(id.trim().toLowerCase()));
   }
+  for (const mine of ownedEmails.values()) if (add(narrowed(mine, revealOf(p.body)))) free++;
   for (const row of bought.rows) add(row);
   const body = {
     ...bought.raw,

@@ -6,7 +6,8 @@
  * - an address on a list keeps its person out of a purchase before anything is paid, even for a
  *   person the team never bought;
  * - a key whose purchase is in the ledger is never sent again, however old;
- * - the same new people bought by two buyers at once (different keys) are paid once.
+ * - the same new people bought by two buyers at once (different keys) are paid once, by id or by
+ *   address; an address the team owns is served from its store, in any case.
  * The sandbox's own balance is the judge: the proxy is not trusted to report what it spends.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -59,6 +60,24 @@ const enrich = (person: Team["buyer"], personIds: string[], key = newKey(), reve
     { idempotencyKey: key },
   );
 
+const enrichByEmail = (person: Team["buyer"], emails: string[], reveal = "email", key = newKey()) =>
+  person.post<{ rows: Row[]; creditsCharged: number; notFound: string[] }>(
+    "/api/v2/contact/enrich",
+    { emails, reveal, columns: ["RBID_PAO", "DOMAIN_ORG"] },
+    { idempotencyKey: key },
+  );
+
+/** These people's addresses, looked up on the other key (nothing the proxy's key pays for). */
+const emailsOf = async (ids: string[]) => {
+  const { rows } = await onSandbox<{ rows: Row[] }>(AYCE, "POST", "/v2/contact/enrich", {
+    personIds: ids,
+    reveal: "email",
+    columns: ["RBID_PAO"],
+  });
+  return rows.map((r) => String(r.EMAIL_ADDRESS_PER));
+};
+const idsOf = (rows: Row[]) => rows.map((r) => String(r.RBID_PAO)).sort();
+
 beforeAll(async () => {
   ({ sandbox } = await startSandbox({ viewBudget: VIEW_BUDGET }));
   team = await startTeam({
@@ -82,7 +101,7 @@ beforeAll(async () => {
   const domains = [...new Set(sample.rows.map((r) => String(r.DOMAIN_ORG)))];
   companies = [];
   for (const domain of domains) {
-    if (companies.length === 7) break;
+    if (companies.length === 9) break;
     const { rows } = await onSandbox<{ rows: Row[] }>(AYCE, "POST", "/v2/contact/view", {
       filter: ofDomain(domain),
       columns: ["RBID_PAO", "hasEmail"],
@@ -91,7 +110,7 @@ beforeAll(async () => {
     const withEmail = rows.filter((r) => r.hasEmail === true).map((r) => String(r.RBID_PAO));
     if (withEmail.length >= 5) companies.push({ domain, ids: withEmail });
   }
-  expect(companies.length).toBe(7);
+  expect(companies.length).toBe(9);
 }, 120_000);
 
 afterAll(async () => {
@@ -207,6 +226,32 @@ describe("a purchase's promises at its edges", () => {
     expect(theirs.map((e) => e.creditsCharged).sort()).toEqual([0, 5]);
     expect(theirs.map((e) => e.rowsFree).sort()).toEqual([0, 5]);
   });
+
+  it("the same 5 addresses bought by two buyers at once are paid once; asked again in capitals, they are the team's", async () => {
+    const ids = companies[7]!.ids.slice(0, 5);
+    const emails = await emailsOf(ids);
+    expect(emails).toHaveLength(5);
+    const before = await balance();
+    const [a, b] = await Promise.all([enrichByEmail(team.admin, emails), enrichByEmail(team.buyer, emails)]);
+    expect([a.status, b.status], `${a.text}\n${b.text}`).toEqual([200, 200]);
+    expect(idsOf(a.body.rows)).toEqual([...ids].sort());
+    expect(idsOf(b.body.rows)).toEqual([...ids].sort());
+    // Each row 1 credit and 1 for its revealed address, once.
+    expect(await balance()).toBe(before - 10);
+    expect([a.body.creditsCharged, b.body.creditsCharged].sort()).toEqual([0, 10]);
+
+    const again = await enrichByEmail(
+      team.buyer,
+      emails.map((e) => e.toUpperCase()),
+      "none",
+    );
+    expect(again.status, again.text).toBe(200);
+    expect(idsOf(again.body.rows)).toEqual([...ids].sort());
+    expect(again.body.creditsCharged).toBe(0);
+    // Served as asked: bought with the address revealed, delivered now without it.
+    expect(again.body.rows.every((r) => !("EMAIL_ADDRESS_PER" in r))).toBe(true);
+    expect(await balance()).toBe(before - 10);
+  });
 });
 
 describe.skipIf(!postgres)("two proxy instances on one PostgreSQL", () => {
@@ -235,5 +280,16 @@ describe.skipIf(!postgres)("two proxy instances on one PostgreSQL", () => {
     expect(b.body.rows.map((r) => r.RBID_PAO)).toEqual(ids);
     expect(a.body.rows.map((r) => r.RBID_PAO)).toEqual(ids);
     expect(await balance()).toBe(before - 5);
+  });
+
+  it("the same 5 addresses bought on both at once are paid once", async () => {
+    const emails = await emailsOf(companies[8]!.ids.slice(0, 5));
+    const onSecond = await signIn(second.url, "bo");
+    const before = await balance();
+    const [a, b] = await Promise.all([enrichByEmail(team.admin, emails), enrichByEmail(onSecond, emails)]);
+    expect([a.status, b.status], `${a.text}\n${b.text}`).toEqual([200, 200]);
+    expect(idsOf(a.body.rows)).toEqual(idsOf(b.body.rows));
+    expect(a.body.rows).toHaveLength(5);
+    expect(await balance()).toBe(before - 10);
   });
 });

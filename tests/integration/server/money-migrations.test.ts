@@ -29,6 +29,12 @@ const row = (keyHash: string, over: Partial<LedgerRowValues> = {}): LedgerRowVal
   ...over,
 });
 
+/** The schema 012 left: the migrations after it taken back (each has a `down`). */
+async function backTo012(db: Kysely<unknown>) {
+  const { error } = await new Migrator({ db, provider }).migrateTo("012-caps-belong-to-a-person");
+  expect(error).toBeUndefined();
+}
+
 async function withStore(work: (store: Awaited<ReturnType<typeof openDatabase>>) => Promise<void>) {
   const dir = await mkdtemp(path.join(os.tmpdir(), "ledger-migration-"));
   const { url, database } = await testDatabaseFor(dir, false);
@@ -58,6 +64,7 @@ it("keeps rows doubled before the rule, each under a key of its own, the total u
   await withStore(async (store) => {
     const db = store.db as unknown as Kysely<unknown>;
     // A database from before 011, holding the doubled rows the old paths could write.
+    await backTo012(db);
     await sql`drop index ledger_one_row_per_purchase`.execute(db);
     await sql`alter table person_caps drop constraint person_caps_person`.execute(db);
     await sql`delete from kysely_migration where name in ('011-ledger-one-row-per-purchase', '012-caps-belong-to-a-person')`.execute(
@@ -100,6 +107,7 @@ it("keeps rows doubled before the rule, each under a key of its own, the total u
 it("012: caps left by people gone are dropped, and from then on caps go with their person", async () => {
   await withStore(async (store) => {
     const db = store.db as unknown as Kysely<unknown>;
+    await backTo012(db);
     await sql`alter table person_caps drop constraint person_caps_person`.execute(db);
     await sql`delete from kysely_migration where name = '012-caps-belong-to-a-person'`.execute(db);
     await sql`insert into users (name, password_hash, role, source, created_at) values ('ana', 'x', 'buyer', 'team', now())`.execute(

@@ -195,14 +195,37 @@ describe("Enrich through the team's store", () => {
     expect(await balance()).toBe(before);
   });
 
-  it("emails are always sent (only RBID_PAO ids are matched to owned rows)", async () => {
+  it("an owned person's address is served free, in any case; one bought without its address revealed is sent", async () => {
     const [row] = (await enrich(api, { personIds: [ids[16]!], reveal: "email" })).body.rows;
     const email = row?.EMAIL_ADDRESS_PER;
     if (typeof email !== "string") return; // this person has no email in the dataset
     const enrichCalls = sent(ENRICH).length;
-    const byEmail = await enrich(api, { emails: [email], reveal: "email" });
+    const byEmail = await enrich(api, { emails: [` ${email.toUpperCase()}`], reveal: "email" });
     expect(byEmail.status).toBe(200);
-    expect(sent(ENRICH).length).toBe(enrichCalls + 1);
+    expect(sent(ENRICH).length).toBe(enrichCalls);
+    expect(byEmail.body.creditsCharged).toBe(0);
+    expect(byEmail.body.rows.map((r) => r.RBID_PAO)).toEqual([ids[16]]);
+
+    // Bought with nothing revealed, the stored row has no address to be found by: bought again.
+    const [hidden] = (await enrich(api, { personIds: [ids[36]!], reveal: "none" })).body.rows;
+    expect(hidden).toBeDefined();
+    const [shown] = (
+      await callSandbox<{ rows: Record<string, unknown>[] }>(
+        sandbox,
+        "sbx_ayce_demo",
+        "POST",
+        "/v2/contact/enrich",
+        {
+          personIds: [ids[36]!],
+          reveal: "email",
+        },
+      )
+    ).rows;
+    if (typeof shown?.EMAIL_ADDRESS_PER !== "string") return;
+    const callsBefore = sent(ENRICH).length;
+    const again = await enrich(api, { emails: [shown.EMAIL_ADDRESS_PER], reveal: "none" });
+    expect(again.status).toBe(200);
+    expect(sent(ENRICH).length).toBe(callsBefore + 1);
   });
 });
 

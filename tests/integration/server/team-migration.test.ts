@@ -19,6 +19,8 @@ it("makes the people of a 002 database admins from the file, keeping their sessi
   try {
     const db = store.db as unknown as Kysely<unknown>;
     const migrator = new Migrator({ db, provider });
+    // The migrations after 012 have a `down`; those before are taken back by hand.
+    expect((await migrator.migrateTo("012-caps-belong-to-a-person")).error).toBeUndefined();
     await sql`drop table contact_reservations`.execute(db);
     await sql`alter table spend_journal drop column unknown_row`.execute(db);
     await sql`drop table verify_purchases`.execute(db);

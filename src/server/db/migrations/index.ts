@@ -11,10 +11,12 @@ import { migration as m009 } from "./009-journal-unknown-row";
 import { migration as m010 } from "./010-settlement-attempts";
 import { migration as m011 } from "./011-ledger-one-row-per-purchase";
 import { migration as m012 } from "./012-caps-belong-to-a-person";
+import { migration as m013 } from "./013-owned-contacts-by-email";
 
 /**
  * The one set of migrations, for PGlite and PostgreSQL alike, one per file, named in the order they
- * run. Append, never edit: a database records which ran. Kysely's migrator takes a PostgreSQL
+ * run. Append, never edit: a database records which ran. From 013 on, each has a `down`, so that a
+ * test can take a database back to the schema an older release left (`Migrator.migrateTo`). Kysely's migrator takes a PostgreSQL
  * advisory lock around them, so two instances starting together on one server run each once.
  */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
@@ -30,6 +32,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   "010-settlement-attempts": m010,
   "011-ledger-one-row-per-purchase": m011,
   "012-caps-belong-to-a-person": m012,
+  "013-owned-contacts-by-email": m013,
 };
 
 /** The migrations, for Kysely's Migrator (tests migrate step by step with it). */
