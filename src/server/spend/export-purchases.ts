@@ -187,8 +187,8 @@ export async function excludeExport(deps: ExportDeps, p: ExportPurchase): Promis
       },
     };
   }
-  // Contacts another export of the team is still buying (under way in the service, or started a
-  // moment before this one) are not the team's yet: an export sharing some of them would pay for
+  // Contacts another export of the team is still buying (under way in the service, made but not
+  // settled yet, or started a moment before this one) are not the team's yet: an export sharing some of them would pay for
   // them again. Refused in words (not bought again on purpose, which `buy-again` is).
   if (p.choice !== "buy-again" && deps.inFlight && deps.count) {
     const shared = await sharedWithInFlight(
@@ -204,7 +204,7 @@ export async function excludeExport(deps: ExportDeps, p: ExportPurchase): Promis
     if (shared)
       return refusedWith(
         409,
-        `Some of these contacts are being bought by another export of the team (${shared.name ? `"${shared.name}", ` : ""}started ${shared.since.toISOString().slice(0, 16).replace("T", " ")} UTC) that has not finished. They become the team's when it has, and are then left out of this one. Nothing was sent and nothing charged: start this export once that one has finished, or choose to buy them again.`,
+        `Some of these contacts are being bought by another export of the team (${shared.name ? `"${shared.name}", ` : ""}started ${shared.since.toISOString().slice(0, 16).replace("T", " ")} UTC) that has not finished: it is still being made, or made and settled within a minute. They become the team's when it is settled, and are then left out of this one. Nothing was sent and nothing charged: start this export once that one has finished, or choose to buy them again.`,
         SPEND_CODES.beingBought,
       );
   }
@@ -263,9 +263,9 @@ export interface InFlightExport {
 
 /**
  * The team's exports in flight, as `keyHash`'s start sees them: starts under way that began before
- * it (the journal), and exports not settled that the service is still making (their ledger rows'
- * filters; its status asked, free). One that has ended is not in flight: its settlement (a poll
- * of its status, or the minute's check) makes its contacts the team's.
+ * it (the journal), and exports not settled that the service is making or has made (their ledger
+ * rows' filters; its status asked, free): their contacts become the team's at their settlement (a
+ * poll of its status, or the minute's check). One that failed or was cancelled delivers nobody.
  */
 export async function exportsInFlight(
   deps: Pick<ExportDeps, "db" | "client">,
@@ -281,7 +281,7 @@ export async function exportsInFlight(
     .limit(IN_FLIGHT_CHECKED)
     .execute();
   const running: string[] = [];
-  for (const u of unsettled) if (await stillMaking(deps.client, u.export_id)) running.push(u.purchase_id);
+  for (const u of unsettled) if (await stillBuying(deps.client, u.export_id)) running.push(u.purchase_id);
   const [starting, started] = await Promise.all([startsBefore(keyHash), filtersOf(deps.db, running)]);
   return [...starting, ...started.map((s) => ({ filter: s.filter, name: s.name, since: s.at }))];
 }
@@ -297,14 +297,19 @@ function exportStatus(client: UpstreamClient, exportId: string) {
   });
 }
 
-/** Whether the service is still making this export (its status, free); throws when it does not say. */
-async function stillMaking(client: UpstreamClient, exportId: string): Promise<boolean> {
+/**
+ * Whether an unsettled export's contacts are on their way to the team (its status, free): being
+ * made, or made and not settled yet (its rows become the team's at its settlement, a status poll or
+ * the minute's check away). Failed or cancelled, it delivers nobody. Throws when the service does
+ * not say.
+ */
+async function stillBuying(client: UpstreamClient, exportId: string): Promise<boolean> {
   const outcome = await exportStatus(client, exportId);
   if (outcome.kind !== "answer") throw new Error(`the status of export ${exportId} did not come`);
   if (outcome.status === 404) return false;
   if (outcome.status !== 200) throw new Error(`the status of export ${exportId} came back ${outcome.status}`);
   const status = (JSON.parse(outcome.text) as { status?: unknown }).status;
-  return status === "QUEUED" || status === "PROCESSING";
+  return status === "QUEUED" || status === "PROCESSING" || status === "COMPLETED";
 }
 
 /** An export start's record: the pending ledger row and the export to settle, or what it came to. */
