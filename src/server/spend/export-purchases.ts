@@ -27,6 +27,7 @@ import type { Reconcile, Recorder, WorkResult } from "./spend-journal";
 import {
   andAll,
   type CountOf,
+  CountRefused,
   exclusionsRefusal,
   inLists,
   readSuppressed,
@@ -245,13 +246,31 @@ async function sharedWithInFlight(
   prepared: PreparedExport,
 ): Promise<InFlightExport | null> {
   const others = (await deps.inFlight(p.keyHash)).slice(0, IN_FLIGHT_CHECKED);
+  const own = prepared.body.filter as GroupNode | null | undefined;
   for (const other of others) {
-    const both = andAll(prepared.body.filter as GroupNode | null | undefined, [
+    const both = andAll(own, [
       (other.filter as GroupNode | null) ?? { type: "group", op: "AND", negate: false, children: [] },
     ]);
-    if (both && (await deps.count(both)) > 0) return other;
+    if (!both) continue;
+    try {
+      if ((await deps.count(both)) > 0) return other;
+    } catch (error) {
+      // A filter the service refuses on its own is refused at the start too (nothing charged):
+      // let the start say why. Refused only together with the other one, it is not known.
+      if (error instanceof CountRefused && own && (await refusedAlone(deps.count, own))) return null;
+      throw error;
+    }
   }
   return null;
+}
+
+async function refusedAlone(count: CountOf, filter: GroupNode): Promise<boolean> {
+  try {
+    await count(filter);
+    return false;
+  } catch (error) {
+    return error instanceof CountRefused;
+  }
 }
 
 /** Another export of the team whose contacts are not the team's yet. */

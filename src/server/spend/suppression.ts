@@ -394,8 +394,15 @@ export async function entriesPage(
   return { entries, next: rows.length > 500 && last ? `${last.kind}\n${last.value}` : null };
 }
 
-/** A free Count (exact) of a filter; throws when it did not answer. */
+/** A free Count (exact) of a filter; throws when it did not answer (CountRefused: a 4xx refusal). */
 export type CountOf = (filter: GroupNode) => Promise<number>;
+
+/** The service answered a free Count with a refusal of its filter (a 4xx other than 429). */
+export class CountRefused extends Error {
+  constructor(readonly status: number) {
+    super(`a free Count was refused (${status})`);
+  }
+}
 
 /**
  * Which of these contact ids are on the team's lists: by id (and owned emails) directly, by
@@ -469,6 +476,8 @@ export function freeCount(client: UpstreamClient): CountOf {
       body: { kind: "json", text: JSON.stringify({ filter, mode: "exact" }) },
       stream: false,
     });
+    if (outcome.kind === "answer" && outcome.status >= 400 && outcome.status < 500 && outcome.status !== 429)
+      throw new CountRefused(outcome.status);
     if (outcome.kind !== "answer" || outcome.status !== 200)
       throw new Error("a free Count to check the do-not-contact lists did not answer");
     const parsed = responses.count.safeParse(JSON.parse(outcome.text));

@@ -91,13 +91,30 @@ const balance = async () => (await fromSandbox<{ credits: number }>("/v2/credits
 type ExportRow = { exportId: string; name: string | null; credits: number; status: string };
 const exportList = async () => (await fromSandbox<{ exports: ExportRow[] }>("/v2/contact/exports")).exports;
 
-/** The sandbox charges an export when its file is complete: wait until none is still running. */
+/**
+ * The sandbox charges an export when its file is complete: wait until none is still running, then
+ * until the proxy has settled them (the export list passing through it settles what ended, in the
+ * background). An export made but not settled holds its contacts against the next start of an
+ * audience sharing them (409 BEING_BOUGHT): each run begins with none, so only its own crash counts.
+ */
 async function exportsSettled() {
-  for (let i = 0; i < 600; i++) {
-    if (!(await exportList()).some((e) => e.status === "QUEUED" || e.status === "PROCESSING")) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error("exports still running after 30 s");
+  const until = async (done: () => Promise<boolean>, what: string) => {
+    for (let i = 0; i < 600; i++) {
+      if (await done()) return;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error(`${what} after 30 s`);
+  };
+  await until(
+    async () => !(await exportList()).some((e) => e.status === "QUEUED" || e.status === "PROCESSING"),
+    "exports still running",
+  );
+  if (!proxy) return;
+  await proxyGet("/v2/contact/exports");
+  await until(
+    async () => !(await ledgerOfExports()).some((r) => r.outcome === "pending"),
+    "exports still not settled by the proxy",
+  );
 }
 
 /** Kills the proxy `delayMs` after sending, starts it again, and sends the same request again. */
