@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { unlink } from "node:fs/promises";
 import path from "node:path";
@@ -65,7 +66,9 @@ export class KeyStore {
    * one dies upstream at once. Throws a 503 the browser can show when it is not.
    */
   async checkWritable(): Promise<void> {
-    const probe = `${this.target.file}.probe`;
+    // A probe of its own: checks at once (several rotations sent together) must not remove each
+    // other's, which made a writable folder look unwritable.
+    const probe = `${this.target.file}.probe-${process.pid}-${randomBytes(6).toString("hex")}`;
     try {
       await writeFileAtomic(probe, "", 0o600);
       await unlink(probe);
