@@ -78,7 +78,18 @@ async function main() {
     }
     throw error;
   }
-  const served = await serveProxy(proxy, { host: config.host, port: config.port });
+  let served: Awaited<ReturnType<typeof serveProxy>>;
+  try {
+    served = await serveProxy(proxy, { host: config.host, port: config.port });
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(`refusing to start: ${error.message}`);
+      await proxy.close();
+      await closeUpstream();
+      process.exit(1);
+    }
+    throw error;
+  }
   console.log(`ready on ${served.url}`);
 
   for (const signal of ["SIGINT", "SIGTERM"] as const)

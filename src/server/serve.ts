@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
 import { getRequestListener } from "@hono/node-server";
 import type { BffProxy } from "./app";
+import { ConfigError } from "./config";
 import { problem, toResponse } from "./http/answer";
 import { securityHeaderPairs } from "./http/browser-guard";
 
@@ -59,9 +60,10 @@ export async function serveProxy(
   server.headersTimeout = 20_000;
   server.requestTimeout = 120_000;
   await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
+    const refused = (error: NodeJS.ErrnoException) => reject(listenRefusal(error, options));
+    server.once("error", refused);
     server.listen(options.port, options.host, () => {
-      server.off("error", reject);
+      server.off("error", refused);
       resolve();
     });
   });
@@ -108,4 +110,23 @@ function refuseRaw(
   const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}`);
   socket.end(`HTTP/1.1 ${status} ${reason}\r\n${lines.join("\r\n")}\r\n\r\n${body}`);
   setTimeout(() => socket.destroy(), 1000).unref();
+}
+
+/** Why the proxy cannot listen, in one line with what to change (a ConfigError the launcher prints). */
+function listenRefusal(error: NodeJS.ErrnoException, at: { host: string; port: number }): Error {
+  const where = `${at.host.includes(":") ? `[${at.host}]` : at.host}:${at.port}`;
+  switch (error.code) {
+    case "EADDRINUSE":
+      return new ConfigError(
+        `${where} is already in use (another proxy, or another program, listens there): stop it, or choose another PORT`,
+      );
+    case "EACCES":
+      return new ConfigError(`${where} needs privileges this user lacks: choose a PORT above 1023`);
+    case "EADDRNOTAVAIL":
+      return new ConfigError(
+        `HOST=${at.host} is not an address of this machine: use one of its own, or 127.0.0.1`,
+      );
+    default:
+      return new ConfigError(`cannot listen on ${where} (${error.code ?? error.message})`);
+  }
 }

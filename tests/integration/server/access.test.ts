@@ -6,6 +6,7 @@
 import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { mkdtemp } from "node:fs/promises";
+import { type AddressInfo, createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -130,6 +131,25 @@ describe("refusal to start beyond loopback", () => {
     expect(result.stderr).toMatch(/refusing to start: .*USERS_FILE/);
     expect(result.stdout).not.toContain("ready on");
     // Waits for the process to end: the limit only catches a launcher that never does.
+  }, 120_000);
+
+  it("a port already taken: one line that says so, exit 1, no stack trace", async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
+    const { port } = taken.address() as AddressInfo;
+    try {
+      const result = await run(nodeArgsOf("start", builtProduct()), {
+        PORT: String(port),
+        DATA_DIR: await mkdtemp(path.join(os.tmpdir(), "proxy-port-")),
+        ...sandboxOnTestDataset(),
+      });
+      expect(result.code).toBe(1);
+      expect(result.stderr.trim()).toBe(
+        `refusing to start: 127.0.0.1:${port} is already in use (another proxy, or another program, listens there): stop it, or choose another PORT`,
+      );
+    } finally {
+      taken.close();
+    }
   }, 120_000);
 });
 
