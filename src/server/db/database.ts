@@ -1,9 +1,12 @@
 import { randomBytes } from "node:crypto";
-import { constants } from "node:fs";
+import { constants, existsSync } from "node:fs";
 import { access, chmod, link, mkdir, readFile, rename, unlink, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { inspect } from "node:util";
 import { Kysely, PostgresDialect } from "kysely";
 import { ConfigError } from "../config";
+import { writeFileAtomic } from "./atomic-file";
+import { checkIntegrity } from "./integrity";
 import { migrate } from "./migrations";
 import { PGliteDialect } from "./pglite-dialect";
 import type { Tables } from "./schema";
@@ -51,6 +54,14 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     await database.close();
     throw new ConfigError(`${(error as Error).message} (${database.where})`);
   }
+  try {
+    await checkIntegrity(database.db, database.where);
+  } catch (error) {
+    await database.close();
+    throw error instanceof ConfigError
+      ? error
+      : new ConfigError(`the team's store at ${database.where} could not be checked: ${reason(error)}`);
+  }
   return database;
 }
 
@@ -73,6 +84,9 @@ async function openServer(url: string): Promise<Database> {
   return { db, kind: "server", where, close: () => db.destroy() };
 }
 
+/** Written beside the embedded database once it has been opened: the folder has been used. */
+const USED_MARKER = "store-used";
+
 async function openEmbedded(dataDir: string, memoryImage?: Blob): Promise<Database> {
   const { PGlite } = await import("@electric-sql/pglite");
   if (memoryImage) {
@@ -83,6 +97,15 @@ async function openEmbedded(dataDir: string, memoryImage?: Blob): Promise<Databa
   const folder = path.join(dataDir, "db");
   await usableFolder(dataDir);
   const unlock = await lockFolder(path.join(dataDir, "db.lock"), folder);
+  const marker = path.join(dataDir, USED_MARKER);
+  const used = [marker, path.join(dataDir, "api-key")].filter((file) => existsSync(file));
+  if (!existsSync(folder) && used.length > 0) {
+    await unlock();
+    throw new ConfigError(
+      `the embedded database ${folder} is missing, but this data folder was used (${used.map((f) => path.basename(f)).join(", ")}): an empty store would forget the team's people and which purchases were made, and send their keys to the service again. ` +
+        `Restore ${folder} from a backup; to begin again with an empty store on purpose, create the empty folder ${folder} and start again.`,
+    );
+  }
   let pglite: Awaited<ReturnType<typeof PGlite.create>>;
   try {
     await mkdir(folder, { recursive: true, mode: 0o700 });
@@ -90,13 +113,21 @@ async function openEmbedded(dataDir: string, memoryImage?: Blob): Promise<Databa
     pglite = await PGlite.create(folder);
   } catch (error) {
     await unlock();
+    const why = reason(error);
     throw new ConfigError(
-      `the embedded database in ${folder} cannot be opened (${reason(error)}). It is left as it is: ` +
-        "restore the folder from a backup, or move it aside to start with an empty one " +
-        "(that forgets sessions, users and the record of spends in progress).",
+      why.startsWith("ENOSPC") || why.startsWith("EDQUOT")
+        ? `the embedded database in ${folder} cannot be opened (${why}). It is left as it is: free space on its disk (or raise the quota), then start again.`
+        : `the embedded database in ${folder} cannot be opened (${why}). It is left as it is: ` +
+            "restore the folder from a backup, or move it aside to start with an empty one " +
+            "(that forgets sessions, users and the record of spends in progress).",
     );
   }
   const db = new Kysely<Tables>({ dialect: new PGliteDialect(pglite) });
+  if (!used.includes(marker))
+    await writeFileAtomic(
+      marker,
+      `The team's store was opened in this folder (${new Date().toISOString()}). While this file is here, a missing db/ stops the proxy's start instead of beginning an empty store.\n`,
+    ).catch(() => {}); // the database opened: a folder that takes no file is said by the next write
   return {
     db,
     kind: "embedded",
@@ -181,7 +212,26 @@ function redacted(url: string): string {
   }
 }
 
-function reason(error: unknown): string {
-  const e = error as NodeJS.ErrnoException;
-  return e?.code ? `${e.code}${e.message ? `: ${e.message}` : ""}` : String(e?.message ?? e);
+/**
+ * The file-system errors of PGlite's WebAssembly carry only Emscripten's errno number (an
+ * `ErrnoError` without a message): the ones a disk or a folder gives, named.
+ */
+const WASM_ERRNO: Readonly<Record<number, string>> = {
+  2: "EACCES: permission denied",
+  19: "EDQUOT: disk quota exceeded",
+  29: "EIO: input/output error",
+  44: "ENOENT: no such file or directory",
+  51: "ENOSPC: no space left on device",
+  63: "EPERM: operation not permitted",
+  69: "EROFS: read-only file system",
+};
+
+/** An error in words: Node's code and message, PGlite's errno named, never "[object Object]". */
+export function reason(error: unknown): string {
+  const e = error as (NodeJS.ErrnoException & { name?: unknown }) | null | undefined;
+  if (e?.code) return `${e.code}${e.message ? `: ${e.message}` : ""}`;
+  if (e?.name === "ErrnoError" && typeof e.errno === "number")
+    return WASM_ERRNO[e.errno] ?? `file system error ${e.errno}`;
+  if (typeof e?.message === "string" && e.message !== "") return e.message;
+  return typeof e === "object" && e !== null ? inspect(e, { depth: 1, breakLength: Infinity }) : String(e);
 }

@@ -27,6 +27,15 @@ export interface Tables {
   approvals: ApprovalTable;
   spend_holds: SpendHoldTable;
   contact_reservations: ContactReservationTable;
+  row_marks: RowMarkTable;
+}
+
+/** A change of a marked table's row count, written by the database's triggers (migration 014). */
+export interface RowMarkTable {
+  id: Generated<string>;
+  table_name: string;
+  delta: string;
+  at: Generated<Timestamp>;
 }
 
 /** Every running proxy process: a pending spend whose owner stopped beating was cut off by a crash. */

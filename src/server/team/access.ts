@@ -8,6 +8,7 @@ import type { ProxyConfig } from "../config";
 import { ConfigError } from "../config";
 import type { ProxyEnv } from "../context";
 import type { Database } from "../db/database";
+import { everHadPeople } from "../db/integrity";
 import { fail, ProxyProblem, problem, toResponse } from "../http/answer";
 import { readLimited } from "../http/body";
 import { loadUserEntries, USER_NAME, verifyPassword } from "./passwords";
@@ -323,9 +324,9 @@ export const LOCAL_ADMIN = { name: LOCAL_PERSON, role: "admin" } as const satisf
 };
 
 /**
- * Sign-in, when the database knows anyone (USERS_FILE, the Team page, `npm run users`). Without
- * people the proxy serves one local person, an admin, on loopback and `/auth/*` signs nobody in;
- * once someone is added (here or on another instance), everyone must sign in.
+ * Sign-in, when the database knows anyone (USERS_FILE, the Team page, `npm run users`). A store that
+ * never had people serves one local person, an admin, on loopback, and `/auth/*` signs nobody in;
+ * once someone is added (here or on another instance), everyone must sign in, for good.
  */
 export class Access {
   readonly sessions: Sessions;
@@ -358,7 +359,10 @@ export class Access {
     reportStoreDown: (error: unknown) => void = () => {},
   ): Promise<Access> {
     if (config.usersFile) await importUsersFile(database, config.usersFile);
-    const access = new Access(config, database, (await countPeople(database.db)) > 0);
+    // Local mode only for a store that never had people: one whose people were lost is refused at
+    // its start (db/integrity.ts), and one whose people were all removed needs one added again.
+    const required = (await countPeople(database.db)) > 0 || (await everHadPeople(database.db));
+    const access = new Access(config, database, required);
     access.reportStoreDown = reportStoreDown;
     return access;
   }

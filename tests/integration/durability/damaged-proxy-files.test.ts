@@ -4,12 +4,23 @@
  * the copy of what could not be read). Never a silent fall back to the configured key, to no
  * users, or to an empty database.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  truncateSync,
+  writeFileSync,
+} from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { sql } from "kysely";
 import { describe, expect, inject, it } from "vitest";
 import { createProxy } from "../../../src/server/app";
 import { ConfigError, configFromEnv } from "../../../src/server/config";
+import { openDatabase } from "../../../src/server/db/database";
 import { hashPassword } from "../../../src/server/team/passwords";
 import { seedDatabaseFolder } from "../../support/database-image";
 import { fakeUpstream } from "../../support/proxy-server";
@@ -94,4 +105,129 @@ describe("damaged files of the proxy", () => {
       expect(message).toMatch(/cannot be opened.*left as it is.*restore the folder from a backup/);
     });
   }
+});
+
+/**
+ * A table whose emptiness changes what the proxy does, its file emptied or cut short while the
+ * proxy was stopped: the database opens (nothing in its own files says so), but the table holds
+ * fewer rows than the marks kept apart from it say were written (migration 014). Refused in one
+ * line, never local mode (anyone an admin) and never a journalled key taken for a new one.
+ */
+describe("a marked table of the embedded database found short", () => {
+  const HOLDS = {
+    users: `insert into users (name, password_hash, role, source, created_at)
+      select 'person' || n, 'x', 'admin', 'team', now() from generate_series(1, 300) n`,
+    spend_journal: `insert into spend_journal (id, caller, operation, fingerprint, state, owner, created_at)
+      select 'key' || n, 'ada', 'enrich', 'f', 'done', 'gone', now() from generate_series(1, 300) n`,
+    ledger: `insert into ledger (at, person, operation, rows, rows_free, credits_estimated, credits_charged,
+        outcome, key_hash, key_last4)
+      select now(), 'ada', 'enrich', 1, 0, 2, 2, 'charged', 'k' || n, 'abcd' from generate_series(1, 300) n`,
+  } as const;
+
+  for (const [table, fill] of Object.entries(HOLDS))
+    for (const how of ["emptied", "cut short"] as const)
+      it(`${table}, ${how}`, async () => {
+        const dataDir = fresh();
+        const store = await openDatabase({ databaseUrl: null, dataDir });
+        let file: string;
+        try {
+          await sql.raw(fill).execute(store.db);
+          const where = await sql<{ file: string }>`select pg_relation_filepath(${table}) as file`.execute(
+            store.db,
+          );
+          file = path.join(dataDir, "db", where.rows[0]!.file);
+          await sql`checkpoint`.execute(store.db);
+        } finally {
+          await store.close();
+        }
+        // 300 rows take several 8 kB pages: cut short keeps the first one.
+        truncateSync(file, how === "emptied" ? 0 : 8192);
+        const message = await refusal({ DATA_DIR: dataDir });
+        expect(message).toContain(path.join(dataDir, "db"));
+        expect(message).toMatch(new RegExp(`\\(table ${table}\\) holds \\d+ rows where 300 were written`));
+        expect(message).toMatch(/left as it is: restore it from a backup/);
+        expect(message.split("\n")).toHaveLength(1);
+      });
+
+  it("people all removed: sign-in stays required (local mode is for a store that never had people)", async () => {
+    const dataDir = fresh();
+    const store = await openDatabase({ databaseUrl: null, dataDir });
+    try {
+      await sql.raw(HOLDS.users).execute(store.db);
+      await sql`delete from users`.execute(store.db);
+    } finally {
+      await store.close();
+    }
+    const proxy = await createProxy(
+      configFromEnv({ PORT: "0", LOG_LEVEL: "silent", DATA_DIR: dataDir }),
+      upstream,
+    );
+    try {
+      proxy.listening(80);
+      const answer = await proxy.app.request("http://127.0.0.1/api/v2/credits", {
+        headers: { host: "127.0.0.1", "x-csrf": "1" },
+      });
+      expect(answer.status, await answer.clone().text()).toBe(401);
+    } finally {
+      await proxy.close();
+    }
+  });
+});
+
+describe("a used data folder without its database", () => {
+  const start = (dataDir: string) =>
+    createProxy(configFromEnv({ PORT: "0", LOG_LEVEL: "silent", DATA_DIR: dataDir }), upstream);
+
+  it("db/ gone after the proxy ran: refused in one line with what to restore; an empty db/ made on purpose begins again", async () => {
+    const dataDir = fresh();
+    await (await start(dataDir)).close();
+    rmSync(path.join(dataDir, "db"), { recursive: true });
+    const message = await refusal({ DATA_DIR: dataDir });
+    expect(message).toContain(
+      `${path.join(dataDir, "db")} is missing, but this data folder was used (store-used)`,
+    );
+    expect(message).toMatch(/Restore .* from a backup; to begin again .* create the empty folder/);
+    expect(message.split("\n")).toHaveLength(1);
+    mkdirSync(path.join(dataDir, "db"));
+    await (await start(dataDir)).close();
+  });
+
+  it("db/ gone beside a rotated key (a folder from before the marker): refused, the key never used on an empty store", async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), "damaged-proxy-"));
+    writeFileSync(
+      path.join(dataDir, "api-key"),
+      `${JSON.stringify({ upstream: "sandbox", key: "sbx_rotated_key_123456", rotatedAt: "2026-11-25T00:00:00Z" })}\n`,
+    );
+    const message = await refusal({ DATA_DIR: dataDir });
+    expect(message).toContain("is missing, but this data folder was used (api-key)");
+    expect(existsSync(path.join(dataDir, "db"))).toBe(false);
+  });
+
+  it("a new data folder begins an empty store, and marks itself used", async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), "damaged-proxy-"));
+    await (await start(dataDir)).close();
+    expect(existsSync(path.join(dataDir, "store-used"))).toBe(true);
+  });
+});
+
+describe("a disk too small for the embedded database", () => {
+  // An 8 MB tmpfs; mounting needs root (and a machine that allows it): skipped, said so, elsewhere.
+  it("is refused in one line that names ENOSPC and the way out", async (context) => {
+    const mountPoint = mkdtempSync(path.join(os.tmpdir(), "small-disk-"));
+    try {
+      execFileSync("mount", ["-t", "tmpfs", "-o", "size=8m", "tmpfs", mountPoint], { stdio: "ignore" });
+    } catch {
+      context.skip("no tmpfs can be mounted here (needs root)");
+    }
+    try {
+      const message = await refusal({ DATA_DIR: path.join(mountPoint, "data") });
+      expect(message).toMatch(
+        /cannot be opened \(ENOSPC: no space left on device\)\. .*free space on its disk/,
+      );
+      expect(message).not.toContain("[object Object]");
+    } finally {
+      // Lazily: the failed open may still hold a file there until it is collected.
+      execFileSync("umount", ["-l", mountPoint], { stdio: "ignore" });
+    }
+  });
 });

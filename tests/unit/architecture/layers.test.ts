@@ -225,6 +225,7 @@ const TABLE_OWNERS: Readonly<Record<string, string>> = {
   audience_versions: "server/team/audiences.ts",
   audit_log: "server/team/audit.ts",
   team_jobs: "server/team/jobs.ts",
+  row_marks: "server/db/integrity.ts",
 };
 
 /** The tables a file's SQL names: in Kysely's builders, and in `sql` templates. */
