@@ -1,9 +1,10 @@
 /**
- * `npm test`: the type-check, the lint and the fuzz run beside Vitest; each phase's output printed
+ * `npm test`: type-check and lint beside Vitest, then the fuzz run; each phase's output printed
  * whole when it ends (Vitest's as it goes), then the wall time of every phase and the count of
- * tests. The three run at the lowest CPU priority (nice 19): they fill the gaps Vitest leaves while
- * its files wait on browsers, servers and child processes, and never slow a browser test. (The
- * fuzz run's sandbox turns Node's own server timers off, so a wait for a core is only a wait.)
+ * tests. The type-check and the lint run at the lowest CPU priority (nice 19): they fill the gaps
+ * Vitest leaves and never slow a browser test. The fuzz run once Vitest is done: beside it, even
+ * at nice 19, the whole run took longer (both cores are busy all through Vitest, so it only got
+ * its turn at the end anyway, and slowed every file on the way: 1,029 s against 945).
  * Exits non-zero when any phase fails. `--quick` is the edit loop's run (`npm run test:quick`):
  * unit and integration tests on the embedded database, no browser, no PostgreSQL, no fuzz.
  */
@@ -24,6 +25,8 @@ interface Phase {
   stream?: boolean;
   /** Runs at the lowest CPU priority: it only takes what the tests leave. */
   background?: boolean;
+  /** Starts once Vitest has ended. */
+  afterVitest?: boolean;
 }
 
 const vitest: Phase = {
@@ -47,7 +50,7 @@ const phases: Phase[] = quick
       {
         name: "fuzz",
         command: [process.execPath, "--import", "tsx", "tests/fuzz/sandbox-fuzz.ts"],
-        background: true,
+        afterVitest: true,
       },
     ];
 
@@ -92,7 +95,12 @@ function run(phase: Phase): Promise<{ phase: Phase; code: number; ms: number }> 
   });
 }
 
-const results = await Promise.all(phases.map(run));
+const vitestDone = run(vitest);
+const results = await Promise.all(
+  phases.map((phase) =>
+    phase === vitest ? vitestDone : phase.afterVitest ? vitestDone.then(() => run(phase)) : run(phase),
+  ),
+);
 
 interface Report {
   numTotalTestSuites: number;
