@@ -197,6 +197,7 @@ export async function createProxy(
     db: database.db,
     retentionDays: config.ownedRetentionDays,
     client,
+    claimer: journal.claimer(),
     onError: (message, error) =>
       logger.error({ err: { message: scrub(String((error as Error)?.message ?? error)) } }, message),
   };

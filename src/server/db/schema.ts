@@ -209,6 +209,8 @@ export interface VerifyPurchaseTable {
   state: SettlementState;
   started_at: Timestamp;
   claimed_at: Timestamp | null;
+  /** The instance that claimed it (taken over at once once that instance has stopped). */
+  claimed_by: ColumnType<string | null, string | null | undefined, string | null>;
   settled_at: Timestamp | null;
   /** Settlement attempts that failed; after the last allowed one the state is "given-up". */
   attempts: ColumnType<number, number | undefined, number>;
@@ -233,6 +235,8 @@ export interface ExportPurchaseTable {
   state: SettlementState;
   started_at: Timestamp;
   claimed_at: Timestamp | null;
+  /** The instance that claimed it (taken over at once once that instance has stopped). */
+  claimed_by: ColumnType<string | null, string | null | undefined, string | null>;
   settled_at: Timestamp | null;
   /** Settlement attempts that failed; after the last allowed one the state is "given-up". */
   attempts: ColumnType<number, number | undefined, number>;

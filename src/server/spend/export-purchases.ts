@@ -22,7 +22,7 @@ import {
 } from "./ledger-store";
 import { newestOwnedRows, ownedIds, recordOwned } from "./owned-store";
 import { columnsKey, type Excluded } from "./purchases";
-import { settlementFailed, unsettled } from "./settlement";
+import { type Claimer, settlementFailed, unsettled } from "./settlement";
 import type { Reconcile, Recorder, WorkResult } from "./spend-journal";
 import {
   andAll,
@@ -54,6 +54,8 @@ export interface ExportDeps {
    * not settled): a new export that shares contacts with one of them is refused (exportsInFlight).
    */
   inFlight?: (keyHash: string) => Promise<InFlightExport[]>;
+  /** This instance as a settlement's claimer (a claim of a stopped one is taken over at once). */
+  claimer?: Claimer;
   /** A free Count (exact) of a filter. */
   count?: CountOf;
   onError?: (message: string, error: unknown) => void;
@@ -506,7 +508,11 @@ export async function settleSeen(deps: ExportDeps, answer: BufferedAnswer | stri
 
 /** The proxy's own look at its unsettled exports (every minute). */
 export async function checkPending(deps: ExportDeps): Promise<void> {
-  const pending = await deps.db.selectFrom("export_purchases").select("export_id").where(unsettled).execute();
+  const pending = await deps.db
+    .selectFrom("export_purchases")
+    .select("export_id")
+    .where(unsettled(deps.claimer))
+    .execute();
   for (const { export_id } of pending) {
     const outcome = await exportStatus(deps.client, export_id);
     if (outcome.kind !== "answer" || outcome.status !== 200) continue;
@@ -524,9 +530,9 @@ export async function checkPending(deps: ExportDeps): Promise<void> {
 export async function settle(deps: ExportDeps, seen: StatusSeen): Promise<void> {
   const claimed = await deps.db
     .updateTable("export_purchases")
-    .set({ state: "settling", claimed_at: sql<Date>`now()` as never })
+    .set({ state: "settling", claimed_at: sql<Date>`now()` as never, claimed_by: deps.claimer?.id ?? null })
     .where("export_id", "=", seen.exportId)
-    .where(unsettled)
+    .where(unsettled(deps.claimer))
     .returningAll()
     .executeTakeFirst();
   if (!claimed) return;

@@ -1,4 +1,4 @@
-import { type Kysely, sql } from "kysely";
+import { type Kysely, type RawBuilder, sql } from "kysely";
 import type { SettlementState, Tables } from "../db/schema";
 import { settleRow } from "./ledger-store";
 
@@ -13,11 +13,22 @@ export const SETTLE_ATTEMPTS = 8;
 const FIRST_BACKOFF_MS = 60_000;
 const MAX_BACKOFF_MS = 6 * 3600_000;
 
+/** Who settles: this instance, and how to tell that the instance named in a column has stopped. */
+export interface Claimer {
+  id: string;
+  /** True where the instance named in `column` has stopped (spend-journal.ts's liveness rule). */
+  gone: (column: string) => RawBuilder<boolean>;
+}
+
 /**
  * A purchase to settle now: pending and due (its backoff over), or claimed by an instance that
- * stopped before settling it. Bracketed: it is ANDed with other terms.
+ * stopped before settling it: at once when the claim names an instance that has stopped, else
+ * after 10 minutes (a claim from before claims were named). Bracketed: it is ANDed with others.
  */
-export const unsettled = sql<boolean>`((state = 'pending' and (next_attempt_at is null or next_attempt_at <= now())) or (state = 'settling' and claimed_at < now() - interval '10 minutes'))`;
+export function unsettled(claimer?: Claimer): RawBuilder<boolean> {
+  const stopped = claimer ? sql`(claimed_by is not null and ${claimer.gone("claimed_by")})` : sql`false`;
+  return sql<boolean>`((state = 'pending' and (next_attempt_at is null or next_attempt_at <= now())) or (state = 'settling' and (claimed_at < now() - interval '10 minutes' or ${stopped})))`;
+}
 
 /** The wait before the attempt after `failed` failures: 1 min, 2, 4, … at most 6 h. */
 export function backoffMs(failed: number): number {
@@ -34,6 +45,7 @@ function afterFailure(
   next_attempt_at: Date | string | null;
   last_error: string;
   claimed_at: null;
+  claimed_by: null;
 } {
   const attempts = attemptsBefore + 1;
   const givenUp = attempts >= SETTLE_ATTEMPTS;
@@ -43,6 +55,7 @@ function afterFailure(
     next_attempt_at: givenUp ? null : new Date(Date.now() + backoffMs(attempts)),
     last_error: String((error as Error)?.message ?? error).slice(0, 500),
     claimed_at: null,
+    claimed_by: null,
   };
 }
 

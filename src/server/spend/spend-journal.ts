@@ -4,6 +4,7 @@ import type { Database } from "../db/database";
 import type { Tables } from "../db/schema";
 import type { BufferedAnswer } from "../http/answer";
 import { boughtAt, dropUnknownRow, type LedgerRowValues, notBought, writeLedgerRow } from "./ledger-store";
+import type { Claimer } from "./settlement";
 
 /** Stripe's rule, narrowed: 8 to 128 characters a header can carry without escaping. */
 export const IDEMPOTENCY_KEY = /^[A-Za-z0-9_-]{8,128}$/;
@@ -90,6 +91,23 @@ export class SpendJournal {
   readonly instanceId = randomUUID();
   private readonly inFlight = new Map<string, Promise<SpendResult & { fingerprint: string }>>();
   private timers: NodeJS.Timeout[] = [];
+
+  /**
+   * This instance as a settlement's claimer (settlement.ts): another instance named by a claim has
+   * stopped when it has not beaten within GONE_AFTER_MS; on the embedded database (one process at a
+   * time) any other instance is an earlier run.
+   */
+  claimer(): Claimer {
+    const embedded = this.database.kind === "embedded";
+    return {
+      id: this.instanceId,
+      gone: (column) =>
+        embedded
+          ? sql<boolean>`${sql.ref(column)} <> ${this.instanceId}`
+          : sql<boolean>`not exists (select 1 from proxy_instances where proxy_instances.id = ${sql.ref(column)}
+              and proxy_instances.seen_at > now() - make_interval(secs => ${GONE_AFTER_MS / 1000}))`,
+    };
+  }
 
   constructor(
     private readonly database: Database,

@@ -9,7 +9,7 @@ import type { LedgerOutcome, Tables } from "../db/schema";
 import type { BufferedAnswer } from "../http/answer";
 import type { UpstreamClient } from "../upstream/upstream";
 import { type LedgerRowValues, settleRow, writeLedgerRow } from "./ledger-store";
-import { settlementFailed, unsettled } from "./settlement";
+import { type Claimer, settlementFailed, unsettled } from "./settlement";
 import type { WorkResult } from "./spend-journal";
 
 /**
@@ -242,6 +242,8 @@ function processIdOf(answer: BufferedAnswer): string | null {
 export interface VerifyDeps {
   db: Kysely<Tables>;
   client: UpstreamClient;
+  /** This instance as a settlement's claimer (a claim of a stopped one is taken over at once). */
+  claimer?: Claimer;
   onError?: (message: string, error: unknown) => void;
 }
 
@@ -287,7 +289,7 @@ export async function checkPendingJobs(deps: VerifyDeps): Promise<void> {
   const pending = await deps.db
     .selectFrom("verify_purchases")
     .select(["generation", "process_id"])
-    .where(unsettled)
+    .where(unsettled(deps.claimer))
     .execute();
   for (const row of pending) {
     const op = operationById(row.generation === "v2" ? "jobStatusV2" : "batchStatusV1Get");
@@ -314,10 +316,10 @@ async function settleJob(
 ): Promise<void> {
   const claimed = await deps.db
     .updateTable("verify_purchases")
-    .set({ state: "settling", claimed_at: sql<Date>`now()` as never })
+    .set({ state: "settling", claimed_at: sql<Date>`now()` as never, claimed_by: deps.claimer?.id ?? null })
     .where("generation", "=", job.generation)
     .where("process_id", "=", job.process_id)
-    .where(unsettled)
+    .where(unsettled(deps.claimer))
     .returningAll()
     .executeTakeFirst();
   if (!claimed) return;

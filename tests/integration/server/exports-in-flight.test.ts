@@ -160,6 +160,28 @@ describe("exports in flight", () => {
     }
   }, 120_000);
 
+  it("an export whose settlement was claimed by an instance that stopped is settled by the next check, at once", async () => {
+    underWay = false;
+    const started = await start(exportOf("Portugal", country("Portugal")));
+    expect(started.status).toBe(202);
+    await untilMade(started.body.exportId);
+    const db = server.proxy.database.db;
+    // Claimed a moment ago by an instance that is no longer there (killed mid-settle).
+    await db
+      .updateTable("export_purchases")
+      .set({ state: "settling", claimed_at: new Date(), claimed_by: "an-instance-that-stopped" })
+      .where("export_id", "=", started.body.exportId)
+      .execute();
+    await server.proxy.checkSettlements();
+    const row = await db
+      .selectFrom("export_purchases")
+      .select(["state", "claimed_by"])
+      .where("export_id", "=", started.body.exportId)
+      .executeTakeFirstOrThrow();
+    expect(row.state).toBe("settled");
+    expect(row.claimed_by).not.toBe("an-instance-that-stopped");
+  }, 60_000);
+
   it("two starts of the same audience at once: one goes on, the other is refused (never both)", async () => {
     underWay = true;
     const [a, b] = await Promise.all([
