@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { constants, existsSync } from "node:fs";
+import { constants, existsSync, readdirSync } from "node:fs";
 import { access, chmod, link, mkdir, readFile, rename, unlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { inspect } from "node:util";
@@ -98,12 +98,19 @@ async function openEmbedded(dataDir: string, memoryImage?: Blob): Promise<Databa
   await usableFolder(dataDir);
   const unlock = await lockFolder(path.join(dataDir, "db.lock"), folder);
   const marker = path.join(dataDir, USED_MARKER);
-  const used = [marker, path.join(dataDir, "api-key")].filter((file) => existsSync(file));
-  if (!existsSync(folder) && used.length > 0) {
+  const marked = existsSync(marker);
+  const rotated = existsSync(path.join(dataDir, "api-key"));
+  const missing = !existsSync(folder);
+  const empty = !missing && readdirSync(folder).length === 0;
+  // Beside the marker, a db/ missing or empty (a new volume mounted there, its files deleted) is
+  // refused, and removing the marker is the deliberate way out. A folder from before the marker
+  // shows use by a rotated key: there a missing db/ is refused, and an empty one is the way out.
+  if ((marked && (missing || empty)) || (!marked && rotated && missing)) {
     await unlock();
+    const signs = [marked && USED_MARKER, rotated && "api-key"].filter(Boolean).join(", ");
     throw new ConfigError(
-      `the embedded database ${folder} is missing, but this data folder was used (${used.map((f) => path.basename(f)).join(", ")}): an empty store would forget the team's people and which purchases were made, and send their keys to the service again. ` +
-        `Restore ${folder} from a backup; to begin again with an empty store on purpose, create the empty folder ${folder} and start again.`,
+      `the embedded database ${folder} is ${missing ? "missing" : "empty"}, but this data folder was used (${signs}): an empty store would forget the team's people and which purchases were made, and send their keys to the service again. ` +
+        `Restore ${folder} from a backup; to begin again with an empty store on purpose, ${marked ? `remove ${marker}` : `create the empty folder ${folder}`} and start again.`,
     );
   }
   let pglite: Awaited<ReturnType<typeof PGlite.create>>;
@@ -123,7 +130,7 @@ async function openEmbedded(dataDir: string, memoryImage?: Blob): Promise<Databa
     );
   }
   const db = new Kysely<Tables>({ dialect: new PGliteDialect(pglite) });
-  if (!used.includes(marker))
+  if (!marked)
     await writeFileAtomic(
       marker,
       `The team's store was opened in this folder (${new Date().toISOString()}). While this file is here, a missing db/ stops the proxy's start instead of beginning an empty store.\n`,

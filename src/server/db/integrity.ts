@@ -61,13 +61,17 @@ export async function checkIntegrity(db: Kysely<Tables>, where: string): Promise
       `the team's store at ${where} is damaged: ${what}. It is left as it is: restore it from a backup, or move it aside to start with an empty one (that forgets people, sessions and the record of spends, so purchases in progress cannot be told apart from new ones).`,
     );
   }
+  // Housekeeping only (the marks' sums are the same folded or not): two instances folding at once
+  // may deadlock on a server, and that must not stop a start.
   await sql`with gone as (delete from row_marks returning table_name, delta)
     insert into row_marks (table_name, delta)
     select table_name, d from (
       select table_name, sum(delta) filter (where delta > 0) as d from gone group by table_name
       union all
       select table_name, sum(delta) filter (where delta < 0) as d from gone group by table_name
-    ) folded where d is not null`.execute(db);
+    ) folded where d is not null`
+    .execute(db)
+    .catch(() => {});
 }
 
 /** Whether anyone was ever on the team (even if all were removed since): never local mode again. */

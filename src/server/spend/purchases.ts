@@ -138,7 +138,7 @@ export async function excludeContacts(deps: PurchaseDeps, p: Purchase): Promise<
     // Ids and addresses share one reservation table; an address cannot be taken for an id.
     const toBuy = [
       ...requested.filter((id) => !owned.has(id)),
-      ...emails.filter((e) => !ownedEmails.has(e)).map((e) => `email:${e}`),
+      ...emails.filter((e) => !ownedEmails.has(e)).map((e) => `email:${e.trim().toLowerCase()}`),
     ];
     if (deps.reserve && toBuy.length > 0) {
       if ((await deps.reserve(p.keyHash, toBuy)) === "busy") return { refused: BEING_BOUGHT };

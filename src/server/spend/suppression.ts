@@ -397,7 +397,7 @@ export async function entriesPage(
 /** A free Count (exact) of a filter; throws when it did not answer (CountRefused: a 4xx refusal). */
 export type CountOf = (filter: GroupNode) => Promise<number>;
 
-/** The service answered a free Count with a refusal of its filter (a 4xx other than 429). */
+/** The service answered a free Count with a refusal of its filter (400 or 422). */
 export class CountRefused extends Error {
   constructor(readonly status: number) {
     super(`a free Count was refused (${status})`);
@@ -476,7 +476,8 @@ export function freeCount(client: UpstreamClient): CountOf {
       body: { kind: "json", text: JSON.stringify({ filter, mode: "exact" }) },
       stream: false,
     });
-    if (outcome.kind === "answer" && outcome.status >= 400 && outcome.status < 500 && outcome.status !== 429)
+    // Only a refusal of the filter itself: a plan's 403, a 404 or a 413 says nothing of the filter.
+    if (outcome.kind === "answer" && (outcome.status === 400 || outcome.status === 422))
       throw new CountRefused(outcome.status);
     if (outcome.kind !== "answer" || outcome.status !== 200)
       throw new Error("a free Count to check the do-not-contact lists did not answer");

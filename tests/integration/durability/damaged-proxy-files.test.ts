@@ -178,18 +178,21 @@ describe("a used data folder without its database", () => {
   const start = (dataDir: string) =>
     createProxy(configFromEnv({ PORT: "0", LOG_LEVEL: "silent", DATA_DIR: dataDir }), upstream);
 
-  it("db/ gone after the proxy ran: refused in one line with what to restore; an empty db/ made on purpose begins again", async () => {
+  it("db/ gone or emptied after the proxy ran: refused in one line with what to restore; without the marker, on purpose, it begins again", async () => {
     const dataDir = fresh();
     await (await start(dataDir)).close();
-    rmSync(path.join(dataDir, "db"), { recursive: true });
+    const db = path.join(dataDir, "db");
+    rmSync(db, { recursive: true });
     const message = await refusal({ DATA_DIR: dataDir });
-    expect(message).toContain(
-      `${path.join(dataDir, "db")} is missing, but this data folder was used (store-used)`,
-    );
-    expect(message).toMatch(/Restore .* from a backup; to begin again .* create the empty folder/);
+    expect(message).toContain(`${db} is missing, but this data folder was used (store-used)`);
+    expect(message).toMatch(/Restore .* from a backup; to begin again .* remove .*store-used/);
     expect(message.split("\n")).toHaveLength(1);
-    mkdirSync(path.join(dataDir, "db"));
+    // A new, empty volume mounted at db/ is no different.
+    mkdirSync(db);
+    expect(await refusal({ DATA_DIR: dataDir })).toContain(`${db} is empty, but this data folder was used`);
+    rmSync(path.join(dataDir, "store-used"));
     await (await start(dataDir)).close();
+    expect(existsSync(path.join(dataDir, "store-used"))).toBe(true);
   });
 
   it("db/ gone beside a rotated key (a folder from before the marker): refused, the key never used on an empty store", async () => {
@@ -200,7 +203,11 @@ describe("a used data folder without its database", () => {
     );
     const message = await refusal({ DATA_DIR: dataDir });
     expect(message).toContain("is missing, but this data folder was used (api-key)");
+    expect(message).toMatch(/to begin again .* create the empty folder/);
     expect(existsSync(path.join(dataDir, "db"))).toBe(false);
+    // On purpose: the empty db/ the message names begins an empty store, with the rotated key.
+    mkdirSync(path.join(dataDir, "db"));
+    await (await start(dataDir)).close();
   });
 
   it("a new data folder begins an empty store, and marks itself used", async () => {
