@@ -112,6 +112,9 @@ export async function newestOwnedRows(
   return newest;
 }
 
+/** An owned row's delivered address, as migration 013 indexes it (lower case). */
+const ROW_EMAIL = sql<string>`lower(row->>'EMAIL_ADDRESS_PER')`;
+
 /** Owned contacts whose delivered email is one of these (lower-case): their ids and emails. */
 export async function ownedByEmail(
   db: Kysely<Tables>,
@@ -120,8 +123,8 @@ export async function ownedByEmail(
   if (emails.length === 0) return [];
   const found = await db
     .selectFrom("owned_contacts")
-    .select(["rbid_pao", sql<string>`lower(row->>'EMAIL_ADDRESS_PER')`.as("email")])
-    .where(sql<boolean>`lower(row->>'EMAIL_ADDRESS_PER') = any(${[...emails]}::text[])`)
+    .select(["rbid_pao", ROW_EMAIL.as("email")])
+    .where(sql<boolean>`${ROW_EMAIL} = any(${[...emails]}::text[])`)
     .execute();
   return found.map((f) => ({ id: f.rbid_pao, email: f.email }));
 }
@@ -153,7 +156,7 @@ export async function ownedRowsByEmail(
   reveal: Reveal,
   key: string,
 ): Promise<Map<string, Row>> {
-  return servable(deps, emails, reveal, key, sql`lower(row->>'EMAIL_ADDRESS_PER')`);
+  return servable(deps, emails, reveal, key, ROW_EMAIL);
 }
 
 /** Owned rows whose `match` (a lower-case expression) is one of `asked` (trimmed, any case). */
