@@ -10,7 +10,8 @@ import { configFromEnv, type ProxyConfig } from "../../src/server/config";
 import { type Database, openDatabase } from "../../src/server/db/database";
 import { serveProxy } from "../../src/server/serve";
 import type { Upstream } from "../../src/server/upstream/upstream";
-import { databaseImageBlob, seedDatabaseFolder } from "./database-image";
+import { seedDatabaseFolder } from "./database-image";
+import { borrowDatabase, giveBackDatabase } from "./database-pool";
 import { createDatabase } from "./postgres";
 
 /** One request as an upstream saw it. */
@@ -120,7 +121,8 @@ const serverDatabases = new Map<string, Promise<string>>();
  * a database of its own on that server, the same one again for the same DATA_DIR. Otherwise the
  * embedded database, started from the run's image of a migrated empty one (a fraction of a second
  * instead of PGlite's initdb): on disk under DATA_DIR when the test chose the folder (it restarts
- * the proxy on it, which opens it itself), else in memory.
+ * the proxy on it, which opens it itself), else in memory, lent by the file's pool (reset to the
+ * image when its proxy closes).
  */
 export async function testDatabaseFor(
   dataDir: string,
@@ -135,8 +137,14 @@ export async function testDatabaseFor(
     seedDatabaseFolder(dataDir, inject("databaseImage"));
     return {};
   }
-  const memoryImage = databaseImageBlob(inject("databaseImage"));
-  return { database: await openDatabase({ databaseUrl: null, dataDir, memoryImage }) };
+  const inMemory = await borrowDatabase();
+  try {
+    const database = await openDatabase({ databaseUrl: null, dataDir, inMemory });
+    return { database: { ...database, close: () => giveBackDatabase(inMemory) } };
+  } catch (error) {
+    await giveBackDatabase(inMemory);
+    throw error;
+  }
 }
 
 /**

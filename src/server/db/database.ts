@@ -3,6 +3,7 @@ import { constants, existsSync, readdirSync } from "node:fs";
 import { access, chmod, link, mkdir, readFile, rename, unlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { inspect } from "node:util";
+import type { PGlite } from "@electric-sql/pglite";
 import { Kysely, PostgresDialect } from "kysely";
 import { ConfigError } from "../config";
 import { writeFileAtomic } from "./atomic-file";
@@ -40,14 +41,19 @@ export class DatabaseInUse extends ConfigError {
 export interface DatabaseOptions {
   databaseUrl: string | null;
   dataDir: string;
-  /** Tests: an embedded database in memory, started from this image (a tar of PGlite's folder). */
-  memoryImage?: Blob;
+  /**
+   * Tests: an embedded database already open in memory (started from an image of a migrated one),
+   * lent by the caller, who closes it or lends it again.
+   */
+  inMemory?: PGlite;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   const database = options.databaseUrl
     ? await openServer(options.databaseUrl)
-    : await openEmbedded(options.dataDir, options.memoryImage);
+    : options.inMemory
+      ? lent(options.inMemory)
+      : await openEmbedded(options.dataDir);
   try {
     await migrate(database.db as Kysely<unknown>);
   } catch (error) {
@@ -87,13 +93,14 @@ async function openServer(url: string): Promise<Database> {
 /** Written beside the embedded database once it has been opened: the folder has been used. */
 const USED_MARKER = "store-used";
 
-async function openEmbedded(dataDir: string, memoryImage?: Blob): Promise<Database> {
+function lent(pglite: PGlite): Database {
+  const db = new Kysely<Tables>({ dialect: new PGliteDialect(pglite) });
+  // Not destroyed: Kysely's destroy would close the lender's PGlite.
+  return { db, kind: "embedded", where: "memory", close: async () => {} };
+}
+
+async function openEmbedded(dataDir: string): Promise<Database> {
   const { PGlite } = await import("@electric-sql/pglite");
-  if (memoryImage) {
-    const pglite = await PGlite.create({ loadDataDir: memoryImage });
-    const db = new Kysely<Tables>({ dialect: new PGliteDialect(pglite) });
-    return { db, kind: "embedded", where: "memory", close: () => db.destroy() };
-  }
   const folder = path.join(dataDir, "db");
   await usableFolder(dataDir);
   const unlock = await lockFolder(path.join(dataDir, "db.lock"), folder);
