@@ -85,7 +85,8 @@ export async function createProxy(
   const logger =
     deps.logger ??
     createLogger({ level: config.logLevel, secrets: () => keys.secrets(), destination: deps.logDestination });
-  const database = deps.database ?? (await openDatabase(config));
+  const database =
+    deps.database ?? (await openDatabase({ ...config, onTrouble: (line) => logger.error(scrub(line)) }));
   let access: Access;
   const journal = new SpendJournal(database, {
     ttlMs: config.idempotencyTtlMs,

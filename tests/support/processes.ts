@@ -47,11 +47,13 @@ export async function startProcess(
   ready: RegExp,
   timeoutMs = 120_000,
   builtDir?: string,
+  /** Node flags before the script's own (a test's `--import` of a fault to inject). */
+  nodeFlags: string[] = [],
 ) {
   const started = performance.now();
   const logFile = path.join(mkdtempSync(path.join(os.tmpdir(), "ab-proc-")), "output.log");
   const fd = openSync(logFile, "a");
-  const child = spawn(process.execPath, nodeArgsOf(script, builtDir), {
+  const child = spawn(process.execPath, [...nodeFlags, ...nodeArgsOf(script, builtDir)], {
     env: { ...process.env, ...env },
     stdio: ["ignore", fd, fd],
   });

@@ -25,9 +25,11 @@ export async function buildProduct(): Promise<{ dir: string; remove(): void }> {
   mkdirSync(parent, { recursive: true });
   const dir = mkdtempSync(path.join(parent, "run-"));
   await build({
-    entryPoints: Object.fromEntries(
-      SCRIPTS.map((script) => [script, path.join(ROOT, nodeArgsOf(script).at(-1)!)]),
-    ),
+    entryPoints: {
+      ...Object.fromEntries(SCRIPTS.map((script) => [script, path.join(ROOT, nodeArgsOf(script).at(-1)!)])),
+      // The embedded database's worker, found beside the module that starts it (embedded-database.ts).
+      "embedded-worker": path.join(ROOT, "src/server/db/embedded-worker.ts"),
+    },
     outdir: dir,
     outExtension: { ".js": ".mjs" },
     bundle: true,

@@ -7,6 +7,7 @@ import type { PGlite } from "@electric-sql/pglite";
 import { Kysely, PostgresDialect } from "kysely";
 import { ConfigError } from "../config";
 import { writeFileAtomic } from "./atomic-file";
+import { EmbeddedDatabase } from "./embedded-database";
 import { checkIntegrity } from "./integrity";
 import { migrate } from "./migrations";
 import { PGliteDialect } from "./pglite-dialect";
@@ -46,6 +47,8 @@ export interface DatabaseOptions {
    * lent by the caller, who closes it or lends it again.
    */
   inMemory?: PGlite;
+  /** One line for the operator when the embedded database breaks or comes back (embedded-database.ts). */
+  onTrouble?: (line: string) => void;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
@@ -53,7 +56,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     ? await openServer(options.databaseUrl)
     : options.inMemory
       ? lent(options.inMemory)
-      : await openEmbedded(options.dataDir);
+      : await openEmbedded(options.dataDir, options.onTrouble);
   try {
     await migrate(database.db as Kysely<unknown>);
   } catch (error) {
@@ -99,8 +102,7 @@ function lent(pglite: PGlite): Database {
   return { db, kind: "embedded", where: "memory", close: async () => {} };
 }
 
-async function openEmbedded(dataDir: string): Promise<Database> {
-  const { PGlite } = await import("@electric-sql/pglite");
+async function openEmbedded(dataDir: string, onTrouble?: (line: string) => void): Promise<Database> {
   const folder = path.join(dataDir, "db");
   await usableFolder(dataDir);
   const unlock = await lockFolder(path.join(dataDir, "db.lock"), folder);
@@ -120,11 +122,11 @@ async function openEmbedded(dataDir: string): Promise<Database> {
         `Restore ${folder} from a backup; to begin again with an empty store on purpose, ${marked ? `remove ${marker}` : `create the empty folder ${folder}`} and start again.`,
     );
   }
-  let pglite: Awaited<ReturnType<typeof PGlite.create>>;
+  let pglite: EmbeddedDatabase;
   try {
     await mkdir(folder, { recursive: true, mode: 0o700 });
     await chmod(folder, 0o700);
-    pglite = await PGlite.create(folder);
+    pglite = await EmbeddedDatabase.open(folder, { onTrouble });
   } catch (error) {
     await unlock();
     const why = reason(error);

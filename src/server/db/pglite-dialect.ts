@@ -1,4 +1,3 @@
-import type { PGlite } from "@electric-sql/pglite";
 import {
   CompiledQuery,
   type DatabaseConnection,
@@ -10,13 +9,30 @@ import {
   type QueryResult,
 } from "kysely";
 
+export interface QueryAnswer<R = unknown> {
+  rows: R[];
+  affectedRows?: number;
+}
+
+/**
+ * What the dialect needs of PGlite: an instance in this thread (tests' in-memory databases), or
+ * the proxy's, run in a worker (embedded-database.ts), whose `pinned` keeps a transaction on one
+ * instance.
+ */
+export interface EmbeddedQueries {
+  query<R>(sql: string, params?: unknown[]): Promise<QueryAnswer<R>>;
+  close(): Promise<void>;
+  readonly closed: boolean;
+  pinned?(): EmbeddedQueries;
+}
+
 /**
  * Kysely over PGlite: PostgreSQL's adapter, compiler and introspector (it is PostgreSQL), and a
  * driver for its one connection. The published `kysely-pglite` package brings a code-generation CLI
  * with it; this is all of the runtime part we need.
  */
 export class PGliteDialect implements Dialect {
-  constructor(private readonly pglite: PGlite) {}
+  constructor(private readonly pglite: EmbeddedQueries) {}
   createAdapter = () => new PostgresAdapter();
   createDriver = () => new PGliteDriver(this.pglite);
   createQueryCompiler = () => new PostgresQueryCompiler();
@@ -25,13 +41,10 @@ export class PGliteDialect implements Dialect {
 
 /** One connection, lent to one user at a time: a transaction must not interleave with other queries. */
 class PGliteDriver implements Driver {
-  private readonly connection: PGliteConnection;
   private queue: Promise<void> = Promise.resolve();
   private release: (() => void) | null = null;
 
-  constructor(private readonly pglite: PGlite) {
-    this.connection = new PGliteConnection(pglite);
-  }
+  constructor(private readonly pglite: EmbeddedQueries) {}
 
   async init() {}
 
@@ -43,7 +56,7 @@ class PGliteDriver implements Driver {
     });
     await previous;
     this.release = release;
-    return this.connection;
+    return new PGliteConnection(this.pglite.pinned?.() ?? this.pglite);
   }
 
   async releaseConnection() {
@@ -70,7 +83,7 @@ class PGliteDriver implements Driver {
 }
 
 class PGliteConnection implements DatabaseConnection {
-  constructor(private readonly pglite: PGlite) {}
+  constructor(private readonly pglite: EmbeddedQueries) {}
 
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
     const result = await this.pglite.query<R>(compiled.sql, [...compiled.parameters]);

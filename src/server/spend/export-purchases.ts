@@ -475,7 +475,8 @@ interface StatusSeen {
 
 /**
  * Settles the exports of an answer that passed through the proxy (a status, or the export list)
- * that ended and are the proxy's to settle. Waits for it: the ledger is right once the answer is.
+ * that ended and are the proxy's to settle. The routes run it beside their answer (a poll never
+ * waits for a big file to be recorded); the proxy's own check awaits it.
  */
 export async function settleSeen(deps: ExportDeps, answer: BufferedAnswer | string): Promise<void> {
   let seen: StatusSeen[] = [];

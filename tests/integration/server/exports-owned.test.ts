@@ -18,6 +18,7 @@ import {
   type Browser,
   browser,
   sandboxCall as callSandbox,
+  type ProxyServer,
   recording,
   startProxy,
   startSandbox,
@@ -56,11 +57,27 @@ interface Status {
 }
 
 /** Polls the export's status through the proxy until it ends (the proxy settles it as it passes). */
-async function untilEnded(api: Browser, exportId: string): Promise<Status> {
+/**
+ * Polls the export until it ended, then waits for the proxy to settle it: the poll that saw it end
+ * settles it in the background (its rows recorded as owned, its ledger row written).
+ */
+async function untilEnded(api: Browser, server: ProxyServer, exportId: string): Promise<Status> {
   for (let i = 0; i < 600; i++) {
     const status = await api.get<Status>(`/api/v2/contact/export/${exportId}`);
     expect(status.status).toBe(200);
-    if (["COMPLETED", "ERROR", "CANCELLED"].includes(status.body.status)) return status.body;
+    if (["COMPLETED", "ERROR", "CANCELLED"].includes(status.body.status)) {
+      await expect
+        .poll(async () => {
+          const row = await server.proxy.database.db
+            .selectFrom("export_purchases")
+            .select("state")
+            .where("export_id", "=", exportId)
+            .executeTakeFirst();
+          return row?.state ?? "settled";
+        })
+        .toBe("settled");
+      return status.body;
+    }
     await new Promise((r) => setTimeout(r, 200));
   }
   throw new Error("the export did not end");
@@ -88,7 +105,7 @@ describe("exports leave out the contacts the team owns", () => {
         { idempotencyKey: `owned-first-${Date.now()}` },
       );
       expect(started.status).toBe(202);
-      const ended = await untilEnded(api, started.body.exportId);
+      const ended = await untilEnded(api, server, started.body.exportId);
       expect(ended.status).toBe("COMPLETED");
       owned = await fileIds(api, started.body.exportId);
       expect(owned).toHaveLength(OWNED);
@@ -150,7 +167,7 @@ describe("exports leave out the contacts the team owns", () => {
       const pending = ledgerAnswer.parse((await api.get("/api/ledger")).body).entries[0]!;
       expect(pending).toMatchObject({ outcome: "pending", creditsEstimated: BOUGHT, creditsCharged: null });
 
-      const ended = await untilEnded(api, started.body.exportId);
+      const ended = await untilEnded(api, server, started.body.exportId);
       expect(ended).toMatchObject({ status: "COMPLETED", rowsWritten: BOUGHT, credits: BOUGHT });
       const delivered = await fileIds(api, started.body.exportId);
       expect(delivered).toHaveLength(BOUGHT);
@@ -204,7 +221,7 @@ describe("exports leave out the contacts the team owns", () => {
         { idempotencyKey: `owned-free-${Date.now()}`, headers: { "x-owned-contacts": "add-free" } },
       );
       expect(started.status, started.text).toBe(202);
-      expect(await untilEnded(api, started.body.exportId)).toMatchObject({
+      expect(await untilEnded(api, server, started.body.exportId)).toMatchObject({
         status: "COMPLETED",
         credits: 100,
       });
