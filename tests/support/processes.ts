@@ -85,12 +85,15 @@ export function tail(file: string, bytes = 4096): string {
   }
 }
 
-export async function stopProcess(child: ChildProcess) {
+export async function stopProcess(child: ChildProcess, graceMs = 15_000) {
   // Ended already, by a code or by a signal: nothing to wait for.
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise((r) => child.once("exit", r));
   child.kill("SIGTERM");
+  // A process that cannot handle the signal (its thread stuck) is not left running after the test.
+  const stuck = setTimeout(() => child.kill("SIGKILL"), graceMs);
   await exited;
+  clearTimeout(stuck);
 }
 
 /** Resident memory of a process, from /proc (Linux). */
