@@ -71,6 +71,12 @@ export class EmbeddedDatabase implements EmbeddedQueries {
   private reviving: Promise<void> | null = null;
   private ended = false;
   private lastBreak = "";
+  private breakCause = "";
+  /** Ends the pause before the next reopen (close() does not wait it out). */
+  private wake: (() => void) | null = null;
+  /** Reopens in a row without an instance that lasted a minute: a flapping disk keeps the pauses long. */
+  private streak = 0;
+  private openedAt = Date.now();
 
   private constructor(
     private readonly folder: string,
@@ -105,6 +111,7 @@ export class EmbeddedDatabase implements EmbeddedQueries {
   async close(): Promise<void> {
     if (this.ended) return;
     this.ended = true;
+    this.wake?.();
     await this.reviving?.catch(() => {});
     const instance = this.instance;
     this.instance = null;
@@ -181,6 +188,8 @@ export class EmbeddedDatabase implements EmbeddedQueries {
     if (this.instance !== instance || this.ended) return;
     this.instance = null;
     this.lastBreak = why;
+    this.breakCause = why;
+    if (Date.now() - this.openedAt > 60_000) this.streak = 0;
     for (const { reject } of instance.pending.values())
       reject(new EmbeddedDatabaseDown(`the embedded database failed: ${why}`));
     instance.pending.clear();
@@ -193,8 +202,12 @@ export class EmbeddedDatabase implements EmbeddedQueries {
 
   private async revive() {
     const delays = this.options.retryDelaysMs ?? RETRY_DELAYS_MS;
-    for (let attempt = 0; !this.ended; attempt++) {
-      await new Promise((resolve) => setTimeout(resolve, delays[Math.min(attempt, delays.length - 1)]));
+    while (!this.ended) {
+      const pause = delays[Math.min(this.streak++, delays.length - 1)];
+      await new Promise<void>((resolve) => {
+        this.wake = resolve;
+        setTimeout(resolve, pause);
+      });
       if (this.ended) return;
       try {
         const instance = await this.start();
@@ -203,13 +216,12 @@ export class EmbeddedDatabase implements EmbeddedQueries {
           return;
         }
         this.instance = instance;
+        this.openedAt = Date.now();
         this.reviving = null;
         this.options.onTrouble?.("the embedded database was opened again: spending goes on");
         return;
       } catch (error) {
-        this.lastBreak = `${this.lastBreak}; opening it again failed: ${(error as Error).message}`.slice(
-          -500,
-        );
+        this.lastBreak = `${this.breakCause}; opening it again failed: ${(error as Error).message}`;
       }
     }
   }
