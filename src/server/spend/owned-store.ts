@@ -112,6 +112,14 @@ export async function newestOwnedRows(
   return newest;
 }
 
+/**
+ * A contact's id or address as the service finds it: trimmed, in any case. Owned rows, reservations,
+ * do-not-contact lists and estimates compare contacts by it.
+ */
+export function contactKey(value: string): string {
+  return value.trim().toLowerCase();
+}
+
 /** An owned row's delivered address, as migration 013 indexes it (lower case). */
 const ROW_EMAIL = sql<string>`lower(row->>'EMAIL_ADDRESS_PER')`;
 
@@ -171,7 +179,7 @@ async function servable(
   if (asked.length === 0 || deps.retentionDays <= 0) return found;
   const byNorm = new Map<string, string[]>();
   for (const value of asked) {
-    const norm = value.trim().toLowerCase();
+    const norm = contactKey(value);
     byNorm.set(norm, [...(byNorm.get(norm) ?? []), value]);
   }
   let query = deps.db

@@ -7,7 +7,7 @@ import type { OwnedChoice } from "../../contract/spending";
 import type { Tables } from "../db/schema";
 import type { UpstreamClient } from "../upstream/upstream";
 import { prepareExport } from "./export-purchases";
-import { ownedAmong } from "./owned-store";
+import { contactKey, ownedAmong } from "./owned-store";
 import { columnsKey } from "./purchases";
 import { type ToolFile, toolEstimate } from "./tool-purchases";
 
@@ -71,9 +71,7 @@ export async function priceContacts(
   const reveal = body.reveal as Reveal;
   if (operation === "preview") return maxContactCost(Number(body.limit ?? 25), reveal, plan);
   const ids = [...new Set(((body.personIds as string[] | null | undefined) ?? []).map(String))];
-  const emails = new Set(
-    ((body.emails as string[] | null | undefined) ?? []).map((e) => e.trim().toLowerCase()),
-  );
+  const emails = new Set(((body.emails as string[] | null | undefined) ?? []).map(contactKey));
   const owned = await ownedAmong(deps, ids, reveal, columnsKey(body.columns));
   return maxContactCost(ids.filter((id) => !owned.has(id)).length + emails.size, reveal, plan);
 }

@@ -7,7 +7,7 @@ import { revealsEmail, revealsMobile } from "../../contract/pricing";
 import type { LedgerOutcome, Tables } from "../db/schema";
 import { type BufferedAnswer, problem } from "../http/answer";
 import { type LedgerRowValues, writeLedgerRow } from "./ledger-store";
-import { ownedRows, ownedRowsByEmail, recordOwned } from "./owned-store";
+import { contactKey, ownedRows, ownedRowsByEmail, recordOwned } from "./owned-store";
 import type { WorkResult } from "./spend-journal";
 import {
   type CountOf,
@@ -138,7 +138,7 @@ export async function excludeContacts(deps: PurchaseDeps, p: Purchase): Promise<
     // Ids and addresses share one reservation table; an address cannot be taken for an id.
     const toBuy = [
       ...requested.filter((id) => !owned.has(id)),
-      ...emails.filter((e) => !ownedEmails.has(e)).map((e) => `email:${e.trim().toLowerCase()}`),
+      ...emails.filter((e) => !ownedEmails.has(e)).map((e) => `email:${contactKey(e)}`),
     ];
     if (deps.reserve && toBuy.length > 0) {
       if ((await deps.reserve(p.keyHash, toBuy)) === "busy") return { refused: BEING_BOUGHT };
@@ -250,13 +250,13 @@ export async function recordContacts(
     return true;
   };
   const boughtById = new Map(bought.rows.map((r) => [String(r.RBID_PAO), r]));
-  const boughtByLower = new Map(bought.rows.map((r) => [String(r.RBID_PAO).trim().toLowerCase(), r]));
+  const boughtByLower = new Map(bought.rows.map((r) => [contactKey(String(r.RBID_PAO)), r]));
   let free = 0;
   for (const id of requested) {
     const mine = owned.get(id);
     if (mine) {
       if (add(narrowed(mine, revealOf(p.body)))) free++;
-    } else add(boughtById.get(id) ?? boughtByLower.get(id.trim().toLowerCase()));
+    } else add(boughtById.get(id) ?? boughtByLower.get(contactKey(id)));
   }
   for (const mine of ownedEmails.values()) if (add(narrowed(mine, revealOf(p.body)))) free++;
   for (const row of bought.rows) add(row);

@@ -14,7 +14,7 @@ import {
 import type { Tables } from "../db/schema";
 import { type BufferedAnswer, problem } from "../http/answer";
 import type { UpstreamClient } from "../upstream/upstream";
-import { ownedByEmail } from "./owned-store";
+import { contactKey, ownedByEmail } from "./owned-store";
 
 /**
  * The team's do-not-contact lists (spend/README.md, "Suppression lists"): entries normalised
@@ -416,7 +416,7 @@ export async function suppressedAmong(
   ids: readonly string[],
 ): Promise<Set<string>> {
   const direct = new Set([...s.byKind.personId, ...s.emailIds.map((e) => e.toLowerCase())]);
-  const found = new Set(ids.filter((id) => direct.has(id.trim().toLowerCase())));
+  const found = new Set(ids.filter((id) => direct.has(contactKey(id))));
   const byRow: Suppressed = { ...s, byKind: { ...s.byKind, personId: [] }, emailIds: [] };
   const match = suppressedMatch(byRow);
   if (!match) return found;
@@ -430,7 +430,7 @@ export function suppressedEmail(s: Suppressed): (email: string) => boolean {
   const emails = new Set(s.byKind.email);
   const domains = new Set(s.byKind.domain);
   return (email) => {
-    const e = email.trim().toLowerCase();
+    const e = contactKey(email);
     if (emails.has(e)) return true;
     const domain = normalise("domain", e.slice(e.lastIndexOf("@") + 1));
     return domain !== null && domains.has(domain);
