@@ -328,12 +328,28 @@ function writeResults() {
 
 // ---- The flows ----
 
+/** Remembers in the page whether a status ever said "Counting…": on a busy machine the count can come
+ * before a poll from the test looks, so the page watches its own changes instead. */
+async function recordCounting(page: Page) {
+  await page.addInitScript(() => {
+    const w = window as { sawCounting?: boolean };
+    w.sawCounting = false;
+    new MutationObserver(() => {
+      if (w.sawCounting) return;
+      for (const status of document.querySelectorAll('[role="status"]')) {
+        if (status.textContent?.includes("Counting…")) w.sawCounting = true;
+      }
+    }).observe(document, { childList: true, subtree: true, characterData: true });
+  });
+}
+
 async function builderThrough(fault: FaultCase) {
   const { context, page, log } = await openPage(browser);
   try {
     faults.clear();
     faults.resetCounts();
     fault.builder(faults);
+    if (!fault.countSays) await recordCounting(page);
     const t0 = Date.now();
     await page.goto(urlWithAudience(app, GERMANY));
     await poll(() => page.getByRole("heading", { level: 1 }).textContent()).toBe("Builder");
@@ -360,11 +376,9 @@ async function builderThrough(fault: FaultCase) {
       );
     } else {
       // Only slower: the page says it is counting, then shows the count.
-      await poll(() => page.getByRole("status").filter({ hasText: "Counting…" }).isVisible(), 5_000).toBe(
-        true,
-      );
       saw = "“Counting…”, then the count";
       expect(await settledCount(page, undefined, fault.boundMs)).toBe(expectedCount);
+      expect(await page.evaluate(() => (window as { sawCounting?: boolean }).sawCounting)).toBe(true);
       msToMessage = Date.now() - t0;
     }
     // However long the fault lasts, nothing keeps spinning once its own bound has passed.
