@@ -13,6 +13,7 @@ import { mkdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { ensureDataset } from "../../src/sandbox/dataset/index";
 import { TEST_DATASET } from "./global-setup";
+import { TEST_V8_FLAGS } from "./processes";
 
 const quick = process.argv.includes("--quick");
 const bin = (name: string) => path.join("node_modules", ".bin", name);
@@ -31,8 +32,11 @@ interface Phase {
 
 const vitest: Phase = {
   name: "vitest",
+  // Its main process makes the run's database image (PGlite's initdb): 8 CPU-s, 5 with TEST_V8_FLAGS.
   command: [
-    bin("vitest"),
+    process.execPath,
+    ...TEST_V8_FLAGS,
+    path.join("node_modules", "vitest", "vitest.mjs"),
     "run",
     ...(quick ? ["--project", "unit", "--project", "unit-pure", "--project", "integration"] : []),
     "--reporter=default",
