@@ -22,7 +22,7 @@ import {
 } from "./ledger-store";
 import { newestOwnedRows, ownedIds, recordOwned } from "./owned-store";
 import { columnsKey, type Excluded } from "./purchases";
-import { type Claimer, settlementFailed, unsettled } from "./settlement";
+import { type Claimer, settlementFailed, stillClaimedBy, unsettled } from "./settlement";
 import type { Reconcile, Recorder, WorkResult } from "./spend-journal";
 import {
   andAll,
@@ -570,14 +570,15 @@ export async function settle(deps: ExportDeps, seen: StatusSeen): Promise<void> 
         .execute();
     });
   } catch (error) {
-    await settlementFailed(deps, "export", claimed, error, (next) =>
-      deps.db
+    await settlementFailed(deps, "export", claimed, error, async (next) => {
+      const [result] = await deps.db
         .updateTable("export_purchases")
         .set(next)
         .where("export_id", "=", seen.exportId)
-        .where("state", "=", "settling")
-        .execute(),
-    );
+        .where(stillClaimedBy(deps.claimer))
+        .execute();
+      return Number(result?.numUpdatedRows ?? 0);
+    });
   }
 }
 

@@ -13,6 +13,11 @@ export const SETTLE_ATTEMPTS = 8;
 const FIRST_BACKOFF_MS = 60_000;
 const MAX_BACKOFF_MS = 6 * 3600_000;
 
+/** The claim of `claimer` (or an unnamed one): a settlement's writes hold only while it is still theirs. */
+export function stillClaimedBy(claimer: Claimer | undefined): RawBuilder<boolean> {
+  return sql<boolean>`(state = 'settling' and claimed_by is not distinct from ${claimer?.id ?? null})`;
+}
+
 /** Who settles: this instance, and how to tell that the instance named in a column has stopped. */
 export interface Claimer {
   id: string;
@@ -87,16 +92,23 @@ export async function settlementFailed(
   what: string,
   claimed: { attempts: number; purchase_id: string },
   error: unknown,
-  save: (next: ReturnType<typeof afterFailure>) => Promise<unknown>,
+  /** Writes the attempt where this instance still holds the claim; resolves to the rows written. */
+  save: (next: ReturnType<typeof afterFailure>) => Promise<number>,
 ): Promise<void> {
   const next = afterFailure(claimed.attempts, error);
+  const saved = await save(next).catch(() => null);
+  if (saved === 0) {
+    // Another instance took the claim over (this one was judged stopped): its attempt counts, not
+    // this one, and the purchase is neither handed back nor given up under it.
+    deps.onError?.(`${what} not settled here; another instance has taken it over`, error);
+    return;
+  }
   deps.onError?.(
     next.state === "given-up"
       ? `${what} not settled after ${next.attempts} attempts: given up, its ledger row says so`
       : `${what} not settled (attempt ${next.attempts}); tried again after a backoff`,
     error,
   );
-  await save(next).catch(() => {});
   if (next.state === "given-up")
     await givenUpInLedger(deps.db, claimed.purchase_id, `this ${what}`, next.last_error).catch(() => {});
 }

@@ -9,7 +9,7 @@ import type { LedgerOutcome, Tables } from "../db/schema";
 import type { BufferedAnswer } from "../http/answer";
 import type { UpstreamClient } from "../upstream/upstream";
 import { type LedgerRowValues, settleRow, writeLedgerRow } from "./ledger-store";
-import { type Claimer, settlementFailed, unsettled } from "./settlement";
+import { type Claimer, settlementFailed, stillClaimedBy, unsettled } from "./settlement";
 import type { WorkResult } from "./spend-journal";
 
 /**
@@ -343,15 +343,16 @@ async function settleJob(
         .execute();
     });
   } catch (error) {
-    await settlementFailed(deps, "batch verification", claimed, error, (next) =>
-      deps.db
+    await settlementFailed(deps, "batch verification", claimed, error, async (next) => {
+      const [result] = await deps.db
         .updateTable("verify_purchases")
         .set(next)
         .where("generation", "=", job.generation)
         .where("process_id", "=", job.process_id)
-        .where("state", "=", "settling")
-        .execute(),
-    );
+        .where(stillClaimedBy(deps.claimer))
+        .execute();
+      return Number(result?.numUpdatedRows ?? 0);
+    });
   }
 }
 

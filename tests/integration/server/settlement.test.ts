@@ -46,10 +46,20 @@ const status = (exportId: string, rows: number) => ({
   createdAt: "2026-11-28T00:00:00Z",
 });
 
-const upstream = fakeUpstream((request) => {
+const upstream = fakeUpstream(async (request) => {
   const { pathname } = new URL(request.url);
   if (pathname === "/v2/contact/export/broken") return json(status("broken", 10));
   if (pathname === "/v2/contact/export/broken/download") return new Response("gone", { status: 500 });
+  if (pathname === "/v2/contact/export/taken") return json(status("taken", 10));
+  if (pathname === "/v2/contact/export/taken/download") {
+    // While this instance reads the file, another one judges it stopped and takes the claim over.
+    await proxy.proxy.database.db
+      .updateTable("export_purchases")
+      .set({ claimed_by: "another-instance" })
+      .where("export_id", "=", "taken")
+      .execute();
+    return new Response("gone", { status: 500 });
+  }
   if (pathname === "/v2/contact/export/big") return json(status("big", BIG));
   if (pathname === "/v2/contact/export/big/download")
     return new Response(bigFile(), { status: 200, headers: { "content-type": "text/csv" } });
@@ -154,6 +164,25 @@ describe("settlement as a durable job", () => {
     await browser(proxy.url).get("/api/v2/contact/export/broken");
     await new Promise((r) => setTimeout(r, 200));
     expect(downloads("broken")).toBe(SETTLE_ATTEMPTS);
+  });
+
+  it("a failed attempt of an instance whose claim was taken over leaves the new claim alone", async () => {
+    const purchaseId = await started("taken", 10);
+    await proxy.proxy.database.db
+      .updateTable("export_purchases")
+      .set({ attempts: SETTLE_ATTEMPTS - 1 }) // its last attempt: a failure here would give it up
+      .where("export_id", "=", "taken")
+      .execute();
+    await proxy.proxy.checkSettlements();
+    expect(downloads("taken")).toBe(1);
+    // Still the other instance's, not handed back as pending nor given up under it.
+    const row = await proxy.proxy.database.db
+      .selectFrom("export_purchases")
+      .select(["state", "attempts", "claimed_by"])
+      .where("export_id", "=", "taken")
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ state: "settling", attempts: SETTLE_ATTEMPTS - 1, claimed_by: "another-instance" });
+    expect((await ledgerRow(purchaseId)).outcome).toBe("pending");
   });
 
   it(`a ${BIG.toLocaleString("en")}-row export is settled in the background, its file streamed in batches`, async () => {
