@@ -3,14 +3,14 @@
  * embedded-database.ts for why. It answers the queries posted to it, one at a time, in order.
  */
 import { parentPort, workerData } from "node:worker_threads";
-import { PGlite } from "@electric-sql/pglite";
+import { openDurable } from "./durable-folder";
 import { describeError, type ToWorker } from "./embedded-messages";
 
 const port = parentPort!;
 const { folder } = workerData as { folder: string };
 
 try {
-  const pglite = await PGlite.create(folder);
+  const pglite = await openDurable(folder);
   port.on("message", async (message: ToWorker) => {
     if (message.type === "close") {
       await pglite.close().catch(() => {});

@@ -90,6 +90,13 @@ const olderThan = (column: "seen_at" | "created_at" | "finished_at", ms: number)
 export class SpendJournal {
   readonly instanceId = randomUUID();
   private readonly inFlight = new Map<string, Promise<SpendResult & { fingerprint: string }>>();
+  /**
+   * Entries whose insert this instance saw fail, so it sent nothing for them. The failed commit
+   * may still have reached the database's log (a failed flush: the instance broke after writing
+   * it), leaving a pending entry of this live instance that no retry could ever take; it is
+   * dropped when next seen, and the key is a new purchase again.
+   */
+  private readonly unsent = new Set<string>();
   private timers: NodeJS.Timeout[] = [];
 
   /**
@@ -263,9 +270,13 @@ export class SpendJournal {
         // has the purchase (no instance slips in, and a crash leaves nothing half done).
         inserted = await this.insertPending(db, id, scope, signature, reconcile, unknownRow);
       } catch (error) {
+        this.unsent.add(id);
         throw new JournalUnavailable(String((error as Error)?.message ?? error));
       }
-      if (inserted) return this.perform(id, work);
+      if (inserted) {
+        this.unsent.delete(id);
+        return this.perform(id, work);
+      }
 
       const row = await db
         .selectFrom("spend_journal")
@@ -299,6 +310,7 @@ export class SpendJournal {
           .execute();
         continue;
       }
+      if (row.state === "pending" && (await this.dropUnsent(id, row.owner))) continue;
       if (row.fingerprint !== signature) return { kind: "conflict" };
       if (row.state === "done") return { kind: "replay", answer: answerOf(row) };
       const gone = row.state === "unknown" || (await this.isGone(row.owner));
@@ -390,11 +402,25 @@ export class SpendJournal {
     let marked = 0;
     for (const entry of pending) {
       if (this.inFlight.has(entry.id)) continue; // under way here
+      if (await this.dropUnsent(entry.id, entry.owner)) continue;
       if (!(await this.isGone(entry.owner))) continue;
       await this.markUnknown(entry.id, entry.owner);
       marked++;
     }
     return marked;
+  }
+
+  /** Drops this instance's pending entry `id` if its insert was seen to fail (see `unsent`). */
+  private async dropUnsent(id: string, owner: string): Promise<boolean> {
+    if (owner !== this.instanceId || !this.unsent.has(id)) return false;
+    await this.database.db
+      .deleteFrom("spend_journal")
+      .where("id", "=", id)
+      .where("owner", "=", this.instanceId)
+      .where("state", "=", "pending")
+      .execute();
+    this.unsent.delete(id);
+    return true;
   }
 
   private async perform(id: string, work: () => Promise<WorkResult>): Promise<SpendResult> {

@@ -1,6 +1,7 @@
 /**
  * The embedded database's disk fails under a running proxy (`npm start` as it ships, the bundle):
- * every write of the database fails with EIO, or ENOSPC as on a full disk, injected by
+ * every write of the database fails with EIO, or ENOSPC as on a full disk, or every flush to disk
+ * fails (the database waits for it before a commit is answered), injected by
  * `tests/support/failing-writes.mjs` into the database's worker thread. PostgreSQL takes a failed
  * log write as a PANIC; the proxy must answer the spend with a 503 within a second (nothing sent),
  * keep answering free requests, and spend again by itself once writes succeed, never twice.
@@ -48,6 +49,10 @@ async function call(pathname: string, body?: unknown, key?: string) {
   };
 }
 
+const log = () => readFileSync(proxy.logFile, "utf8");
+/** How many times the proxy has said that it opened its database again. */
+const reopenings = () => log().split("the embedded database was opened again: spending goes on").length - 1;
+
 const preview = (key: string) => call("/v2/contact/preview", { filter, reveal: "email", limit: 3 }, key);
 
 /** The service's own balance, past the proxy. */
@@ -90,22 +95,29 @@ afterAll(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
-describe.each(["EIO", "ENOSPC"])("every write of the embedded database fails with %s", (code) => {
+describe.each([
+  ["every write fails with EIO", "EIO"],
+  ["every write fails with ENOSPC", "ENOSPC"],
+  // A commit is answered once its log is on disk: a flush that fails is a failed commit.
+  ["every flush to disk (fsync) fails with EIO", "EIO fsync"],
+])("the embedded database's disk: %s", (_, code) => {
+  const tag = code.replace(" ", "-");
   it("a spend is refused within a second, nothing sent; a count is answered; spending comes back by itself, charged once", async () => {
-    const bought = await preview(`${code}-before`);
+    const bought = await preview(`${tag}-before`);
     expect(bought.status).toBe(200);
     const start = await balance();
 
+    const reopenedBefore = reopenings();
     writeFileSync(trigger, code);
     try {
-      const refused = await preview(`${code}-during`);
+      const refused = await preview(`${tag}-during`);
       expect(refused.status).toBe(503);
       expect(refused.body.code).toBe("JOURNAL_UNAVAILABLE");
       expect(refused.ms).toBeLessThan(1_000);
       // Free work goes on meanwhile: the proxy's thread is not the one that failed.
       const [count, again] = await Promise.all([
         call("/v2/contact/count", { filter }),
-        preview(`${code}-during-2`),
+        preview(`${tag}-during-2`),
       ]);
       expect(count.status).toBe(200);
       expect(again.status).toBe(503);
@@ -115,22 +127,26 @@ describe.each(["EIO", "ENOSPC"])("every write of the embedded database fails wit
     }
 
     // Back by itself once writes succeed (the database opened again from its folder).
-    let after = await preview(`${code}-during`);
+    let after = await preview(`${tag}-during`);
     for (let tries = 0; after.status === 503 && tries < 600; tries++) {
       await new Promise((resolve) => setTimeout(resolve, 100));
-      after = await preview(`${code}-during`);
+      after = await preview(`${tag}-during`);
     }
     expect(after.status).toBe(200);
     const charged = after.body.creditsCharged as number;
     expect(charged).toBeGreaterThan(0);
     // The same key again, and the purchase before the fault again: answered from the journal.
-    const replay = await preview(`${code}-during`);
+    const replay = await preview(`${tag}-during`);
     expect(replay.status).toBe(200);
-    expect((await preview(`${code}-before`)).status).toBe(200);
+    expect((await preview(`${tag}-before`)).status).toBe(200);
     expect(start - (await balance())).toBe(charged);
 
-    const log = readFileSync(proxy.logFile, "utf8");
-    expect(log).toMatch(/the embedded database failed \(.*(I\/O error|No space left|could not write)/i);
-    expect(log).toContain("the embedded database was opened again: spending goes on");
+    // The log is written apart from the answers: read it until this fault's lines are there.
+    await expect
+      .poll(log)
+      .toMatch(
+        /the embedded database failed \(.*(I\/O error|No space left|could not write|could not fsync)/i,
+      );
+    await expect.poll(reopenings).toBe(reopenedBefore + 1);
   }, 120_000);
 });
