@@ -571,13 +571,13 @@ export async function settle(deps: ExportDeps, seen: StatusSeen): Promise<void> 
     });
   } catch (error) {
     await settlementFailed(deps, "export", claimed, error, async (next) => {
-      const [result] = await deps.db
+      const saved = await deps.db
         .updateTable("export_purchases")
         .set(next)
         .where("export_id", "=", seen.exportId)
         .where(stillClaimedBy(deps.claimer))
-        .execute();
-      return Number(result?.numUpdatedRows ?? 0);
+        .executeTakeFirst();
+      return Number(saved.numUpdatedRows);
     });
   }
 }

@@ -344,14 +344,14 @@ async function settleJob(
     });
   } catch (error) {
     await settlementFailed(deps, "batch verification", claimed, error, async (next) => {
-      const [result] = await deps.db
+      const saved = await deps.db
         .updateTable("verify_purchases")
         .set(next)
         .where("generation", "=", job.generation)
         .where("process_id", "=", job.process_id)
         .where(stillClaimedBy(deps.claimer))
-        .execute();
-      return Number(result?.numUpdatedRows ?? 0);
+        .executeTakeFirst();
+      return Number(saved.numUpdatedRows);
     });
   }
 }
