@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vitest/config";
 import { TEST_V8_FLAGS } from "./tests/support/processes";
@@ -39,6 +41,16 @@ const ON_POSTGRES = [
  */
 const FORK_EXEC_ARGV = [...TEST_V8_FLAGS, "--max-semi-space-size=32"];
 
+/**
+ * The app's unit files that replace modules (vi.mock), which only a fresh module graph undoes:
+ * found by reading them, so that a new one cannot land among the files that share their graph.
+ */
+const APP_UNIT_DIR = fileURLToPath(new URL("./tests/unit/app/", import.meta.url));
+const MOCKING_APP_TESTS = readdirSync(APP_UNIT_DIR, { recursive: true, encoding: "utf8" })
+  .filter((name) => /\.test\.tsx?$/.test(name))
+  .filter((name) => /\bvi\.(do)?mock\(/.test(readFileSync(APP_UNIT_DIR + name, "utf8")))
+  .map((name) => `tests/unit/app/${name}`);
+
 /** Browser tests that assert how fast the app answers (see the `e2e-timed` project). */
 const TIMED_E2E = ["tests/e2e/recovery.test.ts"];
 
@@ -59,10 +71,21 @@ export default defineConfig({
     // Four were tried: the run took a fifth longer (both cores were already busy all the way).
     maxWorkers: Number(process.env.VITEST_MAX_WORKERS ?? 3),
     projects: [
-      // The app's components and hooks (jsdom, module mocks): threads, each file on its own.
+      // The app's components and hooks (jsdom): threads sharing their module graph, as below.
       {
         extends: true,
-        test: { name: "unit", include: ["tests/unit/app/**/*.test.{ts,tsx}"], pool: "threads" },
+        test: {
+          name: "unit",
+          include: ["tests/unit/app/**/*.test.{ts,tsx}"],
+          exclude: MOCKING_APP_TESTS,
+          pool: "threads",
+          isolate: false,
+        },
+      },
+      // The app's files that replace modules (vi.mock): each file in a module graph of its own.
+      {
+        extends: true,
+        test: { name: "unit-mocking", include: MOCKING_APP_TESTS, pool: "threads" },
       },
       // Pure functions of the contract, sandbox and server: threads sharing one module graph (no
       // mocks, no module state that outlives a test), so each module is loaded once per thread.
@@ -120,6 +143,11 @@ export default defineConfig({
           sequence: { groupOrder: 2 },
           globalSetup: ["tests/support/global-setup.ts", "tests/support/e2e-setup.ts"],
         },
+      },
+      // The fuzz run (its own process, nice 19) beside the timed browser file, which leaves a core idle.
+      {
+        extends: true,
+        test: { name: "fuzz", include: ["tests/fuzz/**/*.test.ts"], sequence: { groupOrder: 2 } },
       },
       // The files of ON_POSTGRES again on Debian's PostgreSQL server, started for the run.
       {

@@ -67,6 +67,7 @@ for (const op of fuzzed) {
     seed: 20261121,
   });
   const statuses = new Map<number, number>();
+  const opStarted = performance.now();
   let next = 0;
   const worker = async () => {
     while (next < bodies.length) {
@@ -81,7 +82,10 @@ for (const op of fuzzed) {
   };
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
   const summary = [...statuses].sort(([a], [b]) => a - b).map(([s, n]) => `${s}x${n}`);
-  console.log(`${op.id.padEnd(22)} ${bodies.length} bodies: ${summary.join(" ")}`);
+  const opSeconds = ((performance.now() - opStarted) / 1000).toFixed(1);
+  console.log(
+    `${op.id.padEnd(22)} ${bodies.length} bodies in ${opSeconds.padStart(4)} s: ${summary.join(" ")}`,
+  );
 }
 
 // Raw bytes that are not JSON at all, on every JSON operation.

@@ -1,12 +1,11 @@
 /**
- * `npm test`: type-check and lint beside Vitest, then the fuzz run; each phase's output printed
- * whole when it ends (Vitest's as it goes), then the wall time of every phase and the count of
- * tests. The type-check and the lint run at the lowest CPU priority (nice 19): they fill the gaps
- * Vitest leaves and never slow a browser test. The fuzz run once Vitest is done: beside it, even
- * at nice 19, the whole run took longer (both cores are busy all through Vitest, so it only got
- * its turn at the end anyway, and slowed every file on the way: 1,029 s against 945).
- * Exits non-zero when any phase fails. `--quick` is the edit loop's run (`npm run test:quick`):
- * unit and integration tests on the embedded database, no browser, no PostgreSQL, no fuzz.
+ * `npm test`: type-check and lint beside Vitest; each phase's output printed whole when it ends
+ * (Vitest's as it goes), then the wall time of every phase and the count of tests. The type-check
+ * and the lint run at the lowest CPU priority (nice 19): they fill the gaps Vitest leaves and never
+ * slow a browser test. The fuzz run is a Vitest file (tests/fuzz/sandbox-fuzz.test.ts), in the last
+ * group beside the timed browser file. Exits non-zero when any phase fails. `--quick` is the edit
+ * loop's run (`npm run test:quick`): unit and integration tests on the embedded database, no
+ * browser, no PostgreSQL, no fuzz.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync } from "node:fs";
@@ -26,9 +25,10 @@ interface Phase {
   stream?: boolean;
   /** Runs at the lowest CPU priority: it only takes what the tests leave. */
   background?: boolean;
-  /** Starts once Vitest has ended. */
-  afterVitest?: boolean;
 }
+
+/** The edit loop's projects: no browser, no PostgreSQL server, no fuzz run. */
+const QUICK_PROJECTS = ["unit", "unit-mocking", "unit-pure", "integration"];
 
 const vitest: Phase = {
   name: "vitest",
@@ -38,7 +38,7 @@ const vitest: Phase = {
     ...TEST_V8_FLAGS,
     path.join("node_modules", "vitest", "vitest.mjs"),
     "run",
-    ...(quick ? ["--project", "unit", "--project", "unit-pure", "--project", "integration"] : []),
+    ...(quick ? QUICK_PROJECTS.flatMap((name) => ["--project", name]) : []),
     "--reporter=default",
     "--reporter=json",
     `--outputFile.json=${REPORT}`,
@@ -51,11 +51,6 @@ const phases: Phase[] = quick
       { name: "typecheck", command: [bin("tsc"), "--noEmit"], background: true },
       { name: "lint", command: [bin("biome"), "check", "."], background: true },
       vitest,
-      {
-        name: "fuzz",
-        command: [process.execPath, "--import", "tsx", "tests/fuzz/sandbox-fuzz.ts"],
-        afterVitest: true,
-      },
     ];
 
 const started = performance.now();
@@ -99,12 +94,7 @@ function run(phase: Phase): Promise<{ phase: Phase; code: number; ms: number }> 
   });
 }
 
-const vitestDone = run(vitest);
-const results = await Promise.all(
-  phases.map((phase) =>
-    phase === vitest ? vitestDone : phase.afterVitest ? vitestDone.then(() => run(phase)) : run(phase),
-  ),
-);
+const results = await Promise.all(phases.map(run));
 
 interface Report {
   numTotalTestSuites: number;
