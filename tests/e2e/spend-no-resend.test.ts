@@ -1,6 +1,4 @@
-import { mkdirSync } from "node:fs";
-import { copyFile, rm } from "node:fs/promises";
-import path from "node:path";
+import { rm } from "node:fs/promises";
 import type { Browser, Locator, Page, Route } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Sandbox } from "../../src/sandbox/app";
@@ -14,11 +12,10 @@ import { balanceOf, expectClean, GERMANY, urlWithAudience } from "./checkout-sup
  * until "Try again", which carries the same Idempotency-Key. A 503 from the proxy ("nothing sent")
  * reads "Not sent, nothing charged" before and after a reload. A 409 "outcome unknown" says what
  * to check and buys again only after a confirmation, under a NEW key.
- * Screenshots: test-artifacts/spend-no-resend/*.png, copied to /tmp/wt-app-shots/.
+ * Screenshots: test-artifacts/spend-no-resend/*.png.
  */
 
 const SHOTS = "spend-no-resend";
-const COPIES = "/tmp/wt-app-shots";
 
 /** Every request that reaches the sandbox, by path. */
 const reached: string[] = [];
@@ -46,9 +43,7 @@ afterAll(async () => {
 });
 
 async function shot(page: Page, name: string) {
-  const file = await screenshot(page, SHOTS, name);
-  mkdirSync(COPIES, { recursive: true });
-  await copyFile(file, path.join(COPIES, `${name}.png`));
+  await screenshot(page, SHOTS, name);
 }
 
 const previewPanel = (page: Page) => page.getByRole("tabpanel", { name: "Preview first rows" });

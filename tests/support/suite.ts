@@ -8,7 +8,8 @@
  * browser, no PostgreSQL, no fuzz.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { ensureDataset } from "../../src/sandbox/dataset/index";
 import { TEST_DATASET } from "./global-setup";
@@ -62,10 +63,20 @@ const datasetMs = performance.now() - started;
 mkdirSync(path.dirname(REPORT), { recursive: true });
 rmSync(REPORT, { force: true });
 
+// The run's temporary folders (proxies' data folders, sandboxes, Chromium's profiles, the crash
+// suite's copies: about 2 GB) under one folder, removed at the end, so that many runs do not fill
+// the disk. KEEP_TEST_TMP=1 keeps it to look into.
+const runTmp = mkdtempSync(path.join(os.tmpdir(), "ab-test-run-"));
+const removeRunTmp = () => {
+  if (process.env.KEEP_TEST_TMP) console.log(`temporary folders kept in ${runTmp}`);
+  else rmSync(runTmp, { recursive: true, force: true });
+};
+
 const children = new Set<ChildProcess>();
 for (const signal of ["SIGINT", "SIGTERM"] as const)
   process.once(signal, () => {
     for (const child of children) child.kill(signal);
+    removeRunTmp();
     process.exit(130);
   });
 
@@ -74,7 +85,11 @@ function run(phase: Phase): Promise<{ phase: Phase; code: number; ms: number }> 
   const [command, ...args] = phase.background ? ["nice", "-n", "19", ...phase.command] : phase.command;
   const child = spawn(command!, args, {
     stdio: phase.stream ? ["ignore", "inherit", "inherit"] : ["ignore", "pipe", "pipe"],
-    env: { ...process.env, FORCE_COLOR: process.env.FORCE_COLOR ?? (process.stdout.isTTY ? "1" : "0") },
+    env: {
+      ...process.env,
+      TMPDIR: runTmp,
+      FORCE_COLOR: process.env.FORCE_COLOR ?? (process.stdout.isTTY ? "1" : "0"),
+    },
   });
   children.add(child);
   const output: Buffer[] = [];
@@ -95,6 +110,7 @@ function run(phase: Phase): Promise<{ phase: Phase; code: number; ms: number }> 
 }
 
 const results = await Promise.all(phases.map(run));
+removeRunTmp();
 
 interface Report {
   numTotalTestSuites: number;
