@@ -8,7 +8,7 @@
  * browser, no PostgreSQL, no fuzz.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { ensureDataset } from "../../src/sandbox/dataset/index";
@@ -67,6 +67,9 @@ rmSync(REPORT, { force: true });
 // suite's copies: about 2 GB) under one folder, removed at the end, so that many runs do not fill
 // the disk. KEEP_TEST_TMP=1 keeps it to look into.
 const runTmp = mkdtempSync(path.join(os.tmpdir(), "ab-test-run-"));
+// Open to every user as the system's own is (sticky): the PostgreSQL server, run as its own user,
+// makes its data folders here.
+chmodSync(runTmp, 0o1777);
 const removeRunTmp = () => {
   if (process.env.KEEP_TEST_TMP) console.log(`temporary folders kept in ${runTmp}`);
   else rmSync(runTmp, { recursive: true, force: true });
