@@ -32,6 +32,7 @@ const ON_POSTGRES = [
   "roles", // a role changed by another instance, read from the database on every spend
   "tool-spends", // settlement claimed by one instance, taken over from a stopped one
   "users-cli", // the CLI on DATABASE_URL beside a running proxy (no embedded lock)
+  "backup", // pg_dump and pg_restore; a restore refused while an instance is alive on the server
 ].map((name) => `tests/integration/server/${name}.test.ts`);
 
 /**

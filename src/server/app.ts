@@ -7,7 +7,8 @@ import { operationById } from "../contract/routes";
 import { CANCELS, DOWNLOADS, mayCall, mayCancel, ROTATIONS, TEAM_CODES } from "../contract/team";
 import { ConfigError, type ProxyConfig } from "./config";
 import type { ProxyEnv } from "./context";
-import { type Database, openDatabase } from "./db/database";
+import { serveBackups } from "./db/backup";
+import { type Database, openDatabase, PROXY_APPLICATION_NAME } from "./db/database";
 import { forwardHandler, interruptedRotationMessage, runSpend, spendCall } from "./forward";
 import { HostAllowlist, isLoopbackHost } from "./hosts";
 import { API_PREFIX, registerOperations, unsafeTarget } from "./http/allowlist";
@@ -86,7 +87,12 @@ export async function createProxy(
     deps.logger ??
     createLogger({ level: config.logLevel, secrets: () => keys.secrets(), destination: deps.logDestination });
   const database =
-    deps.database ?? (await openDatabase({ ...config, onTrouble: (line) => logger.error(scrub(line)) }));
+    deps.database ??
+    (await openDatabase({
+      ...config,
+      applicationName: PROXY_APPLICATION_NAME,
+      onTrouble: (line) => logger.error(scrub(line)),
+    }));
   let access: Access;
   const journal = new SpendJournal(database, {
     ttlMs: config.idempotencyTtlMs,
@@ -137,6 +143,10 @@ export async function createProxy(
     keys.interruptedRotation = cutOff.at(-1)!.at;
     logger.error(interruptedRotationMessage(keys.interruptedRotation, keys.storedIn));
   }
+  // `npm run backup` asks this process for a copy of the embedded database it holds.
+  const backups = deps.database
+    ? null
+    : await serveBackups(config.dataDir, database, (line) => logger.info(scrub(line)));
   const hosts = new HostAllowlist(config.publicHosts, config.port);
   const shaper = new RateShaper(config.rate);
   const stats = new ProxyStats(() => shaper.queueLength);
@@ -498,6 +508,7 @@ export async function createProxy(
       await Promise.allSettled([...settling.under]);
       shaper.close();
       access.close();
+      await backups?.close();
       await journal.close();
       if (!deps.database) await database.close();
     },

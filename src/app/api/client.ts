@@ -10,17 +10,47 @@ import { ApiError, isAbortError, toApiError } from "./api-error";
  */
 export const REQUEST_TIMEOUT_MS = 15_000;
 
+/** How far the proxy's clock is ahead of this browser's, from its answers' Date header. */
+let serverClockAheadMs = 0;
+
 export const api = ky.create({
   prefixUrl: "/api",
   headers: { "x-csrf": "1" },
   timeout: REQUEST_TIMEOUT_MS,
   retry: 0,
   credentials: "same-origin",
+  hooks: {
+    afterResponse: [
+      (_request, _options, response) => {
+        const date = Date.parse(response.headers.get("date") ?? "");
+        // The header counts whole seconds: a smaller difference is its rounding, not a skew.
+        if (Number.isFinite(date)) {
+          const ahead = date - Date.now();
+          serverClockAheadMs = Math.abs(ahead) > 2000 ? ahead : 0;
+        }
+      },
+    ],
+  },
 });
 
-/** A fresh Idempotency-Key (the proxy accepts 8 to 128 letters, digits, - or _; a UUID fits). */
-export function newIdempotencyKey(): string {
-  return crypto.randomUUID();
+/**
+ * A fresh Idempotency-Key: a UUIDv7, whose first 48 bits are the time it was made (by the proxy's
+ * clock), so that after a restore from a backup the proxy can tell a key made before it (which may
+ * have been sent and lost with the restore) from a new one. The proxy accepts 8 to 128 letters,
+ * digits, - or _.
+ */
+export function newIdempotencyKey(now: number = Date.now() + serverClockAheadMs): string {
+  const bytes = new Uint8Array(16);
+  crypto.getRandomValues(bytes);
+  let time = Math.max(0, Math.floor(now));
+  for (let i = 5; i >= 0; i--) {
+    bytes[i] = time % 256;
+    time = Math.floor(time / 256);
+  }
+  bytes[6] = 0x70 | (bytes[6]! & 0x0f);
+  bytes[8] = 0x80 | (bytes[8]! & 0x3f);
+  const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 /**

@@ -16,15 +16,16 @@ export async function writeFileAtomic(
   const temp = path.join(dir, `.${path.basename(file)}.${randomBytes(6).toString("hex")}.tmp`);
   const handle = await open(temp, "wx", mode);
   try {
-    await handle.writeFile(content);
-    await handle.chmod(mode); // the umask cannot widen it, but an inherited ACL might
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
+    try {
+      await handle.writeFile(content);
+      await handle.chmod(mode); // the umask cannot widen it, but an inherited ACL might
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
     await rename(temp, file);
   } catch (error) {
+    // A half-written temp file is never read; left behind it would only fill a full disk further.
     await unlink(temp).catch(() => {});
     throw error;
   }

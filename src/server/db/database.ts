@@ -25,6 +25,11 @@ export interface Database {
   kind: "embedded" | "server";
   /** Where it is, for messages: a folder, or the server's address without its password. */
   where: string;
+  /**
+   * The embedded database on its folder: `first` run on its one connection, then a copy of the
+   * folder as a gzipped tar taken before any other query (backup.ts). A server's copy is pg_dump's.
+   */
+  dump?<T>(first: (connection: Kysely<Tables>) => Promise<T>): Promise<{ first: T; bytes: Uint8Array }>;
   close(): Promise<void>;
 }
 
@@ -47,13 +52,15 @@ export interface DatabaseOptions {
    * lent by the caller, who closes it or lends it again.
    */
   inMemory?: PGlite;
+  /** On a server: the name its connections carry (a restore looks for the proxy's: backup.ts). */
+  applicationName?: string;
   /** One line for the operator when the embedded database breaks or comes back (embedded-database.ts). */
   onTrouble?: (line: string) => void;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   const database = options.databaseUrl
-    ? await openServer(options.databaseUrl)
+    ? await openServer(options.databaseUrl, options.applicationName ?? TOOL_APPLICATION_NAME)
     : options.inMemory
       ? lent(options.inMemory)
       : await openEmbedded(options.dataDir, options.onTrouble);
@@ -74,10 +81,19 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   return database;
 }
 
-async function openServer(url: string): Promise<Database> {
+/** What a running proxy's connections to a server are called, and a command's (`npm run users`, …). */
+export const PROXY_APPLICATION_NAME = "audience-builder proxy";
+const TOOL_APPLICATION_NAME = "audience-builder tool";
+
+async function openServer(url: string, applicationName: string): Promise<Database> {
   const { default: pg } = await import("pg");
   const where = redacted(url);
-  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5000 });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    connectionTimeoutMillis: 5000,
+    application_name: applicationName,
+  });
   // A server that goes away later makes queries fail (and spending refuse); it must not end the process.
   // An idle client's error reaches the pool; one checked out (inside a transaction, between two of
   // its statements) emits it on itself, where no listener would make it an uncaught exception.
@@ -94,7 +110,9 @@ async function openServer(url: string): Promise<Database> {
 }
 
 /** Written beside the embedded database once it has been opened: the folder has been used. */
-const USED_MARKER = "store-used";
+export const USED_MARKER = "store-used";
+/** Held by the process that has the embedded database open (its pid inside). */
+export const LOCK_FILE = "db.lock";
 
 function lent(pglite: PGlite): Database {
   const db = new Kysely<Tables>({ dialect: new PGliteDialect(pglite) });
@@ -105,7 +123,7 @@ function lent(pglite: PGlite): Database {
 async function openEmbedded(dataDir: string, onTrouble?: (line: string) => void): Promise<Database> {
   const folder = path.join(dataDir, "db");
   await usableFolder(dataDir);
-  const unlock = await lockFolder(path.join(dataDir, "db.lock"), folder);
+  const unlock = await lockFolder(path.join(dataDir, LOCK_FILE), folder);
   const marker = path.join(dataDir, USED_MARKER);
   const marked = existsSync(marker);
   const rotated = existsSync(path.join(dataDir, "api-key"));
@@ -148,6 +166,11 @@ async function openEmbedded(dataDir: string, onTrouble?: (line: string) => void)
     db,
     kind: "embedded",
     where: folder,
+    // On the one connection, held throughout: no transaction is open while the folder is copied.
+    dump: (first) =>
+      db
+        .connection()
+        .execute(async (connection) => ({ first: await first(connection), bytes: await pglite.dump() })),
     async close() {
       await db.destroy();
       await unlock();
@@ -173,7 +196,7 @@ async function usableFolder(dataDir: string) {
  * so nobody reads it empty; one left by a process that is gone is replaced atomically, and whoever
  * finds their own pid in it a moment later holds it (two taking over at once cannot both win).
  */
-async function lockFolder(lockFile: string, folder: string): Promise<() => Promise<void>> {
+export async function lockFolder(lockFile: string, folder: string): Promise<() => Promise<void>> {
   const mine = `${lockFile}.${process.pid}.${randomBytes(4).toString("hex")}`;
   const release = () => unlink(lockFile).catch(() => {});
   const holder = async () => Number((await readFile(lockFile, "utf8").catch(() => "")).trim());

@@ -61,7 +61,7 @@ function newWorker(folder: string): Worker {
 interface Instance {
   worker: Worker;
   generation: number;
-  pending: Map<number, { resolve(answer: QueryAnswer): void; reject(error: Error): void }>;
+  pending: Map<number, { resolve(answer: QueryAnswer | Uint8Array): void; reject(error: Error): void }>;
 }
 
 export class EmbeddedDatabase implements EmbeddedQueries {
@@ -108,6 +108,25 @@ export class EmbeddedDatabase implements EmbeddedQueries {
     };
   }
 
+  /**
+   * The database folder as a gzipped tar (PGlite's dumpDataDir), taken between two queries: the
+   * caller holds the one connection (no transaction is open), so the copy is what a crash at that
+   * moment would leave, which PostgreSQL opens by replaying its log.
+   */
+  dump(): Promise<Uint8Array> {
+    const instance = this.instance;
+    if (this.ended) return Promise.reject(new Error("the embedded database is closed"));
+    if (!instance)
+      return Promise.reject(
+        new EmbeddedDatabaseDown(`the embedded database is being opened again after ${this.lastBreak}`),
+      );
+    const id = this.nextId++;
+    return new Promise<Uint8Array>((resolve, reject) => {
+      instance.pending.set(id, { resolve: resolve as (answer: QueryAnswer | Uint8Array) => void, reject });
+      instance.worker.postMessage({ type: "dump", id } satisfies ToWorker);
+    });
+  }
+
   async close(): Promise<void> {
     if (this.ended) return;
     this.ended = true;
@@ -139,7 +158,7 @@ export class EmbeddedDatabase implements EmbeddedQueries {
       );
     const id = this.nextId++;
     return new Promise<QueryAnswer<R>>((resolve, reject) => {
-      instance.pending.set(id, { resolve: resolve as (answer: QueryAnswer) => void, reject });
+      instance.pending.set(id, { resolve: resolve as (answer: QueryAnswer | Uint8Array) => void, reject });
       instance.worker.postMessage({ type: "query", id, sql, params } satisfies ToWorker);
     });
   }
@@ -161,6 +180,10 @@ export class EmbeddedDatabase implements EmbeddedQueries {
             instance.pending
               .get(message.id)
               ?.resolve({ rows: message.rows, affectedRows: message.affectedRows });
+            instance.pending.delete(message.id);
+            return;
+          case "dumped":
+            instance.pending.get(message.id)?.resolve(new Uint8Array(message.bytes));
             instance.pending.delete(message.id);
             return;
           case "error": {

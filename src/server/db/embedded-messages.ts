@@ -1,11 +1,16 @@
 /** What the proxy and its embedded database's worker say to each other (embedded-database.ts). */
 
-export type ToWorker = { type: "query"; id: number; sql: string; params: unknown[] } | { type: "close" };
+export type ToWorker =
+  | { type: "query"; id: number; sql: string; params: unknown[] }
+  /** A copy of the database folder (a gzipped tar), taken between two queries. */
+  | { type: "dump"; id: number }
+  | { type: "close" };
 
 export type FromWorker =
   | { type: "ready" }
   | { type: "failed"; error: ErrorRecord }
   | { type: "result"; id: number; rows: unknown[]; affectedRows?: number }
+  | { type: "dumped"; id: number; bytes: ArrayBuffer }
   | { type: "error"; id: number; error: ErrorRecord }
   | { type: "closed" };
 

@@ -17,6 +17,18 @@ try {
       port.postMessage({ type: "closed" });
       return;
     }
+    if (message.type === "dump") {
+      try {
+        // Whatever a checkpoint leaves in the log is replayed when the copy is opened, as after a
+        // crash; the checkpoint only makes that short.
+        await pglite.query("checkpoint");
+        const bytes = await (await pglite.dumpDataDir("gzip")).arrayBuffer();
+        port.postMessage({ type: "dumped", id: message.id, bytes }, [bytes]);
+      } catch (error) {
+        port.postMessage({ type: "error", id: message.id, error: describeError(error) });
+      }
+      return;
+    }
     try {
       const result = await pglite.query(message.sql, message.params);
       port.postMessage({

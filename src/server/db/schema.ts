@@ -28,6 +28,21 @@ export interface Tables {
   spend_holds: SpendHoldTable;
   contact_reservations: ContactReservationTable;
   row_marks: RowMarkTable;
+  store_backups: StoreBackupTable;
+  store_restores: StoreRestoreTable;
+}
+
+/** A backup's moment, written before the copy is taken, so the copy holds it (backup.ts). */
+export interface StoreBackupTable {
+  id: Generated<string>;
+  taken_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+/** A restore: keys made before it and missing from the journal may have been lost with it. */
+export interface StoreRestoreTable {
+  id: Generated<string>;
+  restored_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  backup_taken_at: Timestamp | null;
 }
 
 /** A change of a marked table's row count, written by the database's triggers (migration 014). */

@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from "node:crypto";
 import { type ExpressionBuilder, type Kysely, sql } from "kysely";
+import { lastRestore } from "../db/backup";
 import type { Database } from "../db/database";
 import type { Tables } from "../db/schema";
 import type { BufferedAnswer } from "../http/answer";
@@ -8,6 +9,18 @@ import type { Claimer } from "./settlement";
 
 /** Stripe's rule, narrowed: 8 to 128 characters a header can carry without escaping. */
 export const IDEMPOTENCY_KEY = /^[A-Za-z0-9_-]{8,128}$/;
+
+const UUID_V7 = /^([0-9a-f]{8})-([0-9a-f]{4})-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
+
+/**
+ * Whether a key says it was made before `moment`: a UUIDv7 (the app's keys) carries the time it
+ * was made. Another key's age cannot be told, and is taken as new.
+ */
+export function keyMadeBefore(key: string, moment: Date): boolean {
+  const v7 = UUID_V7.exec(key);
+  if (!v7) return false;
+  return Number.parseInt(`${v7[1]}${v7[2]}`, 16) < moment.getTime();
+}
 
 /** What a spend's exchange with the service came to, as far as the proxy can know. */
 export type WorkOutcome =
@@ -98,6 +111,8 @@ export class SpendJournal {
    */
   private readonly unsent = new Set<string>();
   private timers: NodeJS.Timeout[] = [];
+  /** When the store was last restored from a backup (db/backup.ts): keys made before may be lost. */
+  private restoredAt: Date | null = null;
 
   /**
    * This instance as a settlement's claimer (settlement.ts): another instance named by a claim has
@@ -133,6 +148,7 @@ export class SpendJournal {
       .insertInto("proxy_instances")
       .values({ id: this.instanceId, started_at: dbNow, seen_at: dbNow })
       .execute();
+    this.restoredAt = await lastRestore(db);
     await this.sweep();
     await this.sweepGone();
     const beat = setInterval(() => {
@@ -262,6 +278,14 @@ export class SpendJournal {
   ): Promise<SpendResult> {
     const { db } = this.database;
     const waitUntil = Date.now() + this.options.joinWaitMs;
+    if (this.restoredAt && keyMadeBefore(scope.key, this.restoredAt)) {
+      // Made before the store was restored, and not in it: it may have been sent after the backup
+      // was taken, its record lost with the restore. Never sent again by itself.
+      const lost = await this.lostInRestore(id).catch((error) => {
+        throw new JournalUnavailable(String((error as Error)?.message ?? error));
+      });
+      if (lost) return { kind: "unknown", since: this.restoredAt };
+    }
     for (;;) {
       let inserted: { id: string } | undefined;
       try {
@@ -339,6 +363,12 @@ export class SpendJournal {
         .executeTakeFirst();
       if (Number(taken.numUpdatedRows) === 1) return this.perform(id, work);
     }
+  }
+
+  private async lostInRestore(id: string): Promise<boolean> {
+    const { db } = this.database;
+    const row = await db.selectFrom("spend_journal").select("id").where("id", "=", id).executeTakeFirst();
+    return row === undefined && (await boughtAt(db, id)) === null;
   }
 
   private insertPending(

@@ -226,6 +226,8 @@ const TABLE_OWNERS: Readonly<Record<string, string>> = {
   audit_log: "server/team/audit.ts",
   team_jobs: "server/team/jobs.ts",
   row_marks: "server/db/integrity.ts",
+  store_backups: "server/db/backup.ts",
+  store_restores: "server/db/backup.ts",
 };
 
 /** The tables a file's SQL names: in Kysely's builders, and in `sql` templates. */

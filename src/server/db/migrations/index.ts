@@ -14,6 +14,7 @@ import { migration as m012 } from "./012-caps-belong-to-a-person";
 import { migration as m013 } from "./013-owned-contacts-by-email";
 import { migration as m014 } from "./014-row-marks";
 import { migration as m015 } from "./015-settlement-claimer";
+import { migration as m016 } from "./016-backups-restores";
 
 /**
  * The one set of migrations, for PGlite and PostgreSQL alike, one per file, named in the order they
@@ -37,6 +38,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   "013-owned-contacts-by-email": m013,
   "014-row-marks": m014,
   "015-settlement-claimer": m015,
+  "016-backups-restores": m016,
 };
 
 /** The migrations, for Kysely's Migrator (tests migrate step by step with it). */
