@@ -22,6 +22,7 @@ import { ConfigError } from "../config";
 import { writeFileAtomic } from "./atomic-file";
 import {
   type Database,
+  DatabaseInUse,
   LOCK_FILE,
   lockFolder,
   openDatabase,
@@ -213,7 +214,11 @@ async function restoreEmbedded(dataDir: string, file: string): Promise<Restored>
   const folder = path.join(dataDir, "db");
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
   const unlock = await lockFolder(path.join(dataDir, LOCK_FILE), folder).catch((error) => {
-    throw new ConfigError(`${(error as Error).message} A store is restored while no proxy runs on it.`);
+    throw error instanceof DatabaseInUse
+      ? new ConfigError(
+          `a proxy (process ${error.holder}) is running on ${dataDir}: stop it, then restore (nothing was changed)`,
+        )
+      : error;
   });
   let setAside: string | null = null;
   try {
