@@ -73,6 +73,10 @@ beforeAll(async () => {
       // A minute in production; after a 429 the shaper holds its window full, so a short one here.
       UPSTREAM_RATE_WINDOW_MS: "1500",
       QUEUE_TIMEOUT_MS: "3000",
+      // The latency case's preview takes its 1 s plus the sandbox's own work, which with three
+      // browser files starting at once passed the 1.5 s of the reads (a timeout: "we don't know").
+      // A hung preview is then said after 4 s, within every case's bound.
+      UPSTREAM_TIMEOUTS: "preview=4000",
     }),
   ]);
   ({ app, sandbox, faults } = running);
@@ -307,7 +311,7 @@ function writeResults() {
     "",
     `Measured ${new Date().toISOString()} on ${machine}, by \`npx vitest run tests/e2e/faults.test.ts\`.`,
     "",
-    `Proxy in this suite: upstream timeout ${UPSTREAM_TIMEOUT_MS} ms, 2 retries of pure reads, no count cache; the app retries reads 3 times (1 s, 2 s). Faults sit between the proxy and the sandbox; the Builder meets them on every call, a purchase on its spend only. "Time to message" runs from the page load (Builder) or the Confirm click (Checkout) to the message; "time to recover" from the moment the fault is cleared to the count and sample (Builder) or the bought rows (Checkout) on screen: the Builder by itself, without a click (the 429 storm: the person's "Try again" click included); Checkout through the person's click. Upstream calls: answered by the fault / reached the sandbox, during the whole case.`,
+    `Proxy in this suite: upstream timeout ${UPSTREAM_TIMEOUT_MS} ms (a preview 4,000 ms), 2 retries of pure reads, no count cache; the app retries reads 3 times (1 s, 2 s). Faults sit between the proxy and the sandbox; the Builder meets them on every call, a purchase on its spend only. "Time to message" runs from the page load (Builder) or the Confirm click (Checkout) to the message; "time to recover" from the moment the fault is cleared to the count and sample (Builder) or the bought rows (Checkout) on screen: the Builder by itself, without a click (the 429 storm: the person's "Try again" click included); Checkout through the person's click. Upstream calls: answered by the fault / reached the sandbox, during the whole case.`,
     "",
     "| Fault | Flow | What the person saw | Time to message | Time to recover after clear | Upstream calls (faulted / reached sandbox) | Credits charged |",
     "| --- | --- | --- | --- | --- | --- | --- |",
