@@ -25,10 +25,11 @@ import {
   DatabaseInUse,
   LOCK_FILE,
   lockFolder,
+  lockHolder,
+  markUsed,
   openDatabase,
   PROXY_APPLICATION_NAME,
   reason,
-  USED_MARKER,
 } from "./database";
 import { openDurable } from "./durable-folder";
 import { migrate } from "./migrations";
@@ -241,7 +242,7 @@ async function restoreEmbedded(dataDir: string, file: string): Promise<Restored>
       await migrate(db as Kysely<unknown>);
       const backupTakenAt = await recordRestore(db);
       await db.destroy();
-      await writeMarker(dataDir);
+      await markUsed(dataDir, "restored");
       return { backupTakenAt, setAside };
     } finally {
       if (!pglite.closed) await pglite.close();
@@ -308,18 +309,6 @@ async function recordRestore(db: Database["db"]): Promise<Date | null> {
 
 // ---- Helpers ----
 
-/** The pid holding the embedded database's lock, if that process is alive. */
-async function lockHolder(dataDir: string): Promise<number | null> {
-  const owner = Number((await readFile(path.join(dataDir, LOCK_FILE), "utf8").catch(() => "")).trim());
-  if (!Number.isInteger(owner) || owner <= 0) return null;
-  try {
-    process.kill(owner, 0);
-    return owner;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM" ? owner : null;
-  }
-}
-
 /** PostgreSQL's own tool on a server; the password goes by environment, never on the command line. */
 function pgTool(tool: "pg_dump" | "pg_restore", url: string, args: string[]): Promise<void> {
   const parsed = new URL(url);
@@ -372,11 +361,4 @@ async function readHead(file: string): Promise<Buffer> {
   } finally {
     await handle.close();
   }
-}
-
-async function writeMarker(dataDir: string) {
-  await writeFileAtomic(
-    path.join(dataDir, USED_MARKER),
-    `The team's store was restored in this folder (${new Date().toISOString()}). While this file is here, a missing db/ stops the proxy's start instead of beginning an empty store.\n`,
-  );
 }

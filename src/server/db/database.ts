@@ -110,7 +110,7 @@ async function openServer(url: string, applicationName: string): Promise<Databas
 }
 
 /** Written beside the embedded database once it has been opened: the folder has been used. */
-export const USED_MARKER = "store-used";
+const USED_MARKER = "store-used";
 /** Held by the process that has the embedded database open (its pid inside). */
 export const LOCK_FILE = "db.lock";
 
@@ -157,11 +157,8 @@ async function openEmbedded(dataDir: string, onTrouble?: (line: string) => void)
     );
   }
   const db = new Kysely<Tables>({ dialect: new PGliteDialect(pglite) });
-  if (!marked)
-    await writeFileAtomic(
-      marker,
-      `The team's store was opened in this folder (${new Date().toISOString()}). While this file is here, a missing db/ stops the proxy's start instead of beginning an empty store.\n`,
-    ).catch(() => {}); // the database opened: a folder that takes no file is said by the next write
+  // The database opened: a folder that takes no file is said by the next write.
+  if (!marked) await markUsed(dataDir, "opened").catch(() => {});
   return {
     db,
     kind: "embedded",
@@ -176,6 +173,14 @@ async function openEmbedded(dataDir: string, onTrouble?: (line: string) => void)
       await unlock();
     },
   };
+}
+
+/** Writes DATA_DIR/store-used: from now on a missing db/ beside it stops the start (see openEmbedded). */
+export function markUsed(dataDir: string, how: "opened" | "restored"): Promise<void> {
+  return writeFileAtomic(
+    path.join(dataDir, USED_MARKER),
+    `The team's store was ${how} in this folder (${new Date().toISOString()}). While this file is here, a missing db/ stops the proxy's start instead of beginning an empty store.\n`,
+  );
 }
 
 /** DATA_DIR must exist (it is made) and be writable: said in one line, before anything else. */
@@ -199,7 +204,7 @@ async function usableFolder(dataDir: string) {
 export async function lockFolder(lockFile: string, folder: string): Promise<() => Promise<void>> {
   const mine = `${lockFile}.${process.pid}.${randomBytes(4).toString("hex")}`;
   const release = () => unlink(lockFile).catch(() => {});
-  const holder = async () => Number((await readFile(lockFile, "utf8").catch(() => "")).trim());
+  const holder = () => lockPid(lockFile);
   try {
     for (let attempt = 0; attempt < 3; attempt++) {
       await writeFile(mine, String(process.pid), { mode: 0o600 });
@@ -230,6 +235,16 @@ export async function lockFolder(lockFile: string, folder: string): Promise<() =
     await unlink(mine).catch(() => {});
   }
   throw new ConfigError(`the lock ${lockFile} could not be taken`);
+}
+
+/** The live process holding DATA_DIR's embedded database (the pid in its lock), if any. */
+export async function lockHolder(dataDir: string): Promise<number | null> {
+  const owner = await lockPid(path.join(dataDir, LOCK_FILE));
+  return Number.isInteger(owner) && owner > 0 && isAlive(owner) ? owner : null;
+}
+
+async function lockPid(lockFile: string): Promise<number> {
+  return Number((await readFile(lockFile, "utf8").catch(() => "")).trim());
 }
 
 function isAlive(pid: number): boolean {
