@@ -1,8 +1,5 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
-import { createSandbox } from "./sandbox/app";
-import { sandboxOptionsFromEnv } from "./sandbox/config";
-import { SandboxStartError } from "./sandbox/state/damage";
 import { createProxy } from "./server/app";
 import { ConfigError, configFromEnv } from "./server/config";
 import { serveProxy } from "./server/serve";
@@ -52,6 +49,11 @@ async function main() {
   if (config.upstreamUrl) {
     upstream = liveUpstream(config.upstreamUrl);
   } else {
+    // Loaded only here: in front of a live upstream the proxy holds no sandbox (DuckDB's library
+    // and the sandbox's modules are tens of MB of a process meant to be light).
+    const { createSandbox } = await import("./sandbox/app");
+    const { sandboxOptionsFromEnv } = await import("./sandbox/config");
+    const { SandboxStartError } = await import("./sandbox/state/damage");
     let sandbox: Awaited<ReturnType<typeof createSandbox>>;
     try {
       sandbox = await createSandbox(sandboxOptionsFromEnv().options);

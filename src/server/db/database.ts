@@ -30,6 +30,8 @@ export interface Database {
    * folder as a gzipped tar taken before any other query (backup.ts). A server's copy is pg_dump's.
    */
   dump?<T>(first: (connection: Kysely<Tables>) => Promise<T>): Promise<{ first: T; bytes: Uint8Array }>;
+  /** The embedded database opened again in a fresh worker, leaving the memory its creation and migrations grew (embedded-database.ts). */
+  renew?(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -65,7 +67,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       ? lent(options.inMemory)
       : await openEmbedded(options.dataDir, options.onTrouble);
   try {
-    await migrate(database.db as Kysely<unknown>);
+    const applied = await migrate(database.db as Kysely<unknown>);
+    if (applied > 0) await database.renew?.();
   } catch (error) {
     await database.close();
     throw new ConfigError(`${(error as Error).message} (${database.where})`);
@@ -168,6 +171,7 @@ async function openEmbedded(dataDir: string, onTrouble?: (line: string) => void)
       db
         .connection()
         .execute(async (connection) => ({ first: await first(connection), bytes: await pglite.dump() })),
+    renew: () => pglite.renew(),
     async close() {
       await db.destroy();
       await unlock();

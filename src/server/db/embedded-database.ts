@@ -134,7 +134,27 @@ export class EmbeddedDatabase implements EmbeddedQueries {
     await this.reviving?.catch(() => {});
     const instance = this.instance;
     this.instance = null;
-    if (!instance) return;
+    if (instance) await this.end(instance);
+  }
+
+  /**
+   * Opens the database again in a fresh worker. A WebAssembly instance's memory only grows: after
+   * a one-off job that grew it (a new store's initdb, which also leaves a second instance behind,
+   * and its migrations: hundreds of MB), the proxy would keep that memory for its whole life.
+   * Only while nothing else queries it (at start).
+   */
+  async renew(): Promise<void> {
+    const instance = this.instance;
+    if (this.ended || !instance) return;
+    this.instance = null;
+    this.lastBreak = "its renewal at start";
+    await this.end(instance);
+    this.instance = await this.start();
+    this.openedAt = Date.now();
+  }
+
+  /** Closes an instance's database (its last writes flushed), then ends its worker. */
+  private async end(instance: Instance): Promise<void> {
     const closed = new Promise<void>((resolve) =>
       instance.worker.on("message", (message: FromWorker) => message.type === "closed" && resolve()),
     );

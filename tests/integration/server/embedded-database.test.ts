@@ -55,6 +55,22 @@ describe("the embedded database in its worker", () => {
     expect((await database.query<{ id: number }>("select id from t")).rows).toEqual([{ id: 1 }]);
   });
 
+  it("renewed (a fresh worker, as after a new store's migrations): the data kept, queries answered, nothing said", async () => {
+    const lines: string[] = [];
+    const database = await open(lines);
+    await database.query("insert into t values ($1), ($2)", [1, 2]);
+    await database.renew();
+    expect((await database.query<{ id: number }>("select id from t order by id")).rows).toEqual([
+      { id: 1 },
+      { id: 2 },
+    ]);
+    await database.query("insert into t values ($1)", [3]);
+    expect((await database.query<{ n: number }>("select count(*)::int as n from t")).rows).toEqual([
+      { n: 3 },
+    ]);
+    expect(lines).toEqual([]);
+  });
+
   it("after an error that breaks the instance: refuses at once, opens again by itself, the data kept", async () => {
     const lines: string[] = [];
     const database = await open(lines);

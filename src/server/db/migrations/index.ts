@@ -45,7 +45,8 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
 export const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
 
 /** Brings the schema up to date; throws with the failing migration's name. */
-export async function migrate(db: Kysely<unknown>): Promise<void> {
+/** Brings the schema to the latest migration; resolves to how many were applied. */
+export async function migrate(db: Kysely<unknown>): Promise<number> {
   const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === "Error")?.migrationName ?? "(none)";
@@ -53,4 +54,5 @@ export async function migrate(db: Kysely<unknown>): Promise<void> {
       `database migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`,
     );
   }
+  return results?.filter((result) => result.status === "Success").length ?? 0;
 }
