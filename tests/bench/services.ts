@@ -43,7 +43,9 @@ export async function startSandboxProcess(dir: string, rows: number, env: Record
 export async function startEmbeddedProxy(dir: string, rows: number, name = "embedded") {
   const dataDir = path.join(dir, `${name}-sandbox`);
   mkdirSync(dataDir, { recursive: true });
-  symlinkSync(path.join(dir, "sandbox", "dataset"), path.join(dataDir, "dataset"));
+  // Started again on the same state (a restart), the link is already there.
+  if (!existsSync(path.join(dataDir, "dataset")))
+    symlinkSync(path.join(dir, "sandbox", "dataset"), path.join(dataDir, "dataset"));
   return startProxy(dir, name, "", {
     CACHE_TTL_MS: "0",
     API_KEY: "",

@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { inject } from "vitest";
+import { bundle, SERVER_ENTRIES } from "../../src/bundle.mjs";
 import { nodeArgsOf, type ProductScript } from "./processes";
 
 /**
@@ -14,30 +15,23 @@ import { nodeArgsOf, type ProductScript } from "./processes";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
-/** The npm scripts bundled, each as `<script>.mjs`; their entries are read from package.json. */
+/** The npm scripts bundled, each as `<script>.mjs`: `start` is the launcher `npm start` bundles (src/bundle.mjs), the others' entries are read from package.json. */
 const SCRIPTS: ProductScript[] = ["start", "sandbox", "users"];
 
 /** Bundles the entries into a new folder under .data/test-build (inside the project, so that
- * node_modules resolves from it); returns the folder and its removal. */
+ * node_modules resolves from it), with `npm start`'s own options; returns the folder and its removal. */
 export async function buildProduct(): Promise<{ dir: string; remove(): void }> {
-  const { build } = await import("esbuild");
   const parent = path.join(ROOT, ".data/test-build");
   mkdirSync(parent, { recursive: true });
   const dir = mkdtempSync(path.join(parent, "run-"));
-  await build({
-    entryPoints: {
-      ...Object.fromEntries(SCRIPTS.map((script) => [script, path.join(ROOT, nodeArgsOf(script).at(-1)!)])),
-      // The embedded database's worker, found beside the module that starts it (embedded-database.ts).
-      "embedded-worker": path.join(ROOT, "src/server/db/embedded-worker.ts"),
-    },
-    outdir: dir,
-    outExtension: { ".js": ".mjs" },
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    target: "node20",
-    packages: "external",
-    logLevel: "warning",
+  await bundle(dir, {
+    ...Object.fromEntries(
+      SCRIPTS.map((script) => [
+        script,
+        script === "start" ? SERVER_ENTRIES.launcher : nodeArgsOf(script).at(-1)!,
+      ]),
+    ),
+    "embedded-worker": SERVER_ENTRIES["embedded-worker"],
   });
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }

@@ -74,14 +74,21 @@ export function validateSpec(spec: DatasetSpec): void {
     throw new Error(`dataset seed must be an integer in 0..2,147,483,647, got ${spec.seed}`);
 }
 
+function projectRootAbove(folder: string): string {
+  for (let dir = folder; ; dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, "package.json"))) return dir;
+    if (path.dirname(dir) === dir) throw new Error(`no package.json above ${folder}`);
+  }
+}
+
 async function generateInChild(file: string, spec: DatasetSpec): Promise<string> {
   mkdirSync(path.dirname(file), { recursive: true });
   removeAbandonedTemps(file);
   const temp = `${file}.tmp-${process.pid}-${Date.now()}`;
-  const here = path.dirname(fileURLToPath(import.meta.url));
-  const script = path.join(here, "generate.ts");
-  // Node resolves `--import tsx` from the working directory: run from the project root.
-  const projectRoot = path.resolve(here, "../../..");
+  // Node resolves `--import tsx` from the working directory: run from the project root, found
+  // upwards from this module (its source here, or a bundle of `npm start` under dist/).
+  const projectRoot = projectRootAbove(path.dirname(fileURLToPath(import.meta.url)));
+  const script = path.join(projectRoot, "src/sandbox/dataset/generate.ts");
   try {
     await new Promise<void>((resolve, reject) => {
       const child = spawn(
