@@ -42,6 +42,8 @@ interface Series {
   rssNewStoreMb: number;
   /** Started again, once its export was made and the export's rows recorded as the team's. */
   rssSettledMb: number;
+  /** From the export's COMPLETED to its rows recorded (the settlement, in the embedded or server store). */
+  settleSeconds: number;
   proxied: Download[];
   direct: Download[];
   rssBeforeMb: number;
@@ -113,7 +115,9 @@ export async function downloadBench(options: { rows: number; runs: number }) {
           ? get(via(p), proxyHeaders)
           : post(via(p), body, { ...proxyHeaders, "idempotency-key": key ?? "" }),
       );
+      const settling = performance.now();
       await settled(() => get(via("/ledger"), proxyHeaders));
+      const settleSeconds = (performance.now() - settling) / 1000;
       const proxiedDownload = () => download(via(`${PATH}/${proxyExport.id}/download`), proxyHeaders);
 
       const rssSettledMb = rssMb(proxy.child.pid!);
@@ -140,6 +144,7 @@ export async function downloadBench(options: { rows: number; runs: number }) {
         store: setup.store,
         rssNewStoreMb,
         rssSettledMb,
+        settleSeconds,
         proxied,
         direct: directs,
         rssBeforeMb: beforeMb,
@@ -195,7 +200,7 @@ export async function downloadBench(options: { rows: number; runs: number }) {
         ]),
       ),
       "",
-      `Medians. "Direct" is the same file straight from the sandbox with the key. Exports made in ${figures.map((f) => `${f.exportSeconds.toFixed(1)} s`).join(", ")} (start to COMPLETED, for information).`,
+      `Medians. "Direct" is the same file straight from the sandbox with the key. Exports made in ${figures.map((f) => `${f.exportSeconds.toFixed(1)} s`).join(", ")} (start to COMPLETED), their rows recorded as the team's in ${figures.map((f) => `${f.settleSeconds.toFixed(1)} s`).join(", ")} more (for information).`,
       "",
       "Resident memory of the whole proxy process (/proc VmRSS, sampled every 10 ms; the embedded store's database worker included):",
       "",
