@@ -296,15 +296,23 @@ export async function lastRestore(db: Database["db"]): Promise<Date | null> {
   return row?.at ?? null;
 }
 
-/** The restore, in the restored store: the moment of the backup it came from is its last mark. */
+/**
+ * The restore, in the restored store: the moment of the backup it came from is its last mark. The
+ * proxies the copy names as running ran on the source store, not on this one (a restore is refused
+ * while one runs here): struck off, so that the first proxy started on the copy takes their spends
+ * under way at once as cut off (outcome unknown), instead of as still being carried out.
+ */
 async function recordRestore(db: Database["db"]): Promise<Date | null> {
-  const last = await db
-    .selectFrom("store_backups")
-    .select((eb) => eb.fn.max("taken_at").as("taken_at"))
-    .executeTakeFirst();
-  const backupTakenAt = last?.taken_at ?? null;
-  await db.insertInto("store_restores").values({ backup_taken_at: backupTakenAt }).execute();
-  return backupTakenAt;
+  return db.transaction().execute(async (trx) => {
+    const last = await trx
+      .selectFrom("store_backups")
+      .select((eb) => eb.fn.max("taken_at").as("taken_at"))
+      .executeTakeFirst();
+    const backupTakenAt = last?.taken_at ?? null;
+    await trx.insertInto("store_restores").values({ backup_taken_at: backupTakenAt }).execute();
+    await trx.deleteFrom("proxy_instances").execute();
+    return backupTakenAt;
+  });
 }
 
 // ---- Helpers ----

@@ -31,7 +31,12 @@ import { PASSWORD, signIn } from "../../support/team";
 
 const PAYG = "sbx_payg_demo";
 let sandbox: Sandbox;
-const upstream = recording((request) => sandbox.fetch(request));
+/** While set, purchases wait at the service's door: a backup is taken with them under way. */
+let gate: Promise<void> | null = null;
+const upstream = recording(async (request) => {
+  if (gate && new URL(request.url).pathname === "/v2/contact/enrich") await gate;
+  return sandbox.fetch(request);
+});
 const enrichCalls = () => upstream.seen.filter((s) => s.path === "/v2/contact/enrich").length;
 const credits = async () =>
   (await sandboxCall<{ credits: number }>(sandbox, PAYG, "GET", "/v2/credits")).credits;
@@ -92,23 +97,30 @@ async function snapshot(database: Database) {
   };
 }
 
-it("a backup taken during purchases, restored into a fresh store, holds the people and ledger of its moment; a key journalled after it is OUTCOME_UNKNOWN", async () => {
+it("a backup taken during purchases, restored into a fresh store, holds the people and ledger of its moment; a purchase under way at that moment or after it is OUTCOME_UNKNOWN there", async () => {
   const api = await signIn(source.url, "ada");
   // Bought before the backup.
   for (const id of ids.slice(0, 3)) expect((await enrich(api, id, newIdempotencyKey())).status).toBe(200);
-  // The backup, with two purchases under way.
+  const atStart = await snapshot(source.proxy.database);
+  // Two purchases sent to the service, their answers held back while the backup is taken: the
+  // copy has their journal entries pending and no ledger rows for them.
+  let open!: () => void;
+  gate = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  const underWayKeys = [newIdempotencyKey(), newIdempotencyKey()];
+  const underWay = Promise.all(ids.slice(3, 5).map((id, i) => enrich(api, id, underWayKeys[i]!)));
+  await expect.poll(enrichCalls, { timeout: 10_000 }).toBe(5);
   const file = path.join(backups, "during.backup");
-  const [taken, during] = await Promise.all([
-    takeBackup(storeOf(source), file),
-    Promise.all(ids.slice(3, 5).map((id) => enrich(api, id, newIdempotencyKey()))),
-  ]);
-  expect(during.map((a) => a.status)).toEqual([200, 200]);
+  const taken = await takeBackup(storeOf(source), file);
+  gate = null;
+  open();
+  expect((await underWay).map((a) => a.status)).toEqual([200, 200]);
   const atBackup = await snapshot(source.proxy.database);
-  // Bought after it: these keys are in the source's journal only.
+  expect(atBackup.ledger.length).toBe(atStart.ledger.length + 2);
+  // Bought after it: this key is in the source's journal only.
   const afterKey = newIdempotencyKey();
   expect((await enrich(api, ids[5]!, afterKey)).status).toBe(200);
-  const sourceNow = await snapshot(source.proxy.database);
-  expect(sourceNow.ledger.length).toBe(atBackup.ledger.length + 1);
 
   // Restored into a fresh store (the postgres project: a new database on the server).
   const freshDir = await mkdtemp(path.join(os.tmpdir(), "backup-dst-"));
@@ -118,19 +130,26 @@ it("a backup taken during purchases, restored into a fresh store, holds the peop
   restored = await startProxy(upstream, { env: { DATA_DIR: freshDir } });
   const back = await snapshot(restored.proxy.database);
   expect(back.people).toEqual(atBackup.people);
-  // Every purchase committed before the backup's moment is there, as it was; the one after is not.
-  const before = atBackup.ledger.filter((row) => row.at.getTime() <= taken.takenAt.getTime());
-  expect(before.length).toBeGreaterThanOrEqual(3);
-  for (const row of before) expect(back.ledger).toContainEqual(row);
-  for (const row of back.ledger) expect(atBackup.ledger).toContainEqual(row);
-  expect(back.ledger.length).toBeLessThan(sourceNow.ledger.length);
+  // Every purchase committed before the backup's moment is there, as it was.
+  expect(atStart.ledger.every((row) => row.at.getTime() <= taken.takenAt.getTime())).toBe(true);
+  expect(back.ledger.slice(0, atStart.ledger.length)).toEqual(atStart.ledger);
+  // The two under way: charged in the source, but the copy cannot know it. The restored proxy
+  // writes each an "unknown" row at its estimate (counted against the caps), never a charge.
+  const later = back.ledger.slice(atStart.ledger.length);
+  expect(later.map((row) => row.outcome)).toEqual(["unknown", "unknown"]);
+  expect(later.map((row) => row.credits_charged)).toEqual([null, null]);
+  expect(later.map((row) => row.key_last4).sort()).toEqual(underWayKeys.map((key) => key.slice(-4)).sort());
+  // The purchase after the backup is not in the copy at all.
+  expect(back.ledger.map((row) => row.key_last4)).not.toContain(afterKey.slice(-4));
 
-  // The key journalled after the backup: not sent again, not charged again.
+  // Those keys, sent again to the restored store: not sent to the service, not charged again.
   const again = await signIn(restored.url, "ada");
   const [callsBefore, creditsBefore] = [enrichCalls(), await credits()];
-  const retry = await enrich(again, ids[5]!, afterKey);
-  expect(retry.status).toBe(409);
-  expect(retry.body).toMatchObject({ code: "OUTCOME_UNKNOWN" });
+  for (const [i, key] of [...underWayKeys, afterKey].entries()) {
+    const retry = await enrich(again, ids[3 + i]!, key);
+    expect(retry.status).toBe(409);
+    expect(retry.body).toMatchObject({ code: "OUTCOME_UNKNOWN" });
+  }
   expect(enrichCalls()).toBe(callsBefore);
   expect(await credits()).toBe(creditsBefore);
   // A key made now is a new purchase.
