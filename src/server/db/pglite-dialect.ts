@@ -74,7 +74,14 @@ class PGliteDriver implements Driver {
   }
 
   async rollbackTransaction(connection: DatabaseConnection) {
-    await connection.executeQuery(CompiledQuery.raw("rollback"));
+    try {
+      await connection.executeQuery(CompiledQuery.raw("rollback"));
+    } catch (error) {
+      // The instance broke during the transaction (its queries now fail): nothing of it was
+      // committed, and the error that broke it, which says why (disk full, I/O), is the one the
+      // caller must hear, not this one, which Kysely would throw in its place.
+      if ((error as Error)?.name !== "EmbeddedDatabaseDown") throw error;
+    }
   }
 
   async destroy() {

@@ -1,12 +1,14 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { Kysely, sql } from "kysely";
 import { afterEach, describe, expect, inject, it } from "vitest";
 import {
   breaksInstance,
   EmbeddedDatabase,
   EmbeddedDatabaseDown,
 } from "../../../src/server/db/embedded-database";
+import { PGliteDialect } from "../../../src/server/db/pglite-dialect";
 import { seedDatabaseFolder } from "../../support/database-image";
 
 // The embedded database runs in a worker and is opened again after an error PostgreSQL would end
@@ -94,6 +96,19 @@ describe("the embedded database in its worker", () => {
     await reopened(database);
     await expect(connection.query("insert into t values (2)")).rejects.toBeInstanceOf(EmbeddedDatabaseDown);
     await expect(connection.query("commit")).rejects.toBeInstanceOf(EmbeddedDatabaseDown);
+    expect((await database.query("select id from t")).rows).toEqual([]);
+  });
+
+  it("a transaction cut by the break fails with the error that broke it, not with the refused rollback", async () => {
+    const database = await open();
+    const db = new Kysely<{ t: { id: number } }>({ dialect: new PGliteDialect(database) });
+    await expect(
+      db.transaction().execute(async (trx) => {
+        await trx.insertInto("t").values({ id: 1 }).execute();
+        await sql.raw(INTERNAL_ERROR).execute(trx);
+      }),
+    ).rejects.toMatchObject({ code: "XX000" });
+    await reopened(database);
     expect((await database.query("select id from t")).rows).toEqual([]);
   });
 
