@@ -32,6 +32,7 @@ import {
   reason,
 } from "./database";
 import { openDurable } from "./durable-folder";
+import { forgetInstances } from "./instances";
 import { migrate } from "./migrations";
 import { PGliteDialect } from "./pglite-dialect";
 import type { Tables } from "./schema";
@@ -310,7 +311,7 @@ async function recordRestore(db: Database["db"]): Promise<Date | null> {
       .executeTakeFirst();
     const backupTakenAt = last?.taken_at ?? null;
     await trx.insertInto("store_restores").values({ backup_taken_at: backupTakenAt }).execute();
-    await trx.deleteFrom("proxy_instances").execute();
+    await forgetInstances(trx);
     return backupTakenAt;
   });
 }

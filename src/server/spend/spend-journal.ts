@@ -1,9 +1,11 @@
-import { createHash, randomUUID } from "node:crypto";
-import { type ExpressionBuilder, type Kysely, sql } from "kysely";
+import { createHash } from "node:crypto";
+import { type Kysely, type RawBuilder, sql } from "kysely";
 import { lastRestore } from "../db/backup";
 import type { Database } from "../db/database";
+import { ProxyInstances } from "../db/instances";
 import type { Tables } from "../db/schema";
 import type { BufferedAnswer } from "../http/answer";
+import { heldFor, releaseHold, reserveAll } from "./holds-store";
 import { boughtAt, dropUnknownRow, type LedgerRowValues, notBought, writeLedgerRow } from "./ledger-store";
 import type { Claimer } from "./settlement";
 
@@ -79,16 +81,13 @@ export class JournalUnavailable extends Error {
   override name = "JournalUnavailable";
 }
 
-const HEARTBEAT_MS = 2000;
-/** An instance whose heartbeat is older than this is gone (killed, or cut off from the database). */
-const GONE_AFTER_MS = 10_000;
 /** How often pending entries of gone instances are looked for (and recorded as unknown). */
 const GONE_SWEEP_MS = 30_000;
 /** An outcome never learned is kept (without any answer) this long, so its key is not sent again. */
 const UNRESOLVED_KEEP_MS = 30 * 24 * 3600_000;
 /** Every time below is the database's clock: instances on several machines compare them. */
 const dbNow = sql<Date>`now()`;
-const olderThan = (column: "seen_at" | "created_at" | "finished_at", ms: number) =>
+const olderThan = (column: "created_at" | "finished_at", ms: number) =>
   sql<boolean>`${sql.ref(column)} < now() - make_interval(secs => ${ms / 1000})`;
 
 /**
@@ -101,7 +100,8 @@ const olderThan = (column: "seen_at" | "created_at" | "finished_at", ms: number)
  * are deleted once older than the TTL; entries whose outcome was never learned are kept 30 days.
  */
 export class SpendJournal {
-  readonly instanceId = randomUUID();
+  private readonly instances: ProxyInstances;
+  readonly instanceId: string;
   private readonly inFlight = new Map<string, Promise<SpendResult & { fingerprint: string }>>();
   /**
    * Entries whose insert this instance saw fail, so it sent nothing for them. The failed commit
@@ -114,21 +114,9 @@ export class SpendJournal {
   /** When the store was last restored from a backup (db/backup.ts): keys made before may be lost. */
   private restoredAt: Date | null = null;
 
-  /**
-   * This instance as a settlement's claimer (settlement.ts): another instance named by a claim has
-   * stopped when it has not beaten within GONE_AFTER_MS; on the embedded database (one process at a
-   * time) any other instance is an earlier run.
-   */
+  /** This instance as a settlement's claimer (settlement.ts), with instances.ts's liveness rule. */
   claimer(): Claimer {
-    const embedded = this.database.kind === "embedded";
-    return {
-      id: this.instanceId,
-      gone: (column) =>
-        embedded
-          ? sql<boolean>`${sql.ref(column)} <> ${this.instanceId}`
-          : sql<boolean>`not exists (select 1 from proxy_instances where proxy_instances.id = ${sql.ref(column)}
-              and proxy_instances.seen_at > now() - make_interval(secs => ${GONE_AFTER_MS / 1000}))`,
-    };
+    return { id: this.instanceId, gone: (column) => this.instances.gone(column) };
   }
 
   constructor(
@@ -140,31 +128,22 @@ export class SpendJournal {
       /** The answer could not be committed (it is still returned; a later retry hears "unknown"). */
       onCommitError?: (error: unknown) => void;
     },
-  ) {}
+  ) {
+    this.instances = new ProxyInstances(database);
+    this.instanceId = this.instances.id;
+  }
 
   async start(): Promise<void> {
-    const { db } = this.database;
-    await db
-      .insertInto("proxy_instances")
-      .values({ id: this.instanceId, started_at: dbNow, seen_at: dbNow })
-      .execute();
-    this.restoredAt = await lastRestore(db);
+    await this.instances.register();
+    this.restoredAt = await lastRestore(this.database.db);
     await this.sweep();
     await this.sweepGone();
-    const beat = setInterval(() => {
-      void db
-        .updateTable("proxy_instances")
-        .set({ seen_at: dbNow })
-        .where("id", "=", this.instanceId)
-        .execute()
-        .catch(() => {});
-    }, HEARTBEAT_MS);
     const sweeper = setInterval(
       () => void this.sweep().catch(() => {}),
       Math.min(this.options.ttlMs, 3600_000),
     );
     const gone = setInterval(() => void this.sweepGone().catch(() => {}), GONE_SWEEP_MS);
-    this.timers = [beat, sweeper, gone];
+    this.timers = [sweeper, gone];
     for (const timer of this.timers) timer.unref();
   }
 
@@ -173,11 +152,7 @@ export class SpendJournal {
     for (const timer of this.timers) clearInterval(timer);
     const pending = Promise.allSettled([...this.inFlight.values()]);
     await Promise.race([pending, new Promise((r) => setTimeout(r, 10_000).unref())]);
-    await this.database.db
-      .deleteFrom("proxy_instances")
-      .where("id", "=", this.instanceId)
-      .execute()
-      .catch(() => {});
+    await this.instances.strikeOff();
   }
 
   /** The entry's id for a scope (a hash of caller and key): the purchase's id in the ledger. */
@@ -574,61 +549,13 @@ export class SpendJournal {
     const keys = [...new Set(people.map((p) => p.trim().toLowerCase()))].sort();
     if (keys.length === 0) return "reserved";
     const { db } = this.database;
-    const embedded = this.database.kind === "embedded";
     const until = Date.now() + waitMs;
     for (;;) {
       let got: boolean;
       try {
-        got = await db
-          .transaction()
-          .execute(async (trx) => {
-            await trx
-              .deleteFrom("contact_reservations")
-              .where("person_key", "in", keys)
-              .where("purchase_id", "!=", id)
-              .where(({ not, exists, selectFrom }) =>
-                not(
-                  exists(
-                    selectFrom("spend_journal")
-                      .select("spend_journal.id")
-                      .whereRef("spend_journal.id", "=", "contact_reservations.purchase_id")
-                      .where("spend_journal.state", "=", "pending")
-                      .where((eb) =>
-                        embedded
-                          ? eb("spend_journal.owner", "=", this.instanceId)
-                          : eb.exists(
-                              eb
-                                .selectFrom("proxy_instances")
-                                .select("proxy_instances.id")
-                                .whereRef("proxy_instances.id", "=", "spend_journal.owner")
-                                .where(
-                                  sql<boolean>`proxy_instances.seen_at > now() - make_interval(secs => ${GONE_AFTER_MS / 1000})`,
-                                ),
-                            ),
-                      ),
-                  ),
-                ),
-              )
-              .execute();
-            await trx
-              .insertInto("contact_reservations")
-              .values(keys.map((person_key) => ({ person_key, purchase_id: id, at: dbNow })))
-              .onConflict((oc) => oc.column("person_key").doNothing())
-              .execute();
-            const mine = await trx
-              .selectFrom("contact_reservations")
-              .select(sql<string>`count(*)`.as("n"))
-              .where("person_key", "in", keys)
-              .where("purchase_id", "=", id)
-              .executeTakeFirstOrThrow();
-            // All or none: a purchase never holds some while it waits for others (no deadlock).
-            if (Number(mine.n) !== keys.length) throw new Held();
-            return true;
-          })
-          .catch((error) => {
-            if (error instanceof Held) return false;
-            throw error;
-          });
+        got = await reserveAll(db, id, keys, (column) =>
+          entryPending(column, this.instances.gone("spend_journal.owner")),
+        );
       } catch (error) {
         throw new JournalUnavailable(String((error as Error)?.message ?? error));
       }
@@ -641,14 +568,7 @@ export class SpendJournal {
   private async isGone(owner: string): Promise<boolean> {
     // Not in flight here (run() looked first), so its final commit failed: the outcome is lost.
     if (owner === this.instanceId) return true;
-    // The embedded database belongs to one process at a time: any other owner is an earlier run.
-    if (this.database.kind === "embedded") return true;
-    const instance = await this.database.db
-      .selectFrom("proxy_instances")
-      .select(olderThan("seen_at", GONE_AFTER_MS).as("silent"))
-      .where("id", "=", owner)
-      .executeTakeFirst();
-    return !instance || instance.silent;
+    return this.instances.stopped(owner);
   }
 
   /**
@@ -666,115 +586,8 @@ export class SpendJournal {
         ]),
       )
       .execute();
-    await db
-      .deleteFrom("proxy_instances")
-      .where(olderThan("seen_at", 24 * 3600_000))
-      .execute();
+    await this.instances.forgetLongGone();
   }
-}
-
-/**
- * What a purchase holds while it is under way, let go with the commit of its outcome: its hold on
- * the caps (spending-policy.ts) and the contacts it reserved (`reserve`).
- */
-async function releaseHold(trx: Kysely<Tables>, id: string) {
-  // One statement for both (a spend's commit pays for every round trip).
-  await sql`with holds as (delete from spend_holds where entry_id = ${id})
-    delete from contact_reservations where purchase_id = ${id}`.execute(trx);
-}
-
-/*
- * Holds on the caps (`spend_holds`): the estimate of a purchase admitted and not yet in the ledger,
- * made in the admission's transaction (spending-policy.ts) and let go with the commit of its
- * outcome. Their SQL lives here, with the journal entries they are tied to.
- */
-
-/** Holds `estimate` for a purchase; false when it already holds (an approval made it). */
-export async function holdCredits(
-  trx: Kysely<Tables>,
-  entryId: string,
-  person: string,
-  estimate: number,
-): Promise<boolean> {
-  const inserted = await trx
-    .insertInto("spend_holds")
-    .values({ entry_id: entryId, person, credits: estimate, at: dbNow })
-    .onConflict((oc) => oc.column("entry_id").doNothing())
-    .returning("entry_id")
-    .executeTakeFirst();
-  return inserted !== undefined;
-}
-
-/** The credits a purchase holds; null when it holds none. */
-export async function heldFor(db: Kysely<Tables>, entryId: string): Promise<number | null> {
-  const held = await db
-    .selectFrom("spend_holds")
-    .select("credits")
-    .where("entry_id", "=", entryId)
-    .executeTakeFirst();
-  return held ? Number(held.credits) : null;
-}
-
-/** A purchase's entry still pending, in any instance: its commit lets the hold go, nobody else. */
-const pendingEntry = (eb: ExpressionBuilder<Tables, "spend_holds">) =>
-  eb.exists(
-    eb
-      .selectFrom("spend_journal")
-      .select("spend_journal.id")
-      .whereRef("spend_journal.id", "=", "spend_holds.entry_id")
-      .where("spend_journal.state", "=", "pending"),
-  );
-
-/** Lets a hold go whose purchase was not run here (replayed, joined, refused), unless it is under way. */
-export async function releaseUnlessPending(db: Kysely<Tables>, entryId: string): Promise<void> {
-  await db
-    .deleteFrom("spend_holds")
-    .where("entry_id", "=", entryId)
-    .where((eb) => eb.not(pendingEntry(eb)))
-    .execute();
-}
-
-/** Holds older than `minutes` whose purchase never reached the journal (its process stopped). */
-export async function dropStaleHolds(trx: Kysely<Tables>, minutes: number): Promise<void> {
-  await trx
-    .deleteFrom("spend_holds")
-    .where(sql<boolean>`at < now() - make_interval(mins => ${minutes})`)
-    .where((eb) => eb.not(pendingEntry(eb)))
-    .execute();
-}
-
-/** The credits held by purchases made in [from, to), of `person` (null: the team), but `except`'s. */
-export async function heldBetween(
-  db: Kysely<Tables>,
-  person: string | null,
-  except: string | null,
-  from: Date,
-  to: Date,
-): Promise<number> {
-  let select = db
-    .selectFrom("spend_holds")
-    .select(sql<number | string>`coalesce(sum(credits), 0)`.as("held"))
-    .where("at", ">=", from)
-    .where("at", "<", to);
-  if (person !== null) select = select.where("person", "=", person);
-  if (except !== null) select = select.where("entry_id", "<>", except);
-  return Number((await select.executeTakeFirst())?.held ?? 0);
-}
-
-/** Per person, the credits held by purchases made in [from, to). */
-export async function heldByPerson(
-  db: Kysely<Tables>,
-  from: Date,
-  to: Date,
-): Promise<{ person: string; held: number }[]> {
-  const rows = await db
-    .selectFrom("spend_holds")
-    .select(["person", sql<number | string>`sum(credits)`.as("held")])
-    .where("at", ">=", from)
-    .where("at", "<", to)
-    .groupBy("person")
-    .execute();
-  return rows.map((r) => ({ person: r.person, held: Number(r.held) }));
 }
 
 /** A journal entry this instance no longer owns: its outcome is not this instance's to commit. */
@@ -784,8 +597,15 @@ class NotOurs extends Error {
   }
 }
 
-/** Some of the contacts asked for are held by another purchase: the attempt is rolled back. */
-class Held extends Error {}
+/**
+ * True where the purchase named in `column` has its journal entry pending (under way, or cut off
+ * and not yet marked unknown); with `ownerGone`, only while its instance lives.
+ */
+export function entryPending(column: string, ownerGone?: RawBuilder<boolean>): RawBuilder<boolean> {
+  const alive = ownerGone ? sql`and not ${ownerGone}` : sql``;
+  return sql<boolean>`exists (select 1 from spend_journal where spend_journal.id = ${sql.ref(column)}
+    and spend_journal.state = 'pending' ${alive})`;
+}
 
 function idOf(scope: SpendScope): string {
   return createHash("sha256").update(`${scope.caller}\n${scope.key}`).digest("hex");

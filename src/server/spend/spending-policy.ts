@@ -35,18 +35,11 @@ import {
   type SpendRequest,
 } from "./approvals";
 import { parseOwnedChoice } from "./export-purchases";
+import { dropStaleHolds, heldBetween, heldByPerson, holdCredits, releaseUnlessPending } from "./holds-store";
 import { boughtAt, countedBetween, countedByPerson } from "./ledger-store";
 import { estimatePurchase } from "./purchase-kinds";
 import type { PurchaseDeps } from "./purchases";
-import {
-  dropStaleHolds,
-  heldBetween,
-  heldByPerson,
-  holdCredits,
-  JournalUnavailable,
-  releaseUnlessPending,
-  SpendJournal,
-} from "./spend-journal";
+import { entryPending, JournalUnavailable, SpendJournal } from "./spend-journal";
 import { TOOL_OPERATIONS, type ToolFile, toolDetail } from "./tool-purchases";
 
 /**
@@ -226,7 +219,7 @@ export class SpendingPolicy {
    * deletes it.
    */
   async release(entryId: string): Promise<void> {
-    await releaseUnlessPending(this.deps.db, entryId);
+    await releaseUnlessPending(this.deps.db, entryId, (column) => entryPending(column));
   }
 
   /**
@@ -277,7 +270,7 @@ async function store<T>(work: () => Promise<T>): Promise<T> {
 async function lockAdmissions(trx: Kysely<Tables>) {
   await sql`select pg_advisory_xact_lock(${ADMISSION_LOCK})`.execute(trx);
   // Holds whose purchase never reached the journal (its process stopped): no longer counted.
-  await dropStaleHolds(trx, STALE_HOLD_MINUTES);
+  await dropStaleHolds(trx, STALE_HOLD_MINUTES, (column) => entryPending(column));
 }
 
 export async function rulesFor(db: Kysely<Tables>, person: string): Promise<Rules> {

@@ -207,9 +207,9 @@ describe("the layers of src/", () => {
 const TABLE_OWNERS: Readonly<Record<string, string>> = {
   ledger: "server/spend/ledger-store.ts",
   spend_journal: "server/spend/spend-journal.ts",
-  proxy_instances: "server/spend/spend-journal.ts",
-  contact_reservations: "server/spend/spend-journal.ts",
-  spend_holds: "server/spend/spend-journal.ts",
+  proxy_instances: "server/db/instances.ts",
+  contact_reservations: "server/spend/holds-store.ts",
+  spend_holds: "server/spend/holds-store.ts",
   owned_contacts: "server/spend/owned-store.ts",
   export_purchases: "server/spend/export-purchases.ts",
   verify_purchases: "server/spend/tool-purchases.ts",
