@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { createDatabase, startPostgres } from "../support/postgres";
-import { rssMb, stopProcess } from "../support/processes";
+import { rssMb, stopProcess, tail } from "../support/processes";
 import { get, KEY, post, startEmbeddedProxy, startProxy, startSandboxProcess } from "./services";
 import { median, table } from "./stats";
 
@@ -116,7 +116,7 @@ export async function downloadBench(options: { rows: number; runs: number }) {
           : post(via(p), body, { ...proxyHeaders, "idempotency-key": key ?? "" }),
       );
       const settling = performance.now();
-      await settled(() => get(via("/ledger"), proxyHeaders));
+      await settled(() => get(via("/ledger"), proxyHeaders), proxy.logFile);
       const settleSeconds = (performance.now() - settling) / 1000;
       const proxiedDownload = () => download(via(`${PATH}/${proxyExport.id}/download`), proxyHeaders);
 
@@ -332,30 +332,49 @@ class CsvRecords {
 /** A pause for a started process's own start-up work (its first collections) to pass. */
 const settle = () => new Promise((resolve) => setTimeout(resolve, 3_000));
 
-/** Waits until the proxy's ledger holds the export, settled: its rows are recorded as the team's. */
-async function settled(readLedger: () => Promise<unknown>) {
+/**
+ * Waits until the proxy's ledger holds the export, settled: its rows are recorded as the team's.
+ * If it is not, the proxy's own lines other than requests say why.
+ */
+async function settled(readLedger: () => Promise<unknown>, logFile: string) {
   const started = performance.now();
   for (;;) {
     const { entries } = (await readLedger()) as { entries: { operation: string; outcome: string }[] };
     const exports = entries.filter((entry) => entry.operation === "exportStart");
     if (exports.length > 0 && exports.every((entry) => entry.outcome !== "pending")) return;
     if (performance.now() - started > 300_000)
-      throw new Error("the bench export was not settled in 5 minutes");
+      throw new Error(
+        `the bench export was not settled in 5 minutes; the proxy said:\n${tail(logFile, 65_536)
+          .split("\n")
+          .filter((line) => line && !line.includes('"msg":"request"'))
+          .slice(-10)
+          .join("\n")}`,
+      );
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
 
-/** Samples a process's resident memory every 10 ms until stopped. */
+/**
+ * Samples a process's resident memory every 10 ms until stopped, or until the process has gone
+ * (then the bench's own error, with the proxy's log, is what is said, not a failed read of /proc).
+ */
 function sampleRss(pid: number) {
   const beforeMb = rssMb(pid);
   let peakMb = beforeMb;
-  const timer = setInterval(() => {
-    peakMb = Math.max(peakMb, rssMb(pid));
-  }, 10);
+  const read = () => {
+    try {
+      peakMb = Math.max(peakMb, rssMb(pid));
+    } catch {
+      clearInterval(timer);
+    }
+  };
+  const timer = setInterval(read, 10);
+  timer.unref();
   return {
     stop() {
       clearInterval(timer);
-      return { beforeMb, peakMb: Math.max(peakMb, rssMb(pid)) };
+      read();
+      return { beforeMb, peakMb };
     },
   };
 }

@@ -74,7 +74,7 @@ export async function startProxy(
     const later = new Date(Date.now() + 365 * 24 * 3600 * 1000);
     utimesSync(page, later, later);
   }
-  const { child } = await startProcess(
+  const { child, logFile } = await startProcess(
     "start",
     {
       // Whatever the caller's shell holds for these is not this benchmark's proxy.
@@ -98,7 +98,7 @@ export async function startProxy(
     },
     /ready on/,
   );
-  return { child, url: `http://127.0.0.1:${port}` };
+  return { child, logFile, url: `http://127.0.0.1:${port}` };
 }
 
 async function call(url: string, init: RequestInit): Promise<unknown> {

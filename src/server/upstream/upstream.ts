@@ -237,20 +237,26 @@ function idleGuard(
     async pull(controller) {
       let timer: NodeJS.Timeout | undefined;
       const stalled = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error("stalled")), idleMs);
+        timer = setTimeout(
+          () => reject(new Interruption(`the service sent nothing for ${Math.round(idleMs / 1000)} s`)),
+          idleMs,
+        );
       });
       try {
         const { done, value } = await Promise.race([reader.read(), stalled]);
-        if (done && declared !== null && received < declared) throw new Error("short");
+        if (done && declared !== null && received < declared)
+          throw new Interruption(`the file ended at ${received} of its ${declared} bytes`);
         if (done) controller.close();
         else {
           received += value.byteLength;
           controller.enqueue(value);
         }
-      } catch {
-        // The adapter may print this message into the cut-off body: it names nothing of the upstream.
+      } catch (error) {
+        // The adapter may print this message into the cut-off body: it names nothing of the
+        // upstream but why (an operator reads it in the log of a settlement that failed).
         reader.cancel().catch(() => {});
-        controller.error(new Error("the download was interrupted"));
+        const why = error instanceof Interruption ? error.message : "the connection was cut";
+        controller.error(new Error(`the download was interrupted (${why})`));
       } finally {
         clearTimeout(timer);
       }
@@ -260,5 +266,8 @@ function idleGuard(
     },
   });
 }
+
+/** Why a download stopped, in words an operator can act on. */
+class Interruption extends Error {}
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

@@ -60,6 +60,13 @@ const upstream = fakeUpstream(async (request) => {
       .execute();
     return new Response("gone", { status: 500 });
   }
+  if (pathname === "/v2/contact/export/short") return json(status("short", 10));
+  if (pathname === "/v2/contact/export/short/download")
+    // Two of its ten rows, then the connection ends: shorter than the length it declared.
+    return new Response(`${COLUMNS.join(",")}\r\npao_s1,per_s1,A,B,C,D,d.example\r\n`, {
+      status: 200,
+      headers: { "content-type": "text/csv", "content-length": "4096" },
+    });
   if (pathname === "/v2/contact/export/big") return json(status("big", BIG));
   if (pathname === "/v2/contact/export/big/download")
     return new Response(bigFile(), { status: 200, headers: { "content-type": "text/csv" } });
@@ -164,6 +171,22 @@ describe("settlement as a durable job", () => {
     await browser(proxy.url).get("/api/v2/contact/export/broken");
     await new Promise((r) => setTimeout(r, 200));
     expect(downloads("broken")).toBe(SETTLE_ATTEMPTS);
+  });
+
+  it("a file cut short of its declared length is a failed attempt, nothing recorded, and the attempt says why", async () => {
+    await started("short", 10);
+    await proxy.proxy.checkSettlements();
+    const state = await purchaseState("short");
+    expect(state).toMatchObject({ state: "pending", attempts: 1 });
+    expect(state.last_error).toMatch(
+      /the download was interrupted \(the file ended at \d+ of its 4096 bytes\)/,
+    );
+    const owned = await proxy.proxy.database.db
+      .selectFrom("owned_contacts")
+      .select("rbid_pao")
+      .where("rbid_pao", "=", "pao_s1")
+      .execute();
+    expect(owned).toEqual([]);
   });
 
   it("a failed attempt of an instance whose claim was taken over leaves the new claim alone", async () => {
