@@ -2,6 +2,7 @@
 import { act, cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { foldedList } from "../../../../src/app/features/builder/editor/value-list";
 import { VALUE_LIST_MAX } from "../../../../src/contract/inferred";
 import { cond, group, installDomShims, installFakeFetch, json, renderEditor } from "./harness";
 
@@ -167,6 +168,37 @@ describe("lists of values", () => {
     expect(tree().children[0]).toMatchObject({ valueList: ["France", "Spain", "Italy", "Peru"] });
   });
 
+  it("a folded list says its values in words and how many more; focus opens it, every chip", async () => {
+    const user = userEvent.setup();
+    renderEditor(
+      group([
+        {
+          type: "condition",
+          id: "c",
+          column: "COUNTRY_NAME_PER",
+          operator: "in",
+          valueList: ["United Kingdom", "United States", "Germany"],
+        },
+      ]),
+    );
+    const folded = document.querySelector(".fe-chips-folded");
+    expect(folded?.textContent).toBe("United Kingdom, United States+1");
+    expect(folded?.getAttribute("title")).toBe("United Kingdom, United States, Germany");
+    await user.click(folded!);
+    expect(document.activeElement).toBe(screen.getByRole("combobox", { name: "Values of condition 1" }));
+    expect(document.querySelector(".fe-chips-folded")).toBeNull();
+    expect(screen.getByRole("button", { name: "Remove Germany" })).toBeTruthy();
+  });
+
+  it("names at least one value, however long, and the count of the rest", () => {
+    expect(foldedList(["A very long organisation name that fills the line", "B"])).toEqual({
+      names: "A very long organisation name that fills the line",
+      more: 1,
+    });
+    expect(foldedList(["Germany", "France", "Spain"])).toEqual({ names: "Germany, France, Spain", more: 0 });
+    expect(foldedList([])).toEqual({ names: "", more: 0 });
+  });
+
   it(`keeps at most ${VALUE_LIST_MAX} values and says how many were left out`, () => {
     const { tree } = renderEditor(
       group([{ type: "condition", id: "c", column: "COUNTRY_NAME_PER", operator: "in", valueList: [] }]),
@@ -191,6 +223,94 @@ describe("lists of values", () => {
       operator: "in",
       valueList: ["France"],
     });
+  });
+});
+
+describe("suggestion lists", () => {
+  /** Insights answering the country breakdown: the suggestions of COUNTRY_NAME_PER. */
+  const countries = () =>
+    installFakeFetch((request) =>
+      request.path === "/api/v2/contact/insights"
+        ? json({
+            section: "breakdown",
+            groupField: "COUNTRY_NAME_PER",
+            total: 1000,
+            buckets: [
+              { value: "Germany", count: 600 },
+              { value: "Georgia", count: 300 },
+              { value: "France", count: 100 },
+              { value: "Ukraine", count: 50 },
+              { value: "Algeria", count: 40 },
+            ],
+            otherCount: 0,
+          })
+        : json({ detail: "unexpected" }, 404),
+    );
+  const listOf = (values: string[]) =>
+    group([{ type: "condition", id: "c", column: "COUNTRY_NAME_PER", operator: "in", valueList: values }]);
+
+  it("Enter takes the suggestion the typed text begins, highlighted, not the text as typed", async () => {
+    countries();
+    const user = userEvent.setup();
+    const { tree } = renderEditor(listOf([]));
+    const input = screen.getByRole("combobox", { name: "Values of condition 1" });
+    await user.type(input, "Ger");
+    const listbox = screen.getByRole("listbox", { name: "Values of condition 1" });
+    await waitFor(() =>
+      expect(within(listbox).getByRole("option", { selected: true }).textContent).toMatch(/^Germany/),
+    );
+    expect(input.getAttribute("aria-activedescendant")).toBe(
+      within(listbox).getByRole("option", { selected: true }).id,
+    );
+    await user.keyboard("{Enter}");
+    expect(tree().children[0]).toMatchObject({ valueList: ["Germany"] });
+    expect((input as HTMLInputElement).value).toBe("");
+  });
+
+  it("Down moves on from the highlighted suggestion; Tab takes it and moves on", async () => {
+    countries();
+    const user = userEvent.setup();
+    const { tree } = renderEditor(listOf([]));
+    const input = screen.getByRole("combobox", { name: "Values of condition 1" });
+    await user.type(input, "Ger");
+    const listbox = screen.getByRole("listbox", { name: "Values of condition 1" });
+    await waitFor(() =>
+      expect(within(listbox).getByRole("option", { selected: true }).textContent).toMatch(/^Germany/),
+    );
+    await user.keyboard("{ArrowDown}");
+    expect(within(listbox).getByRole("option", { selected: true }).textContent).toMatch(/^Algeria/);
+    await user.keyboard("{Tab}");
+    expect(tree().children[0]).toMatchObject({ valueList: ["Algeria"] });
+    expect(document.activeElement).not.toBe(input);
+  });
+
+  it("a short text, or one no suggestion begins, is taken as typed; Escape, then Enter, takes a begun one as typed", async () => {
+    countries();
+    const user = userEvent.setup();
+    const { tree } = renderEditor(listOf([]));
+    const input = screen.getByRole("combobox", { name: "Values of condition 1" });
+    // "UK" begins "Ukraine", but two letters are an abbreviation more often than a start.
+    await user.type(input, "UK");
+    await waitFor(() =>
+      expect(
+        within(screen.getByRole("listbox", { name: "Values of condition 1" })).getByRole("option")
+          .textContent,
+      ).toMatch(/^Ukraine/),
+    );
+    expect(
+      within(screen.getByRole("listbox", { name: "Values of condition 1" })).queryByRole("option", {
+        selected: true,
+      }),
+    ).toBeNull();
+    await user.keyboard("{Enter}");
+    expect(tree().children[0]).toMatchObject({ valueList: ["UK"] });
+    await user.type(input, "Fra");
+    const listbox = screen.getByRole("listbox", { name: "Values of condition 1" });
+    await waitFor(() =>
+      expect(within(listbox).getByRole("option", { selected: true }).textContent).toMatch(/^France/),
+    );
+    await user.keyboard("{Escape}{Enter}");
+    expect(tree().children[0]).toMatchObject({ valueList: ["UK", "Fra"] });
   });
 });
 

@@ -52,6 +52,25 @@ export interface ComboboxProps {
   maxShown?: number;
 }
 
+/** Typed text shorter than this highlights only an option it equals (see `typedMatch`). */
+const BEGUN_MIN = 3;
+
+/**
+ * In free-text mode, the option that typing highlights by itself: the one whose label or value is
+ * the text typed, else the first that begins with it (so Enter on "Ger" takes "Germany"). A text
+ * that begins none is left as typed, and so is one of fewer than BEGUN_MIN characters: "UK" is an
+ * abbreviation far more often than the start of "Ukraine", and Enter must not swap one country
+ * for another.
+ */
+function typedMatch(options: readonly ComboOption[], text: string): number {
+  const q = text.trim().toLowerCase();
+  if (q === "") return -1;
+  const words = (option: ComboOption) => [option.label.toLowerCase(), option.value.toLowerCase()];
+  const exact = options.findIndex((option) => words(option).includes(q));
+  if (exact >= 0 || q.length < BEGUN_MIN) return exact;
+  return options.findIndex((option) => words(option).some((w) => w.startsWith(q)));
+}
+
 function matches(option: ComboOption, query: string): boolean {
   if (query === "") return true;
   const q = query.toLowerCase();
@@ -59,8 +78,10 @@ function matches(option: ComboOption, query: string): boolean {
 }
 
 /**
- * An ARIA 1.2 combobox with a listbox popup: type to filter, Up / Down to move, Enter to choose,
- * Escape to close. Focus stays in the input (the highlighted option is its active descendant).
+ * An ARIA 1.2 combobox with a listbox popup: type to filter, Up / Down to move, Enter or Tab to
+ * choose the highlighted option, Escape to close. Focus stays in the input (the highlighted option
+ * is its active descendant). In free-text mode typing highlights the suggestion it begins (see
+ * `typedMatch`); Escape, then Enter, takes the text as typed.
  */
 export function Combobox({
   label,
@@ -86,7 +107,8 @@ export function Combobox({
   const listId = useId();
   const [open, setOpen] = useState(false);
   const [query, setQuery] = useState("");
-  const [active, setActive] = useState(-1);
+  /** The highlighted option's index, or "typed": the one the text typed highlights (free text). */
+  const [chosenIndex, setActive] = useState<number | "typed">(-1);
   const listRef = useRef<HTMLDivElement>(null);
 
   // Free text filters its suggestions only once typed into: opened on a value already there, the
@@ -96,6 +118,7 @@ export function Combobox({
   const filtered = useMemo(() => options.filter((option) => matches(option, filter)), [options, filter]);
   const shown = filtered.length > maxShown ? filtered.slice(0, maxShown) : filtered;
   const hidden = filtered.length - shown.length;
+  const active = chosenIndex === "typed" ? (typed ? typedMatch(shown, text) : -1) : chosenIndex;
   const activeOption = open ? shown[active] : undefined;
   const optionId = (index: number) => `${listId}-option-${index}`;
 
@@ -131,7 +154,7 @@ export function Combobox({
         if (event.altKey && !open) break;
         event.preventDefault();
         if (!open || event.altKey) openList(open ? active : undefined);
-        else setActive((i) => (shown.length === 0 ? -1 : i >= shown.length - 1 ? 0 : i + 1));
+        else setActive(shown.length === 0 ? -1 : active >= shown.length - 1 ? 0 : active + 1);
         break;
       case "ArrowUp":
         if (event.altKey) {
@@ -143,7 +166,7 @@ export function Combobox({
         }
         event.preventDefault();
         if (!open) openList(shown.length - 1);
-        else setActive((i) => (shown.length === 0 ? -1 : i <= 0 ? shown.length - 1 : i - 1));
+        else setActive(shown.length === 0 ? -1 : active <= 0 ? shown.length - 1 : active - 1);
         break;
       case "Enter":
         if (open && activeOption) {
@@ -166,7 +189,9 @@ export function Combobox({
         }
         break;
       case "Tab":
-        if (open) close();
+        // Takes the highlighted option, as Enter does, and lets focus move on.
+        if (activeOption) choose(activeOption);
+        else if (open) close();
         break;
     }
   };
@@ -244,7 +269,7 @@ export function Combobox({
             setTyped(true);
           } else setQuery(event.target.value);
           if (!open) setOpen(true);
-          setActive(free ? -1 : 0);
+          setActive(free ? "typed" : 0);
         }}
         onFocus={(event) => {
           if (!free) event.target.select();
