@@ -14,8 +14,9 @@ import {
  * Values that exist, in Chromium at 1440 x 900 and 768 x 1024: a categorical column (Country)
  * suggests its values with how many people carry each as one types; a typed value that matches no
  * one ("UK") is marked on its chip and explained in place with the value it probably meant
- * ("UK: no one. United Kingdom?"), which one click puts in its place, and the count follows.
- * Screenshots: test-artifacts/builder/values-*.png.
+ * ("UK: no one. United Kingdom?"), which one click puts in its place, and the count follows. Enter
+ * takes the suggestion the typed text begins ("ger" → Germany); a folded list says its values in
+ * words. Screenshots: test-artifacts/builder/values-*.png.
  */
 
 const env = browserAndAppForFile();
@@ -43,8 +44,10 @@ describe("values that exist", () => {
         const list = page.getByRole("listbox", { name: "Values of condition 1" });
         const germany = list.getByRole("option", { name: /^Germany/ });
         await poll(() => germany.textContent()).toMatch(/^Germany[\d,]+ people$/);
+        // The suggestion the typed text begins is highlighted, and Enter takes it, not "ger".
+        await poll(() => germany.getAttribute("aria-selected")).toBe("true");
         if (viewport.width === 1440) await shot(page, "values-01-suggestions-with-counts");
-        await germany.click();
+        await entry.press("Enter");
         await entry.fill("France");
         await entry.press("Enter");
         await entry.fill("UK");
@@ -65,6 +68,13 @@ describe("values that exist", () => {
         await poll(() => note.count()).toBe(0);
         const threeCountries = parseGroupedNumber(await settledCount(page, String(twoCountries)));
         expect(threeCountries).toBeGreaterThan(twoCountries);
+
+        // Folded (focus elsewhere), the list says what it holds in words.
+        await page.getByRole("heading", { level: 1 }).click();
+        const folded = rule.locator(".fe-chips-folded");
+        await poll(() => folded.textContent()).toBe("Germany, France+1");
+        expect(await folded.isVisible()).toBe(true);
+        await shot(page, `values-03-folded-${viewport.width}`);
 
         // One value: a typo is explained the same way once typing pauses.
         await rule.getByLabel("Comparison of condition 1").selectOption("eq");

@@ -2,7 +2,7 @@ import { type ClipboardEvent, type KeyboardEvent, useId, useMemo, useRef, useSta
 import { VALUE_LIST_MAX } from "../../../../contract/inferred";
 import { afterPress } from "./after-press";
 import { Combobox, type ComboOption } from "./combobox";
-import { mergeIntoList, mergeMessage, parseWholeNumber, splitList } from "./value-list";
+import { foldedList, mergeIntoList, mergeMessage, parseWholeNumber, splitList } from "./value-list";
 
 export interface ChipsInputProps {
   /** Accessible name of the entry field, e.g. "Values of condition 2". */
@@ -121,6 +121,7 @@ export function ChipsInput({
     });
   }, [values]);
   const describe = [describedBy, message ? messageId : undefined].filter(Boolean).join(" ") || undefined;
+  const folded = foldedList(values);
 
   return (
     // biome-ignore lint/a11y/noStaticElementInteractions: focus entering and leaving its fields, not an interaction of its own
@@ -137,6 +138,20 @@ export function ChipsInput({
         });
       }}
     >
+      {values.length > 0 && !open ? (
+        // What a folded list holds, in words ("Germany, France +1"); the chips below say it to a
+        // screen reader, and a click (or Tab into the field) opens it.
+        // biome-ignore lint/a11y/noStaticElementInteractions: a pointer's shortcut to the field, which the keyboard reaches by Tab
+        <span
+          className="fe-chips-folded"
+          aria-hidden="true"
+          title={values.length > 1 ? values.slice(0, 50).join(", ") : undefined}
+          onClick={() => box.current?.querySelector<HTMLInputElement>("input")?.focus()}
+        >
+          <span className="fe-chips-folded-names">{folded.names}</span>
+          {folded.more > 0 ? <span className="fe-chips-folded-more">{`+${folded.more}`}</span> : null}
+        </span>
+      ) : null}
       {values.length > 0 ? (
         <ul className="fe-chip-list" aria-label={`${label}: ${values.length} chosen`}>
           {visible.map((value, index) => {
@@ -200,7 +215,7 @@ export function ChipsInput({
           onKeyDown={onKeyDown}
           onPaste={onPaste}
           {...(onFocus ? { onFocus } : {})}
-          placeholder={values.length === 0 ? "Type or paste values" : "Add a value"}
+          placeholder={values.length === 0 ? "Type or paste values" : open ? "Add a value" : "Add…"}
           invalid={invalid ?? false}
           describedBy={describe}
           dataField={dataField}
@@ -215,7 +230,7 @@ export function ChipsInput({
           aria-describedby={describe}
           inputMode={integer ? "numeric" : undefined}
           data-field={dataField}
-          placeholder={values.length === 0 ? "Type or paste values" : "Add a value"}
+          placeholder={values.length === 0 ? "Type or paste values" : open ? "Add a value" : "Add…"}
           value={draft}
           onChange={(event) => setDraft(event.target.value)}
           onKeyDown={(event) => {

@@ -67,3 +67,21 @@ export function parseWholeNumber(text: string): number | null {
   const value = Number(trimmed);
   return Number.isSafeInteger(value) ? value : null;
 }
+
+/** Characters of values a folded list names before "+N" says the rest. */
+const FOLDED_CHARS = 30;
+
+/**
+ * A folded list in words, readable without opening it: its first values (at least one, as many as
+ * fit about FOLDED_CHARS) and how many more ("Germany, France" and 1 more).
+ */
+export function foldedList(values: readonly string[]): { names: string; more: number } {
+  const names: string[] = [];
+  let used = 0;
+  for (const value of values) {
+    if (names.length > 0 && used + value.length > FOLDED_CHARS) break;
+    names.push(value);
+    used += value.length + 2;
+  }
+  return { names: names.join(", "), more: values.length - names.length };
+}
