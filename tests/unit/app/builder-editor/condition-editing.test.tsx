@@ -246,69 +246,52 @@ describe("suggestion lists", () => {
           })
         : json({ detail: "unexpected" }, 404),
     );
-  const listOf = (values: string[]) =>
-    group([{ type: "condition", id: "c", column: "COUNTRY_NAME_PER", operator: "in", valueList: values }]);
-
-  it("Enter takes the suggestion the typed text begins, highlighted, not the text as typed", async () => {
+  /** The list of countries rendered with the suggestions above, and its entry field. */
+  const countryList = () => {
     countries();
     const user = userEvent.setup();
-    const { tree } = renderEditor(listOf([]));
+    const { tree } = renderEditor(
+      group([{ type: "condition", id: "c", column: "COUNTRY_NAME_PER", operator: "in", valueList: [] }]),
+    );
     const input = screen.getByRole("combobox", { name: "Values of condition 1" });
-    await user.type(input, "Ger");
-    const listbox = screen.getByRole("listbox", { name: "Values of condition 1" });
-    await waitFor(() =>
-      expect(within(listbox).getByRole("option", { selected: true }).textContent).toMatch(/^Germany/),
-    );
-    expect(input.getAttribute("aria-activedescendant")).toBe(
-      within(listbox).getByRole("option", { selected: true }).id,
-    );
+    const listbox = () => screen.getByRole("listbox", { name: "Values of condition 1" });
+    const highlighted = () => within(listbox()).queryByRole("option", { selected: true });
+    /** Types `text` and waits until the suggestion `expected` is highlighted. */
+    const typeUntilHighlighted = async (text: string, expected: RegExp) => {
+      await user.type(input, text);
+      await waitFor(() => expect(highlighted()?.textContent).toMatch(expected));
+    };
+    return { user, tree, input, listbox, highlighted, typeUntilHighlighted };
+  };
+
+  it("Enter takes the suggestion the typed text begins, highlighted, not the text as typed", async () => {
+    const { user, tree, input, highlighted, typeUntilHighlighted } = countryList();
+    await typeUntilHighlighted("Ger", /^Germany/);
+    expect(input.getAttribute("aria-activedescendant")).toBe(highlighted()?.id);
     await user.keyboard("{Enter}");
     expect(tree().children[0]).toMatchObject({ valueList: ["Germany"] });
     expect((input as HTMLInputElement).value).toBe("");
   });
 
   it("Down moves on from the highlighted suggestion; Tab takes it and moves on", async () => {
-    countries();
-    const user = userEvent.setup();
-    const { tree } = renderEditor(listOf([]));
-    const input = screen.getByRole("combobox", { name: "Values of condition 1" });
-    await user.type(input, "Ger");
-    const listbox = screen.getByRole("listbox", { name: "Values of condition 1" });
-    await waitFor(() =>
-      expect(within(listbox).getByRole("option", { selected: true }).textContent).toMatch(/^Germany/),
-    );
+    const { user, tree, input, highlighted, typeUntilHighlighted } = countryList();
+    await typeUntilHighlighted("Ger", /^Germany/);
     await user.keyboard("{ArrowDown}");
-    expect(within(listbox).getByRole("option", { selected: true }).textContent).toMatch(/^Algeria/);
+    expect(highlighted()?.textContent).toMatch(/^Algeria/);
     await user.keyboard("{Tab}");
     expect(tree().children[0]).toMatchObject({ valueList: ["Algeria"] });
     expect(document.activeElement).not.toBe(input);
   });
 
   it("a short text, or one no suggestion begins, is taken as typed; Escape, then Enter, takes a begun one as typed", async () => {
-    countries();
-    const user = userEvent.setup();
-    const { tree } = renderEditor(listOf([]));
-    const input = screen.getByRole("combobox", { name: "Values of condition 1" });
+    const { user, tree, input, listbox, highlighted, typeUntilHighlighted } = countryList();
     // "UK" begins "Ukraine", but two letters are an abbreviation more often than a start.
     await user.type(input, "UK");
-    await waitFor(() =>
-      expect(
-        within(screen.getByRole("listbox", { name: "Values of condition 1" })).getByRole("option")
-          .textContent,
-      ).toMatch(/^Ukraine/),
-    );
-    expect(
-      within(screen.getByRole("listbox", { name: "Values of condition 1" })).queryByRole("option", {
-        selected: true,
-      }),
-    ).toBeNull();
+    await waitFor(() => expect(within(listbox()).getByRole("option").textContent).toMatch(/^Ukraine/));
+    expect(highlighted()).toBeNull();
     await user.keyboard("{Enter}");
     expect(tree().children[0]).toMatchObject({ valueList: ["UK"] });
-    await user.type(input, "Fra");
-    const listbox = screen.getByRole("listbox", { name: "Values of condition 1" });
-    await waitFor(() =>
-      expect(within(listbox).getByRole("option", { selected: true }).textContent).toMatch(/^France/),
-    );
+    await typeUntilHighlighted("Fra", /^France/);
     await user.keyboard("{Escape}{Enter}");
     expect(tree().children[0]).toMatchObject({ valueList: ["UK", "Fra"] });
   });
