@@ -14,7 +14,7 @@ import {
  * Values that exist, in Chromium at 1440 x 900 and 768 x 1024: a categorical column (Country)
  * suggests its values with how many people carry each as one types; a typed value that matches no
  * one ("UK") is marked on its chip and explained in place with the value it probably meant
- * ("UK: no one. United Kingdom?"), which one click puts in its place, and the count follows. Enter
+ * ("UK: no one. United Kingdom?") and beside the count; one click puts it in its place. Enter
  * takes the suggestion the typed text begins ("ger" → Germany); a folded list says its values in
  * words. Screenshots: test-artifacts/builder/values-*.png.
  */
@@ -59,6 +59,9 @@ describe("values that exist", () => {
         const note = rule.locator(".fe-absent");
         await poll(() => note.textContent()).toBe("UK: no one.United Kingdom?");
         expect(await rule.locator(".fe-chip[data-absent]").count()).toBe(1);
+        // Said beside the count too, where the number is read.
+        const leftOut = page.getByTestId("count-left-out");
+        await poll(() => leftOut.textContent()).toBe("“UK” matches no one; counted without it.");
         await shot(page, `values-02-uk-no-one-${viewport.width}`);
 
         await note.getByRole("button", { name: "United Kingdom?" }).click();
@@ -66,6 +69,7 @@ describe("values that exist", () => {
           "Germany×France×United Kingdom×Clear all",
         );
         await poll(() => note.count()).toBe(0);
+        await poll(() => leftOut.count()).toBe(0);
         const threeCountries = parseGroupedNumber(await settledCount(page, String(twoCountries)));
         expect(threeCountries).toBeGreaterThan(twoCountries);
 
@@ -81,6 +85,7 @@ describe("values that exist", () => {
         const value = rule.getByRole("combobox", { name: "Value of condition 1" });
         await value.fill("Germny");
         await poll(() => rule.locator(".fe-absent").textContent()).toBe("Germny: no one.Germany?");
+        await poll(() => leftOut.textContent()).toBe("“Germny” matches no one, so its rule keeps nobody.");
         await rule.locator(".fe-absent").getByRole("button", { name: "Germany?" }).click();
         await poll(() => value.inputValue()).toBe("Germany");
         await poll(() => rule.locator(".fe-absent").count()).toBe(0);

@@ -6,10 +6,12 @@ import { CountBadge } from "../features/audience/count-badge";
 import { NodeCountButton } from "../features/audience/node-count-button";
 import { SamplePanel } from "../features/audience/sample-panel";
 import { useCompaniesBeingLookedUp, useCompanyNames } from "../features/builder/api/company-lookup";
+import { absentWords } from "../features/builder/editor/absent-values-note";
 import type { NodeAsideContext } from "../features/builder/editor/editor-context";
 import { FilterEditor } from "../features/builder/editor/filter-editor";
 import { type FilterEditorState, useFilterEditor } from "../features/builder/editor/use-filter-editor";
 import { usePageUndoKeys } from "../features/builder/editor/use-page-undo-keys";
+import { useAbsentValues } from "../features/builder/editor/use-values-that-exist";
 import type { AddCondition } from "../features/insights/buckets";
 import { InsightsPanel } from "../features/insights/insights-panel";
 import { OpenAudienceBar } from "../features/saved-audiences/open-audience-bar";
@@ -31,6 +33,9 @@ import { browserStorage } from "../lib/store";
 import { type InitialTree, loadInitialTree, useWorkingTreePersistence } from "../lib/working-tree";
 import { Page } from "../ui/page";
 import "./builder-page.css";
+
+/** Values are checked beside the count once editing has paused this long (as a typed value on its rule). */
+const ABSENT_SETTLE_MS = 700;
 
 /** Per-node count on demand, beside every node; module level so the editor's rows stay memoised. */
 function nodeAside(node: FilterNode, context: NodeAsideContext) {
@@ -66,7 +71,11 @@ export function BuilderPage() {
   // and broken items, said beside the count (a purchase still needs the whole audience).
   const part = useMemo(() => countablePart(counted.tree, counted.problems), [counted]);
   const shown = part?.tree ?? filter;
-  const leftOut = part ? leftOutWords(part, counted.tree) : undefined;
+  // Typed values that match no one, said beside the count as well as on their rules.
+  const absent = absentWords(useAbsentValues(shown, ABSENT_SETTLE_MS));
+  const leftOut = part
+    ? [leftOutWords(part, counted.tree), absent].filter(Boolean).join(" ") || undefined
+    : undefined;
   const { storageError, linkTooLong } = useWorkingTreePersistence(editor.tree);
   usePageUndoKeys(editor);
   // Typing waits for a short pause; a discrete edit is counted at once.

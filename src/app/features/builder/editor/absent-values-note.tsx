@@ -1,5 +1,5 @@
 import { formatNumber } from "../../../lib/format";
-import type { AbsentValue } from "./use-values-that-exist";
+import type { AbsentInRule, AbsentValue } from "./use-values-that-exist";
 
 /** Absent values beyond this many are named in one line, without nearest values. */
 const EXPLAINED_SHOWN = 3;
@@ -51,4 +51,37 @@ export function AbsentValuesNote({
       ) : null}
     </ul>
   );
+}
+
+/** Values named beside the count before "and N more". */
+const BESIDE_COUNT_NAMED = 2;
+
+/**
+ * What typed values that match no one do to the count, in words beside it: "“UK” matches no one;
+ * counted without it." (a list gains no one from it), "“Germny” matches no one, so its rule keeps
+ * nobody." (a rule's one value). Undefined when every value matches someone.
+ */
+export function absentWords(absent: readonly AbsentInRule[]): string | undefined {
+  const sentences: string[] = [];
+  const ends = {
+    list: (n: number) => `; counted without ${n === 1 ? "it" : "them"}.`,
+    eq: (n: number) => `, so ${n === 1 ? "its rule keeps" : "their rules keep"} nobody.`,
+    ne: (n: number) => `, so ${n === 1 ? "its rule leaves" : "their rules leave"} everyone in.`,
+  };
+  for (const reads of ["list", "eq", "ne"] as const) {
+    const values = absent.filter((a) => a.reads === reads).flatMap((a) => a.values);
+    if (values.length === 0) continue;
+    const named = values.slice(0, BESIDE_COUNT_NAMED).map((v) => `“${v}”`);
+    const rest = values.length - named.length;
+    const list =
+      rest > 0
+        ? `${named.join(", ")} and ${formatNumber(rest)} more`
+        : named.length === 2
+          ? `${named[0]} and ${named[1]}`
+          : named[0];
+    sentences.push(
+      `${list} ${values.length === 1 ? "matches" : "match"} no one${ends[reads](values.length)}`,
+    );
+  }
+  return sentences.length > 0 ? sentences.join(" ") : undefined;
 }

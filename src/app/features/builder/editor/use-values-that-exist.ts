@@ -1,6 +1,8 @@
 import { keepPreviousData, useQueries, useQuery } from "@tanstack/react-query";
 import { useMemo } from "react";
-import type { Column } from "../../../../contract/columns";
+import { type Column, getColumn } from "../../../../contract/columns";
+import type { FilterNode, GroupNode } from "../../../../contract/filter";
+import { OPERATOR_READS } from "../../../../contract/inferred";
 import { useColumnValues } from "../../../api/column-values";
 import {
   presenceChunks,
@@ -142,4 +144,66 @@ export function useValuesThatExist(
     }));
   }, [absentValues, near]);
   return { counts, absent };
+}
+
+/** A rule's values that match no one, as the count beside the editor says them. */
+export interface AbsentInRule {
+  /** "list": one of the values of a list (counted without it); "eq" / "ne": the rule's one value. */
+  reads: "list" | "eq" | "ne";
+  values: string[];
+}
+
+/** The rules whose values are checked (categorical columns, equality or a list), with those values. */
+function checkedRules(tree: GroupNode): { column: string; reads: AbsentInRule["reads"]; values: string[] }[] {
+  const rules: { column: string; reads: AbsentInRule["reads"]; values: string[] }[] = [];
+  const visit = (node: FilterNode) => {
+    if (node.type === "group") node.children.forEach(visit);
+    if (node.type !== "condition" || getColumn(node.column)?.categorical !== true) return;
+    const list = OPERATOR_READS[node.operator] === "list";
+    if (list && node.valueList && node.valueList.length > 0)
+      rules.push({ column: node.column, reads: "list", values: [...node.valueList] });
+    else if ((node.operator === "eq" || node.operator === "ne") && String(node.value ?? "").trim() !== "")
+      rules.push({ column: node.column, reads: node.operator, values: [String(node.value)] });
+  };
+  visit(tree);
+  return rules;
+}
+
+/**
+ * Every rule's values that match no one, over the whole audience tree, for the count to say
+ * ("“UK” matches no one; counted without it."). The same presence checks as each rule's own
+ * (useValuesThatExist), so no request of their own once the rules have asked; said only once every
+ * check of a rule has answered.
+ */
+export function useAbsentValues(tree: GroupNode, settleMs: number): AbsentInRule[] {
+  const key = useDebouncedValue(JSON.stringify(checkedRules(tree)), settleMs);
+  const rules = useMemo(() => JSON.parse(key) as ReturnType<typeof checkedRules>, [key]);
+  const asked = useMemo(() => rules.map((rule) => ({ rule, chunks: presenceChunks(rule.values) })), [rules]);
+  const answers = useQueries({
+    queries: asked.flatMap(({ rule, chunks }) =>
+      chunks.map((chunk) => valuePresenceQueryOptions(rule.column, chunk)),
+    ),
+    combine: (results) => JSON.stringify(results.map((r) => (r.isSuccess ? r.data : null))),
+  });
+  return useMemo(() => {
+    const each = JSON.parse(answers) as (ValueCount[] | null)[];
+    let at = 0;
+    const found: AbsentInRule[] = [];
+    for (const { rule, chunks } of asked) {
+      const mine = each.slice(at, at + chunks.length);
+      at += chunks.length;
+      if (mine.length === 0 || mine.some((answer) => answer === null)) continue;
+      const present = new Set(mine.flatMap((answer) => answer ?? []).map((e) => valueKey(e.value)));
+      const checked = new Set(chunks.flat().map(valueKey));
+      const values = [
+        ...new Map(
+          rule.values
+            .filter((v) => checked.has(valueKey(v)) && !present.has(valueKey(v)))
+            .map((v) => [valueKey(v), v.trim()]),
+        ).values(),
+      ];
+      if (values.length > 0) found.push({ reads: rule.reads, values });
+    }
+    return found;
+  }, [answers, asked]);
 }
