@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vitest/config";
-import { TEST_V8_FLAGS } from "./tests/support/processes";
+import { TEST_V8_FLAGS } from "./tests/support/v8-flags.mjs";
 
 // One config for the SPA build and for Vitest. The app lives in src/app; the server and sandbox
 // are Node code run by tsx and never bundled for the browser.

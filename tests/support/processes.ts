@@ -3,6 +3,7 @@ import { closeSync, fstatSync, mkdtempSync, openSync, readFileSync, readSync } f
 import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { TEST_V8_FLAGS } from "./v8-flags.mjs";
 
 /** A free loopback port, found by binding port 0. */
 export function freePort(): Promise<number> {
@@ -16,14 +17,8 @@ export function freePort(): Promise<number> {
   });
 }
 
-/**
- * V8 flags of the test processes (Vitest's workers, and the product's processes that tests start):
- * WebAssembly compiled by the baseline compiler only. PGlite's module is large, and optimising its
- * hot functions took about 1.4 CPU-s at every start of a process or worker holding a database,
- * which a test then runs for seconds at most: a subset of the proxy's files took 29 % less CPU with
- * it (333 against 235 CPU-s). The code runs the same; only how fast a long-lived process gets.
- */
-export const TEST_V8_FLAGS = ["--liftoff-only"];
+/** V8 flags of the test processes: see v8-flags.mjs. */
+export { TEST_V8_FLAGS };
 
 /** The npm scripts that run the product: `npm start` (the proxy), `npm run sandbox` and `npm run users`. */
 export type ProductScript = "start" | "sandbox" | "users";
