@@ -19,16 +19,21 @@ function newestChange(target: string): number {
   return Math.max(0, ...readdirSync(target).map((name) => newestChange(path.join(target, name))));
 }
 
+const secondsSince = (started: number) => `${((performance.now() - started) / 1000).toFixed(0)} s`;
+
 /** Builds the SPA into dist/app when it is missing or older than its sources (so `npm start` just works). */
 async function ensureAppBuilt(outDir: string) {
   const built = path.join(outDir, "index.html");
   if (existsSync(built) && statSync(built).mtimeMs >= Math.max(...APP_SOURCES.map(newestChange))) return;
-  console.log("building the app…");
+  const started = performance.now();
+  console.log(`building the app into ${outDir} (its sources changed, or a first start)…`);
   const { build } = await import("vite");
   await build({ logLevel: "warn", build: { outDir, emptyOutDir: true } });
+  console.log(`app built in ${secondsSince(started)}`);
 }
 
 async function main() {
+  const started = performance.now();
   // What this process writes (the key, the database, paid data in the spend journal) is this user's alone.
   process.umask(0o077);
   let config: ReturnType<typeof configFromEnv>;
@@ -56,7 +61,7 @@ async function main() {
     const { SandboxStartError } = await import("./sandbox/state/damage");
     let sandbox: Awaited<ReturnType<typeof createSandbox>>;
     try {
-      sandbox = await createSandbox(sandboxOptionsFromEnv().options);
+      sandbox = await createSandbox({ ...sandboxOptionsFromEnv().options, onProgress: console.log });
     } catch (error) {
       // As for the proxy's ConfigError: one line that says what to fix, then exit 1.
       if (error instanceof SandboxStartError) {
@@ -92,7 +97,7 @@ async function main() {
     }
     throw error;
   }
-  console.log(`ready on ${served.url}`);
+  console.log(`ready on ${served.url} (started in ${secondsSince(started)})`);
 
   for (const signal of ["SIGINT", "SIGTERM"] as const)
     process.once(signal, async () => {

@@ -124,7 +124,7 @@ async function openDataset(options: SandboxOptions) {
   if (file === undefined) {
     const dir = path.join(options.dataDir, "dataset");
     usableFolder(dir, "dataset folder");
-    file = await ensureDataset(dir, { rows: options.rows, seed: options.seed });
+    file = await ensureDataset(dir, { rows: options.rows, seed: options.seed }, options.onProgress);
   }
   let db: Dataset;
   try {

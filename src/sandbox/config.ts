@@ -33,6 +33,8 @@ export interface SandboxOptions {
   v1Retired: boolean;
   /** Tests may share one generated dataset file between sandboxes with separate state. */
   datasetFile?: string;
+  /** Hears what the start is doing when it takes a while (the dataset's first generation). */
+  onProgress?: (line: string) => void;
 }
 
 export function sandboxOptionsFromEnv(env: NodeJS.ProcessEnv = process.env) {

@@ -8,7 +8,7 @@ const { options, port, host } = sandboxOptionsFromEnv();
 const started = Date.now();
 let sandbox: Awaited<ReturnType<typeof createSandbox>>;
 try {
-  sandbox = await createSandbox(options);
+  sandbox = await createSandbox({ ...options, onProgress: console.log });
 } catch (error) {
   // A data folder or a kept file it cannot use: one line saying what and how, not a stack trace.
   if (!(error instanceof SandboxStartError)) throw error;

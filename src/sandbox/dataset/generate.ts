@@ -28,8 +28,12 @@ export interface GenerateStats {
   ms: Record<string, number>;
 }
 
-/** Generates the dataset into `file` (replacing it), in this process. */
-export async function generateDataset(file: string, spec: DatasetSpec): Promise<GenerateStats> {
+/** Generates the dataset into `file` (replacing it), in this process; `onStage` hears each stage as it ends. */
+export async function generateDataset(
+  file: string,
+  spec: DatasetSpec,
+  onStage?: (stage: string, ms: number) => void,
+): Promise<GenerateStats> {
   validateSpec(spec);
   for (const leftover of [file, `${file}.wal`]) rmSync(leftover, { force: true });
   const timings: Record<string, number> = {};
@@ -38,6 +42,7 @@ export async function generateDataset(file: string, spec: DatasetSpec): Promise<
     const now = performance.now();
     timings[name] = Math.round(now - last);
     last = now;
+    onStage?.(name, timings[name]);
   };
 
   const plans = planCompanies(spec.rows, spec.seed, companyCountFor(spec.rows));
@@ -94,7 +99,10 @@ async function main(args: readonly string[]): Promise<void> {
     process.exit(2);
   }
   const started = performance.now();
-  const stats = await generateDataset(file, { rows: Number(rows), seed: Number(seed) });
+  // Each stage as a line of its own, for the parent to say while the first start waits.
+  const stats = await generateDataset(file, { rows: Number(rows), seed: Number(seed) }, (stage, ms) =>
+    process.stdout.write(`${JSON.stringify({ stage, ms })}\n`),
+  );
   const seconds = ((performance.now() - started) / 1000).toFixed(2);
   process.stdout.write(`${JSON.stringify({ file, seconds: Number(seconds), ...stats })}\n`);
 }

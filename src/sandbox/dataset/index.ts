@@ -8,6 +8,7 @@
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
 import path from "node:path";
+import readline from "node:readline";
 import { fileURLToPath } from "node:url";
 
 export { VECTOR_DIMS } from "./embed";
@@ -55,14 +56,19 @@ const inFlight = new Map<string, Promise<string>>();
  * Generates the file if missing and returns its path. Generation runs in a child process (so its
  * memory goes back to the OS once done) into a temporary name that is renamed at the end, so a
  * file under the final name is always complete. Concurrent calls in one process share one run.
+ * `report` hears what a generation is doing, stage by stage (a first start says it).
  */
-export async function ensureDataset(dir: string, spec: DatasetSpec): Promise<string> {
+export async function ensureDataset(
+  dir: string,
+  spec: DatasetSpec,
+  report?: (line: string) => void,
+): Promise<string> {
   validateSpec(spec);
   const file = path.resolve(datasetPath(dir, spec));
   if (existsSync(file)) return file;
   const running = inFlight.get(file);
   if (running) return running;
-  const job = generateInChild(file, spec).finally(() => inFlight.delete(file));
+  const job = generateInChild(file, spec, report).finally(() => inFlight.delete(file));
   inFlight.set(file, job);
   return job;
 }
@@ -81,7 +87,15 @@ function projectRootAbove(folder: string): string {
   }
 }
 
-async function generateInChild(file: string, spec: DatasetSpec): Promise<string> {
+async function generateInChild(
+  file: string,
+  spec: DatasetSpec,
+  report: (line: string) => void = () => {},
+): Promise<string> {
+  const started = performance.now();
+  report(
+    `generating the sandbox's dataset of ${spec.rows.toLocaleString("en")} contacts into ${path.dirname(file)} (once: later starts open it)…`,
+  );
   mkdirSync(path.dirname(file), { recursive: true });
   removeAbandonedTemps(file);
   const temp = `${file}.tmp-${process.pid}-${Date.now()}`;
@@ -96,9 +110,13 @@ async function generateInChild(file: string, spec: DatasetSpec): Promise<string>
         ["--import", "tsx", script, temp, String(spec.rows), String(spec.seed)],
         {
           cwd: projectRoot,
-          stdio: ["ignore", "ignore", "pipe"],
+          stdio: ["ignore", "pipe", "pipe"],
         },
       );
+      readline.createInterface({ input: child.stdout }).on("line", (line) => {
+        const stage = parseStage(line);
+        if (stage) report(`  ${stage.stage}: ${(stage.ms / 1000).toFixed(1)} s`);
+      });
       let stderr = "";
       child.stderr.on("data", (d: Buffer) => {
         stderr = (stderr + d.toString()).slice(-4000);
@@ -110,10 +128,23 @@ async function generateInChild(file: string, spec: DatasetSpec): Promise<string>
       });
     });
     if (!existsSync(file)) renameSync(temp, file);
+    report(`dataset generated in ${((performance.now() - started) / 1000).toFixed(0)} s`);
     return file;
   } finally {
     for (const leftover of [temp, `${temp}.wal`]) rmSync(leftover, { force: true });
     rmSync(`${temp}.tmp`, { recursive: true, force: true });
+  }
+}
+
+/** A stage line of the generator (`{"stage", "ms"}`), or null for its other output. */
+function parseStage(line: string): { stage: string; ms: number } | null {
+  try {
+    const parsed = JSON.parse(line) as { stage?: unknown; ms?: unknown };
+    return typeof parsed.stage === "string" && typeof parsed.ms === "number"
+      ? { stage: parsed.stage, ms: parsed.ms }
+      : null;
+  } catch {
+    return null;
   }
 }
 

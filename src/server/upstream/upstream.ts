@@ -238,7 +238,12 @@ function idleGuard(
       let timer: NodeJS.Timeout | undefined;
       const stalled = new Promise<never>((_, reject) => {
         timer = setTimeout(
-          () => reject(new Interruption(`the service sent nothing for ${Math.round(idleMs / 1000)} s`)),
+          () =>
+            reject(
+              new Interruption(
+                `the service sent nothing for ${idleMs < 1000 ? `${idleMs} ms` : `${Math.round(idleMs / 1000)} s`}`,
+              ),
+            ),
           idleMs,
         );
       });

@@ -229,7 +229,7 @@ describe("the SPA", () => {
 });
 
 describe("the launcher", () => {
-  it("starts proxy + embedded sandbox and prints `ready on http://127.0.0.1:<port>`", async () => {
+  it("starts proxy + embedded sandbox and prints `ready on http://127.0.0.1:<port> (started in N s)`", async () => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), "proxy-launcher-"));
     const child = spawn(process.execPath, nodeArgsOf("start", builtProduct()), {
       cwd: process.cwd(),
@@ -247,7 +247,7 @@ describe("the launcher", () => {
         let out = "";
         child.stdout.on("data", (d) => {
           out += d;
-          const match = /^ready on (http:\/\/127\.0\.0\.1:\d+)$/m.exec(out);
+          const match = /^ready on (http:\/\/127\.0\.0\.1:\d+) \(started in \d+ s\)$/m.exec(out);
           if (match) resolve(match[1]!);
         });
         child.stderr.on("data", (d) => {

@@ -39,13 +39,27 @@ describe("datasetPath", () => {
 describe("ensureDataset", () => {
   it("generates the file in a child process, once, and leaves no temporary files", async () => {
     const spec = { rows: 3_000, seed: 11 };
-    const [first, second] = await Promise.all([ensureDataset(dir, spec), ensureDataset(dir, spec)]);
+    const lines: string[] = [];
+    const [first, second] = await Promise.all([
+      ensureDataset(dir, spec, (line) => lines.push(line)),
+      ensureDataset(dir, spec),
+    ]);
     expect(first).toBe(path.resolve(datasetPath(dir, spec)));
     expect(second).toBe(first);
     expect(readdirSync(dir)).toEqual([path.basename(first)]);
 
+    // What a first start prints while it waits: what is made and where, each stage, the total.
+    expect(lines[0]).toBe(
+      `generating the sandbox's dataset of 3,000 contacts into ${path.resolve(dir)} (once: later starts open it)…`,
+    );
+    expect(lines.slice(1, -1).length).toBeGreaterThanOrEqual(4);
+    for (const line of lines.slice(1, -1)) expect(line).toMatch(/^ {2}[a-z].*: \d+\.\d s$/);
+    expect(lines.at(-1)).toMatch(/^dataset generated in \d+ s$/);
+
     const modified = statSync(first).mtimeMs;
-    expect(await ensureDataset(dir, spec)).toBe(first);
+    const again: string[] = [];
+    expect(await ensureDataset(dir, spec, (line) => again.push(line))).toBe(first);
+    expect(again).toEqual([]);
     expect(statSync(first).mtimeMs).toBe(modified);
 
     const instance = await DuckDBInstance.create(first, { access_mode: "READ_ONLY" });
