@@ -1,6 +1,8 @@
 import type { Context, Hono } from "hono";
 import type { Kysely } from "kysely";
+import { describe } from "../../contract/describe";
 import { toValidationRecord } from "../../contract/errors";
+import type { GroupNode } from "../../contract/filter";
 import {
   LEDGER_OPERATION_WORDS,
   type LedgerAnswer,
@@ -72,6 +74,7 @@ export const LEDGER_CSV_HEADER = [
   "Purchase",
   "Audience",
   "Filter",
+  "Filter as JSON",
   "For",
   "Rows",
   "Rows already the team's (free)",
@@ -81,7 +84,10 @@ export const LEDGER_CSV_HEADER = [
   "Key ends in",
 ];
 
-/** The ledger as CSV: a header row in plain words, one row per entry, CRLF line ends. */
+/**
+ * The ledger as CSV: a header row in plain words, one row per entry, CRLF line ends; a purchase's
+ * filter in words ("Country is Germany and Job level is Director") and, for machines, as JSON.
+ */
 export function ledgerCsv(ledger: LedgerAnswer): string {
   const lines = [LEDGER_CSV_HEADER.map(csvCell)];
   for (const e of ledger.entries)
@@ -91,6 +97,8 @@ export function ledgerCsv(ledger: LedgerAnswer): string {
         e.person,
         LEDGER_OPERATION_WORDS[e.operation] ?? e.operation,
         e.audienceName ?? "",
+        // Finance reads the words; a machine, the service's own tree beside them.
+        e.filter === null ? "" : describe(e.filter as GroupNode),
         e.filter === null ? "" : JSON.stringify(e.filter),
         e.detail ?? "",
         e.rows,

@@ -7,6 +7,7 @@
  * approves their own; the month's summary and the ledger's CSV follow the roles. Run on PGlite and
  * on PostgreSQL.
  */
+import Papa from "papaparse";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ledgerAnswer } from "../../../src/contract/ledger";
 import { approvalSchema, approvalsAnswer, capsSchema, spendingSummary } from "../../../src/contract/spending";
@@ -580,11 +581,15 @@ describe("approvals", () => {
     // Newest first: the approved export (pending), then the enrich.
     expect(lines).toHaveLength(4);
     expect(lines[1]!.split(",").slice(1, 3)).toEqual(["bo", "Export"]);
+    // The export's filter in words for finance, and as JSON for a machine, in a column of its own.
+    const exportCells = Papa.parse<string[]>(lines[1]!).data[0]!;
+    expect(exportCells[4]).toBe('Country is "Germany" and has an email');
+    expect(JSON.parse(exportCells[5]!)).toMatchObject({ type: "group" });
     const cells = lines[2]!.split(",");
     // Audience, filter and what it was for are blank for an Enrich of ids.
     expect(cells.slice(1, 4)).toEqual(["bo", "Enrich", ""]);
-    expect(cells.slice(4, 6)).toEqual(["", ""]);
-    expect(cells.slice(6)).toEqual(["10", "0", "20", "20", "Charged", cells[11]!]);
+    expect(cells.slice(4, 7)).toEqual(["", "", ""]);
+    expect(cells.slice(7)).toEqual(["10", "0", "20", "20", "Charged", cells[12]!]);
     expect((await t.buyer.get("/api/ledger.csv?person=ada")).status).toBe(403);
     const own = await t.analyst.get("/api/ledger.csv");
     expect(own.text).toBe(`${LEDGER_CSV_HEADER.join(",")}\r\n`);
