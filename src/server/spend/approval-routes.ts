@@ -23,6 +23,7 @@ import {
   type RunApproved,
   type RunResult,
   recordRun,
+  withOutcomesNow,
 } from "./approvals";
 
 /** The approval requests over HTTP: every read and change through approvals.ts. */
@@ -76,8 +77,11 @@ export function approvalRoutes(app: Hono<ProxyEnv>, deps: ApprovalDeps) {
     const parsed = listQuery.safeParse(c.req.query());
     if (!parsed.success) throw unprocessable(toValidationRecord(parsed.error.issues, "query", c.req.query()));
     const admin = mayManageTeam(person.role).ok;
-    const rows = await store(() =>
-      listApprovals(db, { requestedBy: admin ? undefined : person.name, state: parsed.data.state }),
+    const rows = await store(async () =>
+      withOutcomesNow(
+        db,
+        await listApprovals(db, { requestedBy: admin ? undefined : person.name, state: parsed.data.state }),
+      ),
     );
     return c.json({ approvals: rows.map(approvalOf) });
   });

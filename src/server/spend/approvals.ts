@@ -4,7 +4,7 @@ import type { Approval } from "../../contract/spending";
 import type { ApprovalTable, Tables } from "../db/schema";
 import { pgText } from "../db/storable";
 import { type BufferedAnswer, fail } from "../http/answer";
-import { rowOfPurchase } from "./ledger-store";
+import { rowOfPurchase, rowsOfPurchases } from "./ledger-store";
 import type { SpendScope, WorkOutcome } from "./spend-journal";
 import type { ToolFile } from "./tool-purchases";
 
@@ -212,17 +212,43 @@ function detailOf(answer: BufferedAnswer): string | null {
 async function ledgerSentence(db: Kysely<Tables>, id: string): Promise<string | null> {
   const approval = await approvalById(db, id).catch(() => undefined);
   const row = approval && (await rowOfPurchase(db, approval.entry_id).catch(() => undefined));
-  if (!row) return null;
+  return row ? sentenceOfRow(row) : null;
+}
+
+type PurchaseRow = NonNullable<Awaited<ReturnType<typeof rowOfPurchase>>>;
+
+/** A ledger row in one sentence, as it stands now; null when it says nothing worth telling. */
+function sentenceOfRow(row: PurchaseRow): string | null {
   const n = (x: number | null) => `${credits(Number(x ?? 0))} credit${Number(x) === 1 ? "" : "s"}`;
+  const exported = row.operation === "exportStart";
   if (row.outcome === "pending")
-    return row.operation === "exportStart"
+    return exported
       ? `Export started: up to ${n(row.credits_estimated)}, charged when it completes.`
       : `Job started: up to ${n(row.credits_estimated)}, charged as it runs.`;
   if (row.outcome !== "charged" && row.outcome !== "free") return null;
+  const charged = row.outcome === "free" ? "nothing charged" : `${n(row.credits_charged)} charged`;
+  if (exported) return `Export completed: ${row.rows.toLocaleString("en-US")} rows, ${charged}.`;
   const delivered = ["enrich", "preview"].includes(row.operation)
     ? `${row.rows.toLocaleString("en-US")} contact${row.rows === 1 ? "" : "s"} delivered, `
     : "";
-  return `Ran: ${delivered}${row.outcome === "free" ? "nothing charged" : `${n(row.credits_charged)} charged`}.`;
+  return `Ran: ${delivered}${charged}.`;
+}
+
+/**
+ * Approvals as they are now: a run's sentence is read again from its purchase's ledger row, which
+ * changes after the run (an export is charged when it completes, long after it was approved).
+ */
+export async function withOutcomesNow(db: Kysely<Tables>, rows: ApprovalRow[]): Promise<ApprovalRow[]> {
+  const ran = rows.filter((row) => row.state === "ran");
+  const ledger = await rowsOfPurchases(
+    db,
+    ran.map((row) => row.entry_id),
+  );
+  return rows.map((row) => {
+    const entry = row.state === "ran" ? ledger.get(row.entry_id) : undefined;
+    const now = entry ? sentenceOfRow(entry) : null;
+    return now === null ? row : { ...row, outcome: now };
+  });
 }
 
 function ranSentence(answer: BufferedAnswer): string {

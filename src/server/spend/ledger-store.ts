@@ -127,6 +127,18 @@ export async function rowOfPurchase(db: Db, keyHash: string) {
     .executeTakeFirst();
 }
 
+/** The rows of these purchases, by purchase (what a list of approvals says each came to). */
+export async function rowsOfPurchases(db: Db, keyHashes: readonly string[]) {
+  if (keyHashes.length === 0)
+    return new Map<string, NonNullable<Awaited<ReturnType<typeof rowOfPurchase>>>>();
+  const rows = await db
+    .selectFrom("ledger")
+    .select(["key_hash", "outcome", "credits_charged", "credits_estimated", "rows", "operation"])
+    .where("key_hash", "in", keyHashes)
+    .execute();
+  return new Map(rows.map(({ key_hash, ...row }) => [key_hash, row]));
+}
+
 /** What these purchases were bought from: their filters and audience names, by purchase. */
 export async function filtersOf(
   db: Db,

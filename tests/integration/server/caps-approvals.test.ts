@@ -536,6 +536,17 @@ describe("approvals", () => {
     }
     expect(status).toBe("COMPLETED");
     expect(await balance()).toBe(before - 30);
+    // The approval says what its purchase came to now, not what it was when approved: a status
+    // read through the proxy settles the export, and the list reads the sentence from the ledger.
+    expect((await t.buyer.get(`/api/v2/contact/export/${again.body.exportId}`)).status).toBe(200);
+    await expect
+      .poll(async () => {
+        const list = (await t.admin.get("/api/approvals")).body as {
+          approvals: { id: string; outcome: string }[];
+        };
+        return list.approvals.find((a) => a.id === approval.id)?.outcome;
+      })
+      .toMatch(/^Export completed: \d+ rows, 30 credits charged\.$/);
   });
 
   it("a preview is priced with the price table on its limit", async () => {
