@@ -4,7 +4,7 @@ import userEvent from "@testing-library/user-event";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { foldedList } from "../../../../src/app/features/builder/editor/value-list";
 import { VALUE_LIST_MAX } from "../../../../src/contract/inferred";
-import { cond, group, installDomShims, installFakeFetch, json, renderEditor } from "./harness";
+import { breakdown, cond, group, installDomShims, installFakeFetch, json, renderEditor } from "./harness";
 
 beforeAll(installDomShims);
 afterEach(() => {
@@ -231,19 +231,13 @@ describe("suggestion lists", () => {
   const countries = () =>
     installFakeFetch((request) =>
       request.path === "/api/v2/contact/insights"
-        ? json({
-            section: "breakdown",
-            groupField: "COUNTRY_NAME_PER",
-            total: 1000,
-            buckets: [
-              { value: "Germany", count: 600 },
-              { value: "Georgia", count: 300 },
-              { value: "France", count: 100 },
-              { value: "Ukraine", count: 50 },
-              { value: "Algeria", count: 40 },
-            ],
-            otherCount: 0,
-          })
+        ? breakdown("COUNTRY_NAME_PER", [
+            { value: "Germany", count: 600 },
+            { value: "Georgia", count: 300 },
+            { value: "France", count: 100 },
+            { value: "Ukraine", count: 50 },
+            { value: "Algeria", count: 40 },
+          ])
         : json({ detail: "unexpected" }, 404),
     );
   /** The list of countries rendered with the suggestions above, and its entry field. */
@@ -307,16 +301,10 @@ describe("enumerable company columns", () => {
             count: 3,
           })
         : request.path === "/api/v2/contact/insights"
-          ? json({
-              section: "breakdown",
-              groupField: "INDUSTRY_LINKEDIN_ORG",
-              total: 1500,
-              buckets: [
-                { value: "Software Development", count: 1200 },
-                { value: "Financial Services", count: 300 },
-              ],
-              otherCount: 0,
-            })
+          ? breakdown("INDUSTRY_LINKEDIN_ORG", [
+              { value: "Software Development", count: 1200 },
+              { value: "Financial Services", count: 300 },
+            ])
           : json({ detail: "unexpected" }, 404),
     );
     const user = userEvent.setup();

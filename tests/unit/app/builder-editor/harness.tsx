@@ -40,6 +40,12 @@ export function json(body: unknown, status = 200): Response {
   return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 }
 
+/** The insights answer of a breakdown of `groupField` (what value suggestions are read from). */
+export function breakdown(groupField: string, buckets: { value: string; count: number }[]): Response {
+  const total = buckets.reduce((sum, bucket) => sum + bucket.count, 0);
+  return json({ section: "breakdown", groupField, total, buckets, otherCount: 0 });
+}
+
 /**
  * Replaces fetch with `handler` (and Request with one that resolves the app's relative `/api/...`
  * URLs against jsdom's location, as a browser does).
