@@ -4,7 +4,7 @@ import type { Approval } from "../../contract/spending";
 import type { ApprovalTable, Tables } from "../db/schema";
 import { pgText } from "../db/storable";
 import { type BufferedAnswer, fail } from "../http/answer";
-import { rowOfPurchase, rowsOfPurchases } from "./ledger-store";
+import { type PurchaseRow, rowOfPurchase, rowsOfPurchases } from "./ledger-store";
 import type { SpendScope, WorkOutcome } from "./spend-journal";
 import type { ToolFile } from "./tool-purchases";
 
@@ -214,8 +214,6 @@ async function ledgerSentence(db: Kysely<Tables>, id: string): Promise<string | 
   const row = approval && (await rowOfPurchase(db, approval.entry_id).catch(() => undefined));
   return row ? sentenceOfRow(row) : null;
 }
-
-type PurchaseRow = NonNullable<Awaited<ReturnType<typeof rowOfPurchase>>>;
 
 /** A ledger row in one sentence, as it stands now; null when it says nothing worth telling. */
 function sentenceOfRow(row: PurchaseRow): string | null {

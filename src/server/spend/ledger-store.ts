@@ -119,24 +119,31 @@ export async function settleRow(trx: Db, keyHash: string, s: Settled): Promise<v
 }
 
 /** A purchase's row as an approval tells what its run came to. */
-export async function rowOfPurchase(db: Db, keyHash: string) {
-  return db
-    .selectFrom("ledger")
-    .select(["outcome", "credits_charged", "credits_estimated", "rows", "operation"])
-    .where("key_hash", "=", keyHash)
-    .executeTakeFirst();
+export interface PurchaseRow {
+  outcome: string;
+  credits_charged: number | null;
+  credits_estimated: number | null;
+  rows: number;
+  operation: string;
 }
 
 /** The rows of these purchases, by purchase (what a list of approvals says each came to). */
-export async function rowsOfPurchases(db: Db, keyHashes: readonly string[]) {
-  if (keyHashes.length === 0)
-    return new Map<string, NonNullable<Awaited<ReturnType<typeof rowOfPurchase>>>>();
+export async function rowsOfPurchases(
+  db: Db,
+  keyHashes: readonly string[],
+): Promise<Map<string, PurchaseRow>> {
+  if (keyHashes.length === 0) return new Map();
   const rows = await db
     .selectFrom("ledger")
     .select(["key_hash", "outcome", "credits_charged", "credits_estimated", "rows", "operation"])
     .where("key_hash", "in", keyHashes)
     .execute();
   return new Map(rows.map(({ key_hash, ...row }) => [key_hash, row]));
+}
+
+/** One purchase's row, if the ledger has it. */
+export async function rowOfPurchase(db: Db, keyHash: string): Promise<PurchaseRow | undefined> {
+  return (await rowsOfPurchases(db, [keyHash])).get(keyHash);
 }
 
 /** What these purchases were bought from: their filters and audience names, by purchase. */
