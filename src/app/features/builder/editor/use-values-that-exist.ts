@@ -91,6 +91,20 @@ export interface ValueCheck {
 const NO_VALUES: readonly string[] = [];
 
 /**
+ * The values, of those the presence check asked about (`chunks`), that are not among the answers
+ * (`present`, by valueKey): each once, trimmed, in the order given.
+ */
+function matchingNoOne(
+  values: readonly string[],
+  chunks: readonly string[][],
+  present: { has(key: string): boolean },
+): string[] {
+  const checked = new Set(chunks.flat().map(valueKey));
+  const missing = values.filter((v) => checked.has(valueKey(v)) && !present.has(valueKey(v)));
+  return [...new Map(missing.map((v) => [valueKey(v), v.trim()])).values()];
+}
+
+/**
  * Every answer's entries as one text ("null" until all have answered): a value compared by text,
  * so that the memos below run only when an answer changes.
  */
@@ -124,12 +138,10 @@ export function useValuesThatExist(
       new Map(((JSON.parse(presence) as ValueCount[] | null) ?? []).map((e) => [valueKey(e.value), e.count])),
     [presence],
   );
-  const absentValues = useMemo(() => {
-    if (chunks.length === 0 || presence === "null") return [];
-    const checked = new Set(chunks.flat().map(valueKey));
-    const missing = settled.filter((v) => checked.has(valueKey(v)) && !counts.has(valueKey(v)));
-    return [...new Map(missing.map((v) => [valueKey(v), v.trim()])).values()];
-  }, [chunks, presence, settled, counts]);
+  const absentValues = useMemo(
+    () => (chunks.length === 0 || presence === "null" ? [] : matchingNoOne(settled, chunks, counts)),
+    [chunks, presence, settled, counts],
+  );
   const near = useQueries({
     queries: absentValues
       .slice(0, EXPLAINED_MAX)
@@ -176,7 +188,8 @@ function checkedRules(tree: GroupNode): { column: string; reads: AbsentInRule["r
  * check of a rule has answered.
  */
 export function useAbsentValues(tree: GroupNode, settleMs: number): AbsentInRule[] {
-  const key = useDebouncedValue(JSON.stringify(checkedRules(tree)), settleMs);
+  const now = useMemo(() => JSON.stringify(checkedRules(tree)), [tree]);
+  const key = useDebouncedValue(now, settleMs);
   const rules = useMemo(() => JSON.parse(key) as ReturnType<typeof checkedRules>, [key]);
   const asked = useMemo(() => rules.map((rule) => ({ rule, chunks: presenceChunks(rule.values) })), [rules]);
   const answers = useQueries({
@@ -194,14 +207,7 @@ export function useAbsentValues(tree: GroupNode, settleMs: number): AbsentInRule
       at += chunks.length;
       if (mine.length === 0 || mine.some((answer) => answer === null)) continue;
       const present = new Set(mine.flatMap((answer) => answer ?? []).map((e) => valueKey(e.value)));
-      const checked = new Set(chunks.flat().map(valueKey));
-      const values = [
-        ...new Map(
-          rule.values
-            .filter((v) => checked.has(valueKey(v)) && !present.has(valueKey(v)))
-            .map((v) => [valueKey(v), v.trim()]),
-        ).values(),
-      ];
+      const values = matchingNoOne(rule.values, chunks, present);
       if (values.length > 0) found.push({ reads: rule.reads, values });
     }
     return found;
