@@ -122,6 +122,8 @@ export function ChipsInput({
   }, [values]);
   const describe = [describedBy, message ? messageId : undefined].filter(Boolean).join(" ") || undefined;
   const folded = foldedList(values);
+  // Short beside a folded list, which takes the line.
+  const placeholder = values.length === 0 ? "Type or paste values" : open ? "Add a value" : "Add…";
 
   return (
     // biome-ignore lint/a11y/noStaticElementInteractions: focus entering and leaving its fields, not an interaction of its own
@@ -215,7 +217,7 @@ export function ChipsInput({
           onKeyDown={onKeyDown}
           onPaste={onPaste}
           {...(onFocus ? { onFocus } : {})}
-          placeholder={values.length === 0 ? "Type or paste values" : open ? "Add a value" : "Add…"}
+          placeholder={placeholder}
           invalid={invalid ?? false}
           describedBy={describe}
           dataField={dataField}
@@ -230,7 +232,7 @@ export function ChipsInput({
           aria-describedby={describe}
           inputMode={integer ? "numeric" : undefined}
           data-field={dataField}
-          placeholder={values.length === 0 ? "Type or paste values" : open ? "Add a value" : "Add…"}
+          placeholder={placeholder}
           value={draft}
           onChange={(event) => setDraft(event.target.value)}
           onKeyDown={(event) => {
