@@ -143,7 +143,6 @@ export function ChipsInput({
       {values.length > 0 && !open ? (
         // What a folded list holds, in words ("Germany, France +1"); the chips below say it to a
         // screen reader, and a click (or Tab into the field) opens it.
-        // biome-ignore lint/a11y/noStaticElementInteractions: a pointer's shortcut to the field, which the keyboard reaches by Tab
         <span
           className="fe-chips-folded"
           aria-hidden="true"
