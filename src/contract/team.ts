@@ -264,6 +264,32 @@ export const audienceVersionSchema = z.object({
 export type AudienceVersion = z.output<typeof audienceVersionSchema>;
 export const audienceVersionsAnswer = z.object({ versions: z.array(audienceVersionSchema) });
 
+/**
+ * `PUT /api/audiences/open`: the audience a person has open (and the version their edits start
+ * from), so that it reopens in any window after they sign in. `workingKey` is the canonical key
+ * (contract/canonical.ts) of the tree they were last editing with it open, which tells a window
+ * whether the tree it holds is that audience's. Kept per person by the proxy; `DELETE` forgets it.
+ */
+export const openAudienceBody = z.strictObject({
+  id: audienceIdSchema,
+  version: z.number().int().positive(),
+  workingKey: z.string().min(1),
+});
+
+/** `GET /api/audiences/open`: what the person last had open, as it was then; null for nothing. */
+export const openAudienceAnswer = z.object({
+  open: z
+    .object({
+      /** The audience as it is now (its name, who may edit it, its latest version). */
+      audience: audienceSchema,
+      /** The version the person's edits start from (a later Save meets any newer one as a conflict). */
+      opened: audienceVersionSchema,
+      workingKey: z.string(),
+    })
+    .nullable(),
+});
+export type OpenAudienceAnswer = z.output<typeof openAudienceAnswer>;
+
 /** `POST /api/audiences/:id/restore`: brings `restore` back as a new version on top of `version`. */
 export const restoreAudienceBody = z.strictObject({
   version: z.number().int().positive(),

@@ -15,6 +15,7 @@ import {
 } from "../support/browser";
 import { browser as apiClient } from "../support/proxy-server";
 import { PASSWORD, signIn } from "../support/team";
+import { selectSampleRows } from "./checkout-support";
 
 /**
  * Saved audiences shared on the server, in Chromium, by three people of one team (an admin adds
@@ -111,8 +112,8 @@ async function makeTeam(url: string) {
 }
 
 /** A fresh context signed in as `name` through the sign-in page, at `path`. */
-async function signedIn(name: string, path = "/"): Promise<OpenedPage> {
-  const opened = await openPage(env.browser, { width: 1360, height: 900 });
+async function signedIn(name: string, path = "/", width = 1360): Promise<OpenedPage> {
+  const opened = await openPage(env.browser, { width, height: 900 });
   const { page } = opened;
   await page.goto(`${env.app.url}${path}`);
   await page.getByLabel("Name").fill(name);
@@ -331,6 +332,88 @@ describe("saved audiences shared by a team", () => {
       }
     } finally {
       await closeAll(analyst?.context, buyer?.context, buyerLink?.context);
+    }
+  }, 180_000);
+
+  it("the open audience comes back after signing in again and in a new window, and a purchase from it carries its name into the ledger", async () => {
+    const REOPENED = "Directors in Germany, reopened";
+    const directors: GroupNode = {
+      type: "group",
+      op: "AND",
+      negate: false,
+      children: [
+        { type: "condition", column: "COUNTRY_NAME_PER", operator: "eq", value: "Germany" },
+        { type: "condition", column: "JOB_LEVEL_PER", operator: "eq", value: "Director" },
+      ],
+    };
+    const cy = await signIn(env.app.url, "cy");
+    expect(
+      (await cy.post("/api/audiences", { name: REOPENED, filter: directors, shared: true })).status,
+    ).toBe(201);
+    let first: OpenedPage | undefined;
+    let second: OpenedPage | undefined;
+    let admin: OpenedPage | undefined;
+    try {
+      // The buyer opens the team's audience from the list, at 1440 wide.
+      first = await signedIn("bo", "/", 1440);
+      const a = first.page;
+      await builderReady(a);
+      await savedPanel(a)
+        .getByRole("button", { name: `Open ${REOPENED}`, exact: true })
+        .click();
+      await poll(() => openName(a)).toBe(REOPENED);
+      const opened = await summary(a);
+      // Signs out and in again in the same window: the audience is open again, not "Not saved yet".
+      await a.getByRole("button", { name: "Sign out" }).click();
+      await poll(() => a.getByRole("heading", { level: 1 }).textContent()).toBe("Sign in");
+      await a.getByLabel("Name").fill("bo");
+      await a.getByLabel("Password").fill(PASSWORD("bo"));
+      await a.getByRole("button", { name: "Sign in" }).click();
+      await builderReady(a);
+      await poll(() => openName(a)).toBe(REOPENED);
+      expect(await summary(a)).toBe(opened);
+      expect(await openBar(a).getAttribute("data-unsaved")).toBe("false");
+      await screenshot(a, SHOTS, "08-reopened-after-sign-in-1440", { fromTop: true });
+
+      // A new window with nothing in it (another device, at 768 wide): the audience and its tree.
+      second = await signedIn("bo", "/", 768);
+      const b = second.page;
+      await poll(() => openName(b)).toBe(REOPENED);
+      await poll(() => summary(b)).toBe(opened);
+      await builderReady(b);
+      await screenshot(b, SHOTS, "09-reopened-new-window-768", { fromTop: true });
+
+      // Bought from there: Checkout names it, and so does the ledger's row. (Ticked once the sample
+      // is this audience's: rows of the empty tree's, still shown dimmed, would be refused as gone.)
+      await poll(() =>
+        b.getByRole("region", { name: /^Sample of \d+ people, masked$/ }).getAttribute("data-dimmed"),
+      ).toBe("false");
+      await selectSampleRows(b, 2);
+      await b.getByRole("link", { name: "Buy the 2 selected" }).click();
+      await poll(() => b.getByRole("heading", { level: 1 }).textContent()).toBe("Checkout");
+      await poll(() => b.locator(".checkout-open-audience").textContent()).toContain(
+        `Buying from the saved audience ${REOPENED} (version 1)`,
+      );
+      const enrich = b.getByRole("tabpanel", { name: "Enrich chosen people" });
+      await enrich.getByRole("button", { name: "Review the purchase" }).click();
+      const confirm = enrich.getByRole("region", { name: "Confirm the enrichment" });
+      await confirm.getByRole("button", { name: /^Confirm: buy 2 new/ }).click();
+      await poll(() =>
+        enrich.getByRole("region", { name: "Enriched rows", exact: true }).locator("tbody tr").count(),
+      ).toBe(2);
+
+      admin = await signedIn("ada", "/spending", 1440);
+      const ledger = admin.page.getByRole("region", { name: "Ledger entries" });
+      await poll(() => ledger.locator("tbody tr").first().textContent()).toContain(REOPENED);
+      expect(await ledger.locator("tbody tr").first().textContent()).toMatch(/bo/);
+      await ledger.scrollIntoViewIfNeeded();
+      await screenshot(admin.page, SHOTS, "10-ledger-row-names-the-audience", { fromTop: true });
+      for (const opened of [first, second, admin]) {
+        await opened.log.settle();
+        expectClean(opened.log);
+      }
+    } finally {
+      await closeAll(first?.context, second?.context, admin?.context);
     }
   }, 180_000);
 

@@ -7,6 +7,8 @@ import {
   audiencesAnswer,
   audienceVersionsAnswer,
   type createAudienceBody,
+  openAudienceAnswer,
+  type openAudienceBody,
   type restoreAudienceBody,
   type updateAudienceBody,
   versionConflictAnswer,
@@ -62,6 +64,27 @@ export function listAudienceVersions(id: string, { signal }: { signal?: AbortSig
 /** Brings version `restore` back as a new version on top of `version` (409 when that is not the latest). */
 export function restoreAudienceVersion(id: string, body: RestoreAudienceBody) {
   return requestJson(audienceSchema, () => api.post(path(id, "/restore"), { json: body }));
+}
+
+/** What the person last had open (as the server remembers it for them), or null. */
+export function getOpenAudience({ signal }: { signal?: AbortSignal } = {}) {
+  return getJson("audiences/open", openAudienceAnswer, { signal, cache: "no-store" }).then((a) => a.open);
+}
+
+/**
+ * Remembers the audience open in this tab as the person's open one. `keepalive` lets the last one
+ * out as the page goes away.
+ */
+export function rememberOpenAudience(body: z.input<typeof openAudienceBody>, { keepalive = false } = {}) {
+  return requestJson(z.object({ remembered: z.literal(true) }), () =>
+    api.put("audiences/open", { json: body, keepalive }),
+  );
+}
+
+export function forgetOpenAudience({ keepalive = false } = {}) {
+  return requestJson(z.object({ forgotten: z.literal(true) }), () =>
+    api.delete("audiences/open", { keepalive }),
+  );
 }
 
 /** The latest version held by a 409 VERSION_CONFLICT, or null for any other failure. */

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { z } from "zod";
-import { openAudienceStore } from "../lib/open-audience";
+import { closeInThisTab } from "../lib/remembered-audience";
 import { postAuth } from "./client";
 import { SESSION_QUERY_KEY } from "./session";
 
@@ -41,8 +41,9 @@ export function useSignOut() {
   return useMutation({
     mutationFn: signOut,
     onSuccess: async () => {
-      // The next person in this tab does not inherit the open audience (their Save would write it).
-      openAudienceStore().set(null);
+      // The next person in this tab does not inherit the open audience (their Save would write it);
+      // the server still remembers it for the one who signed out.
+      closeInThisTab();
       queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== SESSION_QUERY_KEY[0] });
       // Reset, not invalidate: the sign-in page must not say the session ended under them.
       await queryClient.resetQueries({ queryKey: SESSION_QUERY_KEY });

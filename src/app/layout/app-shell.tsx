@@ -1,8 +1,9 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { Suspense } from "react";
+import { Suspense, useEffect } from "react";
 import { Link, Route, Switch, useLocation } from "wouter";
 import { ApiError } from "../api/api-error";
 import { sessionEnded, useSession } from "../api/session";
+import { rememberOnServer } from "../lib/remembered-audience";
 import { AUDIENCE_LINK_PATH, AudienceLinkPage, ROUTES } from "../routes";
 import { ErrorBoundary } from "../ui/error-boundary";
 import { Page } from "../ui/page";
@@ -18,6 +19,12 @@ function NotFoundPage() {
       </p>
     </Page>
   );
+}
+
+/** While someone is signed in, the audience open in this tab is theirs to reopen anywhere. */
+function RememberOpenAudience() {
+  useEffect(() => rememberOnServer(), []);
+  return null;
 }
 
 /**
@@ -49,6 +56,7 @@ export function AppShell() {
       <a className="skip-link" href="#main">
         Skip to content
       </a>
+      <RememberOpenAudience />
       <Header session={session.data} />
       <main className="app-main" id="main" tabIndex={-1}>
         <ErrorBoundary resetKey={location} onReset={() => queryClient.resetQueries({ type: "active" })}>

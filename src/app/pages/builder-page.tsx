@@ -28,6 +28,7 @@ import {
   useOpenAudience,
   withWorkingTree,
 } from "../lib/open-audience";
+import { useReopenRemembered } from "../lib/remembered-audience";
 import { selectionAudienceOf, useSelectionAudience, useSelectionFollows } from "../lib/selection";
 import { browserStorage } from "../lib/store";
 import { type InitialTree, loadInitialTree, useWorkingTreePersistence } from "../lib/working-tree";
@@ -117,6 +118,9 @@ export function BuilderPage() {
     },
     [editor.replace, opening],
   );
+  // A new window, or a new sign-in: the audience this person had open comes back (and its tree,
+  // when nothing is being built here).
+  const reopening = useReopenRemembered(editor.dispatch.getTree, open);
   // A value picked in the insights narrows the whole audience: ANDed at the top (andAtTop wraps an
   // OR or negated root rather than widen it), one undoable step.
   const addCondition = useCallback<AddCondition>(
@@ -185,7 +189,7 @@ export function BuilderPage() {
           </div>
           <SamplePanel
             filter={shown}
-            valid={part !== null}
+            valid={part !== null && !reopening}
             blockedBy={blockedBy}
             audience={selectionAudience}
           />

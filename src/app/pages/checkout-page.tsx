@@ -7,6 +7,7 @@ import { CheckoutRoleNotice, CheckoutWorkspace } from "../features/checkout/chec
 import { nodeAt } from "../lib/filter/tree";
 import { firstProblem, toRequestFilter, validateTree } from "../lib/filter/validate";
 import { openAudienceFor, useOpenAudience } from "../lib/open-audience";
+import { useReopenRemembered } from "../lib/remembered-audience";
 import { useSelection, useSelectionAudience } from "../lib/selection";
 import { useCheckedSelection } from "../lib/selection-check";
 import { browserStorage } from "../lib/store";
@@ -34,6 +35,8 @@ export function CheckoutPage() {
   }, [tree, problems, valid]);
   const description = useMemo(() => describe(filter), [filter]);
   const live = useLiveCount(filter, valid, { debounceMs: 0 });
+  // A new window, or a new sign-in: the audience this person had open, if this tree is its own.
+  useReopenRemembered(() => tree);
   const openAudience = useOpenAudience();
   const openState = openAudienceFor(openAudience, tree);
   // The ticks of this audience only, and of them only the people still in it are bought.

@@ -14,6 +14,7 @@ export interface Tables {
   proxy_settings: SettingTable;
   audiences: AudienceTable;
   audience_versions: AudienceVersionTable;
+  open_audiences: OpenAudienceTable;
   audit_log: AuditTable;
   team_jobs: TeamJobTable;
   owned_contacts: OwnedContactTable;
@@ -146,6 +147,15 @@ export interface AudienceVersionTable {
   saved_at: Timestamp;
   saved_by: string;
   restored_from: number | null;
+}
+
+/** The audience a person has open, and the version their edits start from. */
+export interface OpenAudienceTable {
+  person: string;
+  audience_id: string;
+  version: number;
+  working_key: string;
+  opened_at: Timestamp;
 }
 
 export interface AuditTable {

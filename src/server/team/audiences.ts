@@ -6,10 +6,11 @@ import {
   type Audience,
   type AudienceVersion,
   LOCAL_PERSON,
+  type OpenAudienceAnswer,
   type Role,
   TEAM_CODES,
 } from "../../contract/team";
-import type { AudienceTable, Tables } from "../db/schema";
+import type { AudienceTable, AudienceVersionTable, Tables } from "../db/schema";
 import { fail, ProxyProblem } from "../http/answer";
 import { audit } from "./audit";
 
@@ -347,7 +348,11 @@ export async function audienceVersions(
     .where("audience_id", "=", id)
     .orderBy("version", "desc")
     .execute();
-  return rows.map((r) => ({
+  return rows.map(toVersion);
+}
+
+function toVersion(r: Selectable<AudienceVersionTable>): AudienceVersion {
+  return {
     version: r.version,
     name: r.name,
     filter: r.filter as GroupNode,
@@ -356,7 +361,7 @@ export async function audienceVersions(
     savedAt: iso(r.saved_at),
     savedBy: r.saved_by,
     restoredFrom: r.restored_from,
-  }));
+  };
 }
 
 /**
@@ -364,6 +369,15 @@ export async function audienceVersions(
  * transaction, for the Team page and `npm run users` alike).
  */
 export async function adoptLocalAudiences(tx: Kysely<Tables>, actor: string, name: string): Promise<void> {
+  // What the local person had open stays open for them under their new name.
+  await tx
+    .updateTable("open_audiences")
+    .set({ person: name })
+    .where("person", "=", LOCAL_PERSON)
+    .where(({ not, exists, selectFrom }) =>
+      not(exists(selectFrom("open_audiences as mine").select("person").where("mine.person", "=", name))),
+    )
+    .execute();
   await passAudiences(tx, actor, LOCAL_PERSON, name);
 }
 
@@ -383,6 +397,8 @@ export async function passAudiences(
     .where("owner", "=", from)
     .returning("id")
     .execute();
+  // Which audience they had open is theirs alone: not passed on, and not left for a namesake.
+  await tx.deleteFrom("open_audiences").where("person", "=", from).execute();
   if (moved.length > 0)
     await audit(tx, {
       actor,
@@ -391,4 +407,71 @@ export async function passAudiences(
       summary: `audiences of ${from} passed to ${to} (${moved.length})`,
     });
   return moved.length;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The audience each person has open
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Remembers that `caller` has audience `id` open at `version` (one they may see, a version it has),
+ * editing the tree whose canonical key is `workingKey`. The latest write wins: a person with two
+ * windows reopens the one they touched last.
+ */
+export async function rememberOpen(
+  db: Kysely<Tables>,
+  caller: Caller,
+  body: { id: string; version: number; workingKey: string },
+): Promise<void> {
+  const row = await find(db, body.id, caller);
+  if (body.version > row.version)
+    throw fail(422, `“${row.name}” has no version ${body.version} yet (its latest is ${row.version}).`);
+  const values = {
+    audience_id: row.id,
+    version: body.version,
+    working_key: body.workingKey,
+    opened_at: new Date(),
+  };
+  await db
+    .insertInto("open_audiences")
+    .values({ person: caller.name, ...values })
+    .onConflict((oc) => oc.column("person").doUpdateSet(values))
+    .execute();
+}
+
+/** Forgets which audience `caller` has open (they closed it, or started a new one). */
+export async function forgetOpen(db: Kysely<Tables>, caller: Caller): Promise<void> {
+  await db.deleteFrom("open_audiences").where("person", "=", caller.name).execute();
+}
+
+/**
+ * What `caller` last had open: the audience as it is now and the version they opened. Null when
+ * nothing, or when it is no longer theirs to see (deleted, made private by its owner).
+ */
+export async function openAudience(db: Kysely<Tables>, caller: Caller): Promise<OpenAudienceAnswer["open"]> {
+  const open = await db
+    .selectFrom("open_audiences")
+    .selectAll()
+    .where("person", "=", caller.name)
+    .executeTakeFirst();
+  if (!open) return null;
+  let row: Row;
+  try {
+    row = await find(db, open.audience_id, caller);
+  } catch (error) {
+    if (error instanceof ProxyProblem && error.status === 404) return null;
+    throw error;
+  }
+  const opened = await db
+    .selectFrom("audience_versions")
+    .selectAll()
+    .where("audience_id", "=", row.id)
+    .where("version", "=", open.version)
+    .executeTakeFirst();
+  if (!opened) return null;
+  return {
+    audience: toAudience(row, caller),
+    opened: toVersion(opened),
+    workingKey: open.working_key,
+  };
 }

@@ -7,6 +7,7 @@ import {
   changePersonBody,
   createAudienceBody,
   mayManageTeam,
+  openAudienceBody,
   restoreAudienceBody,
   TEAM_CODES,
   USER_NAME,
@@ -172,6 +173,19 @@ export function teamRoutes(app: Hono<ProxyEnv>, deps: TeamDeps) {
     const input = parse(createAudienceBody, await body(c), "body");
     const { audience, created } = await store(() => audiences.createAudience(db, caller(c), input));
     return c.json(audience, created ? 201 : 200);
+  });
+  // Which audience the caller has open (before `/:id`: "open" is no audience's id, too short for one).
+  app.get(`${API_PREFIX}/audiences/open`, async (c) =>
+    c.json({ open: await store(() => audiences.openAudience(db, caller(c))) }),
+  );
+  app.put(`${API_PREFIX}/audiences/open`, async (c) => {
+    const input = parse(openAudienceBody, await body(c), "body");
+    await store(() => audiences.rememberOpen(db, caller(c), input));
+    return c.json({ remembered: true });
+  });
+  app.delete(`${API_PREFIX}/audiences/open`, async (c) => {
+    await store(() => audiences.forgetOpen(db, caller(c)));
+    return c.json({ forgotten: true });
   });
   app.get(`${API_PREFIX}/audiences/:id`, async (c) => {
     const id = audienceId(c);

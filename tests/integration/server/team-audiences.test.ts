@@ -9,8 +9,9 @@ import {
   audiencesAnswer,
   audienceVersionsAnswer,
   auditAnswer,
+  openAudienceAnswer,
 } from "../../../src/contract/team";
-import { FILTER, FILTER2, startTeam, type Team } from "../../support/team";
+import { FILTER, FILTER2, signIn, startTeam, type Team } from "../../support/team";
 
 let team: Team;
 beforeAll(async () => {
@@ -195,6 +196,69 @@ describe("audiences", () => {
       ["audience.delete", "ada"],
       ["audience.create", "cy"],
     ]);
+  });
+
+  it("remembers the audience each person has open, at their version, for any window after sign-in", async () => {
+    const { analyst, buyer, server } = team;
+    const open = async (who: typeof analyst) => {
+      const answer = await who.get("/api/audiences/open");
+      expect(answer.status, answer.text).toBe(200);
+      return openAudienceAnswer.parse(answer.body).open;
+    };
+    const { body: a } = await analyst.post<A>("/api/audiences", {
+      name: "Open one",
+      filter: FILTER,
+      shared: true,
+    });
+    expect(await open(buyer)).toBeNull();
+
+    const remembered = await buyer.call("PUT", "/api/audiences/open", {
+      id: a.id,
+      version: 1,
+      workingKey: "k1",
+    });
+    expect(remembered.status, remembered.text).toBe(200);
+    // A colleague saves a newer version: the buyer's edits still start from version 1.
+    await analyst.call("PUT", `/api/audiences/${a.id}`, { version: 1, filter: FILTER2 });
+    // A new window after a new sign-in sees the same.
+    const again = await signIn(server.url, "bo");
+    const seen = await open(again);
+    expect(seen).toMatchObject({
+      workingKey: "k1",
+      opened: { version: 1 },
+      audience: { id: a.id, version: 2 },
+    });
+    expect(seen?.opened.filter).toMatchObject(FILTER);
+    // Each person has their own.
+    expect(await open(analyst)).toBeNull();
+
+    // A version the audience does not have, an audience the person cannot see, a bad body: refused.
+    expect(
+      (await buyer.call("PUT", "/api/audiences/open", { id: a.id, version: 9, workingKey: "k" })).status,
+    ).toBe(422);
+    const { body: hidden } = await analyst.post<A>("/api/audiences", { name: "Hidden", filter: FILTER });
+    expect(
+      (await buyer.call("PUT", "/api/audiences/open", { id: hidden.id, version: 1, workingKey: "k" })).status,
+    ).toBe(404);
+    const bad = await buyer.call<{ detail: { loc: unknown[] }[] }>("PUT", "/api/audiences/open", {
+      id: a.id,
+      version: 0,
+    });
+    expect(bad.status).toBe(422);
+    expect((await open(buyer))?.workingKey).toBe("k1");
+
+    // Made private by its owner: no longer the buyer's to reopen (and nothing tells it exists).
+    await analyst.call("PUT", `/api/audiences/${a.id}`, { version: 2, shared: false });
+    expect(await open(buyer)).toBeNull();
+    await analyst.call("PUT", `/api/audiences/${a.id}`, { version: 3, shared: true });
+    expect((await open(buyer))?.opened.version).toBe(1);
+
+    // Forgotten when closed; gone with a deleted audience.
+    expect((await buyer.call("DELETE", "/api/audiences/open")).status).toBe(200);
+    expect(await open(buyer)).toBeNull();
+    await buyer.call("PUT", "/api/audiences/open", { id: a.id, version: 4, workingKey: "k4" });
+    await analyst.call("DELETE", `/api/audiences/${a.id}`);
+    expect(await open(buyer)).toBeNull();
   });
 
   it("the audit list does not name private audiences (admins read it; a private audience is its owner's)", async () => {

@@ -223,6 +223,7 @@ const TABLE_OWNERS: Readonly<Record<string, string>> = {
   proxy_settings: "server/team/people-store.ts",
   audiences: "server/team/audiences.ts",
   audience_versions: "server/team/audiences.ts",
+  open_audiences: "server/team/audiences.ts",
   audit_log: "server/team/audit.ts",
   team_jobs: "server/team/jobs.ts",
   row_marks: "server/db/integrity.ts",

@@ -15,6 +15,7 @@ import { migration as m013 } from "./013-owned-contacts-by-email";
 import { migration as m014 } from "./014-row-marks";
 import { migration as m015 } from "./015-settlement-claimer";
 import { migration as m016 } from "./016-backups-restores";
+import { migration as m017 } from "./017-open-audiences";
 
 /**
  * The one set of migrations, for PGlite and PostgreSQL alike, one per file, named in the order they
@@ -39,6 +40,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   "014-row-marks": m014,
   "015-settlement-claimer": m015,
   "016-backups-restores": m016,
+  "017-open-audiences": m017,
 };
 
 /** The migrations, for Kysely's Migrator (tests migrate step by step with it). */
