@@ -9,13 +9,14 @@ import type { UpstreamClient } from "../upstream/upstream";
 import { prepareExport } from "./export-purchases";
 import { contactKey, ownedAmong } from "./owned-store";
 import { columnsKey } from "./purchases";
+import { freeCount, readSuppressed, suppressedAmong, suppressedEmail } from "./suppression";
 import { type ToolFile, toolEstimate } from "./tool-purchases";
 
 /**
  * The most a purchase may cost, before anything is sent (for the team's caps and approval
  * threshold, spending-policy): verification and the company tools as tool-purchases.ts prices
- * them; Enrich and Preview with the contract's price table on what will be sent (Enrich: the ids the team does not own, and every email; suppressed ones are not taken off,
- * so it is an upper bound), an export with the service's own estimate of the filter as it will be
+ * them; Enrich and Preview with the contract's price table on what will be sent (Enrich: the ids
+ * and emails the team does not own and has not put on a do-not-contact list), an export with the service's own estimate of the filter as it will be
  * sent (suppressed and, unless bought again, owned contacts left out). Null when it cannot be
  * known (the plan or the estimate not read): the caller decides (refuse, or let it through).
  */
@@ -61,7 +62,12 @@ export async function priceExport(deps: EstimateDeps, { body, owned }: PriceRequ
   }
 }
 
-/** Enrich on the people the team does not own yet and every email; Preview on its limit. */
+/**
+ * Enrich on the people the team does not own yet and the emails, leaving out those on the team's
+ * lists (the same free check the review makes and the purchase makes before it sends: what the
+ * buyer was shown is what an approver reads); Preview on its limit. A check that does not answer
+ * leaves them in: the most it may cost.
+ */
 export async function priceContacts(
   deps: EstimateDeps,
   { operation, body }: PriceRequest,
@@ -71,9 +77,18 @@ export async function priceContacts(
   const reveal = body.reveal as Reveal;
   if (operation === "preview") return maxContactCost(Number(body.limit ?? 25), reveal, plan);
   const ids = [...new Set(((body.personIds as string[] | null | undefined) ?? []).map(String))];
-  const emails = new Set(((body.emails as string[] | null | undefined) ?? []).map(contactKey));
-  const owned = await ownedAmong(deps, ids, reveal, columnsKey(body.columns));
-  return maxContactCost(ids.filter((id) => !owned.has(id)).length + emails.size, reveal, plan);
+  const suppressed = await readSuppressed(deps.db);
+  const onList = suppressedEmail(suppressed);
+  const emails = new Set(
+    ((body.emails as string[] | null | undefined) ?? []).filter((e) => !onList(e)).map(contactKey),
+  );
+  const dropped =
+    ids.length === 0
+      ? new Set<string>()
+      : await suppressedAmong(freeCount(deps.client), suppressed, ids).catch(() => new Set<string>());
+  const kept = ids.filter((id) => !dropped.has(id));
+  const owned = await ownedAmong(deps, kept, reveal, columnsKey(body.columns));
+  return maxContactCost(kept.filter((id) => !owned.has(id)).length + emails.size, reveal, plan);
 }
 
 /** Verification and the company tools, as tool-purchases.ts prices them. */

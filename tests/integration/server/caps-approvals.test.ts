@@ -423,6 +423,32 @@ describe("approvals", () => {
     expect(audit.entries[0]).toMatchObject({ actor: "ada", action: "approval.approve", target: "bo" });
   });
 
+  it("an approval asks for what the buyer's review showed: people on a do-not-contact list are not in it", async () => {
+    const ids = fresh(10);
+    const list = await t.admin.post<{ id: string }>("/api/suppression", {
+      name: "Asked not to be contacted",
+      text: ids.slice(0, 2).join("\n"),
+    });
+    expect(list.status, list.text).toBe(201);
+    try {
+      const review = await t.buyer.post<{ credits: number; suppressed: string[]; toBuy: string[] }>(
+        "/api/purchases/review",
+        { kind: "enrich", personIds: ids, reveal: "email" },
+      );
+      expect(review.status, review.text).toBe(200);
+      expect(review.body).toMatchObject({ credits: 16, suppressed: ids.slice(0, 2) });
+      const asked = await enrich(t.buyer, ids);
+      expect(asked.status).toBe(202);
+      expect(asked.body.detail).toMatch(/up to 16 credits, above your approval threshold of 10/);
+      const approval = approvalSchema.parse(asked.body.approvalRequested);
+      expect(approval.creditsEstimated).toBe(review.body.credits);
+      // Left waiting: denied, so that it holds nothing for the tests after it.
+      expect((await t.admin.post(`/api/approvals/${approval.id}/deny`, { reason: "test" })).status).toBe(200);
+    } finally {
+      await t.admin.call("DELETE", `/api/suppression/${list.body.id}`);
+    }
+  });
+
   it("denied: the same key is refused from then on, nothing sent", async () => {
     const ids = fresh(10);
     const key = newKey();
