@@ -166,6 +166,21 @@ describe("Export: estimate, confirm, follow, download", () => {
       await poll(() =>
         exportTab(page).getByRole("region", { name: "Export “Germany test”" }).textContent(),
       ).toContain("The file is ready");
+      // Under another audience it is not shown as that one's: said in a line, one click away.
+      await openExport(page, {
+        ...GERMANY,
+        children: [{ ...GERMANY.children[0]!, value: "France" } as never],
+      });
+      const other = exportTab(page).getByRole("status").filter({ hasText: "another audience" });
+      await poll(() => other.textContent()).toBe(
+        'Your last export was of another audience (Country is "Germany"), just now. Show it',
+      );
+      expect(await exportTab(page).getByRole("button", { name: "Estimate" }).isVisible()).toBe(true);
+      await shot(page, "export-06-another-audience");
+      await other.getByRole("button", { name: "Show it" }).click();
+      await poll(() =>
+        exportTab(page).getByRole("region", { name: "Export “Germany test”" }).textContent(),
+      ).toContain("The file is ready");
       await exportTab(page).getByRole("button", { name: "Start a new export" }).click();
       await poll(() => exportTab(page).getByRole("button", { name: "Estimate" }).isVisible()).toBe(true);
       await log.settle();

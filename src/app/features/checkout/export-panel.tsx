@@ -3,7 +3,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useId, useMemo, useState } from "react";
 import { useForm, useWatch } from "react-hook-form";
 import { z } from "zod";
-import { canonicalFilter, stableStringify } from "../../../contract/canonical";
+import { canonicalFilter, canonicalKey, stableStringify } from "../../../contract/canonical";
 import type { GroupNode } from "../../../contract/filter";
 import { withinIds } from "../../../contract/in-audience";
 import { type Plan, REVEALS, type Reveal } from "../../../contract/inferred";
@@ -33,10 +33,11 @@ import {
   MAX_ROWS_DEFAULT_CAP,
   requestColumns,
 } from "./export-settings";
+import { OtherAudienceNote } from "./other-audience-note";
 import { PolicyNote, policyConfirmLabel, policyProblem } from "./policy";
 import { formatAmount, insufficientText, REVEAL_LABELS, revealPhrase } from "./pricing";
 import { PurchaseFormEnd, PurchaseStatus } from "./purchase-form-parts";
-import { activeExport } from "./saved-results";
+import { activeExport, ofAudience } from "./saved-results";
 
 const formSchema = z.object({
   scope: z.enum(["audience", "selection"]),
@@ -190,6 +191,8 @@ export function ExportPanel({ filter, valid, description, count, selection }: Ex
   const queryClient = useQueryClient();
   const plan = credits.data?.plan ?? null;
   const followed = useStoredValue(activeExport);
+  // Another audience's export is said, not shown as this one's (it is in the history too).
+  const [showOther, setShowOther] = useState(false);
   const maxRowsId = useId();
   const maxRowsHintId = useId();
   const nameId = useId();
@@ -213,6 +216,8 @@ export function ExportPanel({ filter, valid, description, count, selection }: Ex
         startedAt: new Date().toISOString(),
         downloaded: false,
         lastStatus: "QUEUED",
+        audienceKey: canonicalKey(filter),
+        audience: audienceLabel ?? description,
       });
       void queryClient.invalidateQueries({ queryKey: EXPORTS_QUERY_KEY });
     },
@@ -304,7 +309,7 @@ export function ExportPanel({ filter, valid, description, count, selection }: Ex
     />
   );
 
-  if (followed && !blocking)
+  if (followed && !blocking && (ofAudience(followed, canonicalKey(filter)) || showOther))
     return (
       <div className="checkout-panel-body">
         {notice}
@@ -345,6 +350,14 @@ export function ExportPanel({ filter, valid, description, count, selection }: Ex
   return (
     <div className="checkout-panel-body">
       {notice}
+      {followed && !blocking ? (
+        <OtherAudienceNote
+          what="export"
+          audience={followed.audience}
+          at={followed.startedAt}
+          onShow={() => setShowOther(true)}
+        />
+      ) : null}
       {!blocking ? (
         <form className="form checkout-form" onSubmit={submit} noValidate>
           {!valid ? (

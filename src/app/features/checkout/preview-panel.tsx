@@ -1,8 +1,8 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useId } from "react";
+import { useId, useState } from "react";
 import { useForm } from "react-hook-form";
 import { z } from "zod";
-import { canonicalFilter } from "../../../contract/canonical";
+import { canonicalFilter, canonicalKey } from "../../../contract/canonical";
 import type { GroupNode } from "../../../contract/filter";
 import { type Plan, PREVIEW_LIMIT, REVEALS, type Reveal } from "../../../contract/inferred";
 import { maxContactCost } from "../../../contract/pricing";
@@ -14,6 +14,7 @@ import { type PreviewBody, type PreviewResult, postPreview } from "./api/preview
 import { useAudienceLabel } from "./audience-label";
 import { ConfirmStep } from "./confirm-step";
 import { DEFAULT_PICKED_COLUMNS, requestColumns } from "./export-settings";
+import { OtherAudienceNote } from "./other-audience-note";
 import { REVEAL_LABELS, revealPhrase } from "./pricing";
 import { PurchaseFormEnd, PurchaseStatus } from "./purchase-form-parts";
 import { RowsResultView } from "./rows-result";
@@ -76,12 +77,16 @@ export function PreviewPanel({ filter, valid, description, count }: PreviewPanel
   const plan: Plan | null = credits.data?.plan ?? null;
   const limitId = useId();
   const limitHintId = useId();
-  const { purchase, review, setReview, result } = useRowsPurchase<PreviewResult, Review>({
+  const audienceKey = canonicalKey(filter);
+  const { purchase, review, setReview, result, other } = useRowsPurchase<PreviewResult, Review>({
     kind: "preview",
     send: (body, key) => postPreview(body as PreviewBody, key, audienceLabel),
     store: lastPreview,
     toResult: toRowsResult,
+    audience: { key: audienceKey, words: audienceLabel ?? description },
   });
+  const [showOther, setShowOther] = useState(false);
+  const shown = result ?? (showOther ? other : null);
   const { state } = purchase;
 
   const form = useForm<PreviewForm>({
@@ -187,9 +192,17 @@ export function PreviewPanel({ filter, valid, description, count }: PreviewPanel
         </form>
       ) : null}
 
-      {result ? (
+      {other && !showOther ? (
+        <OtherAudienceNote
+          what="preview"
+          audience={other.audience}
+          at={other.at}
+          onShow={() => setShowOther(true)}
+        />
+      ) : null}
+      {shown ? (
         <RowsResultView
-          result={result}
+          result={shown}
           plan={plan}
           title="Preview rows"
           filePrefix="preview"

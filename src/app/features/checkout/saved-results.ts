@@ -5,8 +5,21 @@ import { storedValue } from "../../lib/store";
 /**
  * What was paid for, kept on this device: the rows of the last Enrich and the last Preview (so a
  * reload, or a CSV that failed to save, never means paying again), and the export being followed
- * (so a reload returns to its progress, and its file downloads once).
+ * (so a reload returns to its progress, and its file downloads once). A Preview and an export
+ * belong to the audience they were bought from (`audienceKey`, its canonical key): Checkout shows
+ * them under that audience only, and under another one says where they are (`ofAudience`).
  */
+
+/** Which audience a purchase was made from: its canonical key, and its name or description. */
+const boughtFrom = {
+  audienceKey: z.string().optional(),
+  audience: z.string().optional(),
+};
+
+/** Whether `record` was bought from the audience whose canonical key is `key` (older records: yes). */
+export function ofAudience(record: { audienceKey?: string | undefined }, key: string): boolean {
+  return record.audienceKey === undefined || record.audienceKey === key;
+}
 
 const row = z.record(z.string(), z.unknown());
 
@@ -24,6 +37,7 @@ const rowsResult = z.object({
   creditsRemaining: z.number(),
   /** Entries not sent because an earlier call was refused (e.g. 402 on the second of three calls). */
   unsent: z.number().int().default(0),
+  ...boughtFrom,
 });
 export type RowsResult = z.infer<typeof rowsResult>;
 
@@ -44,6 +58,7 @@ const followedExport = z.object({
   downloaded: z.boolean(),
   /** The last status seen, so a reload shows it before the first poll answers. */
   lastStatus: z.enum(EXPORT_STATUSES).optional(),
+  ...boughtFrom,
 });
 export type FollowedExport = z.infer<typeof followedExport>;
 

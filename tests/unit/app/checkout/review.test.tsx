@@ -7,6 +7,7 @@ import { ExportPanel } from "../../../../src/app/features/checkout/export-panel"
 import { activeExport, lastEnrich } from "../../../../src/app/features/checkout/saved-results";
 import { checkedSelection } from "../../../../src/app/lib/selection-check";
 import { JOURNAL_KEY, pendingPurchase, resetJournalMemory } from "../../../../src/app/lib/spend-journal";
+import { canonicalKey } from "../../../../src/contract/canonical";
 import type { GroupNode } from "../../../../src/contract/filter";
 import type { Approval, EnrichReview, ExportReview, PolicyVerdict } from "../../../../src/contract/spending";
 import { installFakeFetch, json, renderWithClient, type SentRequest } from "../audience/harness";
@@ -489,6 +490,58 @@ describe("Export: an approval request", () => {
     expect(second?.headers.get("x-owned-contacts")).toBe("leave-out");
     await waitFor(() => expect(activeExport.get()?.exportId).toBe("exp_9"));
   }, 20_000);
+});
+
+describe("Export: only this audience's export is shown as its own", () => {
+  const followedGermany = () =>
+    activeExport.set({
+      v: 1,
+      exportId: "exp_de",
+      name: null,
+      rows: 950,
+      credits: 2050,
+      summary: "950 rows of the audience: Country is Germany",
+      columns: ["RBID_PAO"],
+      startedAt: new Date().toISOString(),
+      downloaded: false,
+      lastStatus: "PROCESSING",
+      audienceKey: canonicalKey(GERMANY),
+      audience: "Country is Germany",
+    });
+
+  it("under another audience: said in a line with the way to it, and the form for this one", async () => {
+    fakeProxy({});
+    followedGermany();
+    const france: GroupNode = {
+      ...GERMANY,
+      children: [{ ...GERMANY.children[0]!, value: "France" } as never],
+    };
+    renderWithClient(
+      <ExportPanel
+        filter={france}
+        valid
+        description="Country is France"
+        count={900}
+        selection={checkedSelection([])}
+      />,
+    );
+    const note = await screen.findByText(/^Your last export was of another audience/);
+    expect(note.textContent).toBe(
+      "Your last export was of another audience (Country is Germany), just now. Show it",
+    );
+    expect(screen.getByRole("button", { name: "Estimate" })).toBeTruthy();
+    fireEvent.click(within(note).getByRole("button", { name: "Show it" }));
+    expect(await screen.findByText(/950 rows of the audience: Country is Germany/)).toBeTruthy();
+    expect(screen.queryByRole("button", { name: "Estimate" })).toBeNull();
+  });
+
+  it("under its own audience: its progress, at once", async () => {
+    fakeProxy({});
+    followedGermany();
+    renderWithClient(exportPanel());
+    expect(await screen.findByText(/950 rows of the audience: Country is Germany/)).toBeTruthy();
+    expect(screen.queryByText(/another audience/)).toBeNull();
+  });
 });
 
 describe("The selection rule: people who left the audience are marked and never bought", () => {
