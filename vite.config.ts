@@ -52,6 +52,9 @@ const MOCKING_APP_TESTS = readdirSync(APP_UNIT_DIR, { recursive: true, encoding:
   .filter((name) => /\bvi\.(do)?mock\(/.test(readFileSync(APP_UNIT_DIR + name, "utf8")))
   .map((name) => `tests/unit/app/${name}`);
 
+/** The app's unit files: how long they wait on the page (tests/support/app-unit-setup.ts). */
+const APP_UNIT_SETUP = "tests/support/app-unit-setup.ts";
+
 /** Browser tests that assert how fast the app answers (see the `e2e-timed` project). */
 const TIMED_E2E = ["tests/e2e/recovery.test.ts"];
 
@@ -79,6 +82,7 @@ export default defineConfig({
           name: "unit",
           include: ["tests/unit/app/**/*.test.{ts,tsx}"],
           exclude: MOCKING_APP_TESTS,
+          setupFiles: [APP_UNIT_SETUP],
           pool: "threads",
           isolate: false,
         },
@@ -86,7 +90,12 @@ export default defineConfig({
       // The app's files that replace modules (vi.mock): each file in a module graph of its own.
       {
         extends: true,
-        test: { name: "unit-mocking", include: MOCKING_APP_TESTS, pool: "threads" },
+        test: {
+          name: "unit-mocking",
+          include: MOCKING_APP_TESTS,
+          pool: "threads",
+          setupFiles: [APP_UNIT_SETUP],
+        },
       },
       // Pure functions of the contract, sandbox and server: threads sharing one module graph (no
       // mocks, no module state that outlives a test), so each module is loaded once per thread.

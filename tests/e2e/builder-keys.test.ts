@@ -1,7 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { encodeTreeForUrl } from "../../src/app/lib/working-tree";
 import type { FilterNode, GroupNode } from "../../src/contract/filter";
-import { browserAndAppForFile, cspViolations, openPage, poll, settledCount } from "../support/browser";
+import {
+  browserAndAppForFile,
+  cspViolations,
+  openPage,
+  poll,
+  screenshot,
+  settledCount,
+} from "../support/browser";
 
 /**
  * Keys as people expect them, in Chromium at 1440 x 900, past eight rules: Ctrl+/ goes
@@ -78,6 +85,67 @@ describe("keys that work where people press them", () => {
       await poll(() => settledCount(page)).toBe(before);
 
       expect(log.pageErrors).toEqual([]);
+      expect(cspViolations(log)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("at 768 wide: Tab meets a skip to + Condition early, the count is a bar that covers no focused rule, the sample is one move away", async () => {
+    const { page, log, context } = await openPage(env.browser, { width: 768, height: 900 });
+    try {
+      await page.goto(`${env.app.url}/?a=${encodeTreeForUrl(EIGHT)}`);
+      await poll(() => page.getByRole("group", { name: /^Condition \d+:/ }).count()).toBe(8);
+      await settledCount(page);
+
+      // From the top of the page, Tab reaches the skip within the first few presses.
+      await page.locator("body").focus();
+      let presses = 0;
+      while (
+        (await page.evaluate(() => document.activeElement?.textContent ?? "")) !==
+        "Skip the rules: add a condition"
+      ) {
+        await page.keyboard.press("Tab");
+        presses += 1;
+        expect(presses, "Tab presses before the skip").toBeLessThanOrEqual(25);
+      }
+      await screenshot(page, "builder", "keys-768-01-skip-focused", { viewport: true });
+      await page.keyboard.press("Enter");
+      expect(await focusedName(page)).toBe("Add condition to the whole filter");
+
+      // Upwards through the rules by Shift+Tab: each focused field lands below the pinned bar.
+      const bar = page.locator(".builder-count");
+      for (let i = 0; i < 12; i += 1) {
+        await page.keyboard.press("Shift+Tab");
+        const [barBox, focused] = await Promise.all([
+          bar.boundingBox(),
+          page.evaluate(() => {
+            const r = document.activeElement?.getBoundingClientRect();
+            return r ? { top: r.top, bottom: r.bottom } : null;
+          }),
+        ]);
+        expect(barBox!.y).toBeGreaterThanOrEqual(0);
+        expect(focused!.top, `focus ${i} below the count's bar`).toBeGreaterThanOrEqual(
+          barBox!.y + barBox!.height,
+        );
+      }
+      // Scrolled into the rules, the bar is solid: nothing of a rule shows around the count.
+      await page.mouse.wheel(0, 420);
+      await poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(300);
+      const background = await bar.evaluate((el) => getComputedStyle(el).backgroundColor);
+      expect(background).not.toMatch(/rgba\(0, 0, 0, 0\)|transparent/);
+      await screenshot(page, "builder", "keys-768-02-scrolled-bar", { viewport: true });
+
+      // The sample, one click away.
+      await bar.getByRole("link", { name: "Sample" }).click();
+      const sample = page.getByRole("heading", { name: "Sample", exact: true });
+      await poll(async () => {
+        const [heading, pinned] = await Promise.all([sample.boundingBox(), bar.boundingBox()]);
+        return (
+          heading !== null && pinned !== null && heading.y >= pinned.y + pinned.height && heading.y < 900
+        );
+      }).toBe(true);
+      await screenshot(page, "builder", "keys-768-03-jumped-to-sample", { viewport: true });
       expect(cspViolations(log)).toEqual([]);
     } finally {
       await context.close();

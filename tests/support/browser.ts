@@ -322,13 +322,14 @@ export async function screenshot(
   page: Page,
   folder: string,
   name: string,
-  options: { fromTop?: boolean } = {},
+  /** `viewport`: what the window shows where it is scrolled to (pinned parts where they pin). */
+  options: { fromTop?: boolean; viewport?: boolean } = {},
 ): Promise<string> {
   const dir = path.join(ARTIFACTS_DIR, folder);
   mkdirSync(dir, { recursive: true });
   const file = path.join(dir, `${name}.png`);
   if (options.fromTop) await page.evaluate(() => window.scrollTo(0, 0));
-  await writeFile(file, await page.screenshot({ fullPage: true, animations: "disabled" }));
+  await writeFile(file, await page.screenshot({ fullPage: !options.viewport, animations: "disabled" }));
   return file;
 }
 

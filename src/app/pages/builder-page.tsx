@@ -186,13 +186,20 @@ export function BuilderPage() {
               leftOut={leftOut}
               debounceMs={countDelay}
             />
+            {/* Stacked, the sample and insights come after the whole filter: one move away. */}
+            <nav className="builder-jumps" aria-label="Jump to">
+              <a href="#builder-sample">Sample</a>
+              <a href="#builder-insights">Insights</a>
+            </nav>
           </div>
+          <div id="builder-sample" className="builder-anchor" />
           <SamplePanel
             filter={shown}
             valid={part !== null && !reopening}
             blockedBy={blockedBy}
             audience={selectionAudience}
           />
+          <div id="builder-insights" className="builder-anchor" />
           <InsightsPanel
             filter={shown}
             valid={part !== null}

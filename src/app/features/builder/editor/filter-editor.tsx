@@ -71,6 +71,11 @@ function isTextField(element: HTMLElement): boolean {
   return false;
 }
 
+/** The first add button ("+ Condition") of `group`'s own add bar, past its rules. */
+function addButtonOf(group: Element | null): HTMLElement | null {
+  return group?.querySelector<HTMLElement>(":scope > .fe-group-body > .fe-add-bar .fe-add") ?? null;
+}
+
 /** The key that jumps to the add bar of the group holding focus. */
 const ADD_BAR_KEY = "Mod+/";
 
@@ -170,8 +175,7 @@ export function FilterEditor({
       if (!rootRef.current?.contains(target)) return;
       if (isAddBarKey(event)) {
         // To the add buttons of the group around focus, past every rule in between.
-        const group = target.closest(".fe-group") ?? rootRef.current.querySelector(".fe-group");
-        const add = group?.querySelector<HTMLElement>(":scope > .fe-group-body > .fe-add-bar .fe-add");
+        const add = addButtonOf(target.closest(".fe-group") ?? rootRef.current.querySelector(".fe-group"));
         if (add) {
           event.preventDefault();
           add.focus();
@@ -253,6 +257,14 @@ export function FilterEditor({
       }}
     >
       <div className="fe-toolbar">
+        {/* Tab meets it first: past every rule to "+ Condition" of the whole filter in one press. */}
+        <button
+          type="button"
+          className="fe-skip"
+          onClick={() => addButtonOf(rootRef.current?.querySelector(".fe-group") ?? null)?.focus()}
+        >
+          Skip the rules: add a condition
+        </button>
         <button
           type="button"
           className="button button-secondary fe-toolbar-button"
