@@ -575,7 +575,7 @@ async function exportDownloadThrough() {
     const lines = text.trim().split(/\r?\n/);
     expect(lines).toHaveLength(EXPORT_ROWS + 1);
     expect(lines.slice(1).every((line) => line.startsWith("pao_"))).toBe(true);
-    await poll(() => progress.textContent()).toContain("Downloaded as Fault_suite.csv");
+    await poll(() => progress.textContent()).toMatch(/Downloaded as Fault suite \d{4}-\d{2}-\d{2}\.csv/);
     await expectNothingBusy(page, 10_000);
     const charged = before - (await sandboxBalance(sandbox));
     expect(charged).toBe(estimate.credits);

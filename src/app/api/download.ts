@@ -66,6 +66,8 @@ function saveBlob(blob: Blob, filename: string): void {
 export interface DownloadOptions {
   /** The name used when the answer names none (e.g. `export.csv`). */
   fallbackName?: string;
+  /** The name to save it under whatever the answer says (ours is more telling than the service's). */
+  filename?: string;
   signal?: AbortSignal;
 }
 
@@ -105,7 +107,7 @@ export async function downloadFile(
   }
   const declared = Number(response.headers.get("content-length"));
   if (Number.isFinite(declared) && declared > 0 && blob.size < declared) throw cutShort("arrived incomplete");
-  const named = filenameFromDisposition(response.headers.get("content-disposition"));
+  const named = options.filename ?? filenameFromDisposition(response.headers.get("content-disposition"));
   const filename = named ? safeFilename(named, fallback) : fallback;
   saveBlob(blob, filename);
   return { filename, bytes: blob.size };

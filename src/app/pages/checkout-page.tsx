@@ -84,6 +84,7 @@ export function CheckoutPage() {
             ? `${openState.open.name}, version ${openState.open.version}${openState.unsaved ? " with unsaved changes" : ""}`
             : null
         }
+        audienceName={openState?.open.name ?? null}
       />
     </Page>
   );

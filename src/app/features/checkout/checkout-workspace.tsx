@@ -57,6 +57,8 @@ export interface CheckoutWorkspaceProps {
   selection: CheckedSelection;
   /** The saved audience bought from ("name, version N"), for the ledger; null when none is open. */
   audienceLabel?: string | null;
+  /** Its name alone (an export is named after it). */
+  audienceName?: string | null;
 }
 
 /** Enrich, Preview and Export as tabs, the export history below, and how credits are priced. */
@@ -67,6 +69,7 @@ export function CheckoutWorkspace({
   count,
   selection,
   audienceLabel = null,
+  audienceName = null,
 }: CheckoutWorkspaceProps) {
   const [tab, setTab] = useState<string>(() =>
     initialTab(window.location.search, selection.ids.length, browserStorage()),
@@ -92,6 +95,7 @@ export function CheckoutWorkspace({
                   description={description}
                   count={count}
                   selection={selection}
+                  audienceName={audienceName}
                 />
               ),
             },

@@ -26,7 +26,7 @@ function creditsText(record: ExportStatusRecord, plan: Plan | null): string {
 }
 
 function DownloadButton({ record }: { record: ExportStatusRecord }) {
-  const download = useExportDownload(record.exportId, record.name);
+  const download = useExportDownload(record.exportId, record.name, record.createdAt);
   const label = record.name ?? record.exportId;
   const { state } = download;
   return (

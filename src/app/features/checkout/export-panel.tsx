@@ -1,6 +1,6 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useQueryClient } from "@tanstack/react-query";
-import { useEffect, useId, useMemo, useState } from "react";
+import { useEffect, useId, useMemo, useRef, useState } from "react";
 import { useForm, useWatch } from "react-hook-form";
 import { z } from "zod";
 import { canonicalFilter, canonicalKey, stableStringify } from "../../../contract/canonical";
@@ -61,6 +61,14 @@ export interface ExportPanelProps {
   count: number | null;
   /** The people ticked in the sample, checked against this audience: only `kept` are exported. */
   selection: CheckedSelection;
+  /** The saved audience open, if any: an export not named otherwise is named after it. */
+  audienceName?: string | null;
+}
+
+/** What an export is called when the buyer names it nothing: the saved audience, else the filter in words. */
+export function defaultExportName(audienceName: string | null | undefined, description: string): string {
+  if (audienceName) return audienceName.slice(0, 200);
+  return description.length > 80 ? `${description.slice(0, 79).trimEnd()}…` : description;
 }
 
 function scopeText(scope: ExportForm["scope"], description: string, selection: CheckedSelection): string {
@@ -185,7 +193,14 @@ function EstimateFacts({
  * rows, revealed as chosen. Estimate first (free): rows, emails and mobiles in them, the credits,
  * the balance; then Confirm starts it, the progress follows, and the file downloads when complete.
  */
-export function ExportPanel({ filter, valid, description, count, selection }: ExportPanelProps) {
+export function ExportPanel({
+  filter,
+  valid,
+  description,
+  count,
+  selection,
+  audienceName = null,
+}: ExportPanelProps) {
   const audienceLabel = useAudienceLabel();
   const credits = useCredits();
   const queryClient = useQueryClient();
@@ -197,6 +212,8 @@ export function ExportPanel({ filter, valid, description, count, selection }: Ex
   const maxRowsHintId = useId();
   const nameId = useId();
   const [asked, setAsked] = useState<ExportReviewRequest | null>(null);
+  /** The free rows the confirmed estimate promised: the done card counts them apart. */
+  const confirmedFreeRows = useRef(0);
   const [knownOwned, setKnownOwned] = useState<{ key: string | null; owned: number } | null>(null);
 
   const purchase = usePurchase<ExportStarted>({
@@ -218,6 +235,7 @@ export function ExportPanel({ filter, valid, description, count, selection }: Ex
         lastStatus: "QUEUED",
         audienceKey: canonicalKey(filter),
         audience: audienceLabel ?? description,
+        freeRows: confirmedFreeRows.current,
       });
       void queryClient.invalidateQueries({ queryKey: EXPORTS_QUERY_KEY });
     },
@@ -420,7 +438,7 @@ export function ExportPanel({ filter, valid, description, count, selection }: Ex
             </div>
             <div className="field checkout-grow-field">
               <label className="field-label" htmlFor={nameId}>
-                File name <span className="hint-text checkout-hint">(optional)</span>
+                File name <span className="hint-text checkout-hint">(blank: the audience's name)</span>
               </label>
               <input
                 id={nameId}
@@ -428,7 +446,7 @@ export function ExportPanel({ filter, valid, description, count, selection }: Ex
                 type="text"
                 maxLength={200}
                 autoComplete="off"
-                placeholder="e.g. EMEA marketing directors"
+                placeholder={defaultExportName(audienceName, description)}
                 aria-invalid={nameError ? true : undefined}
                 {...form.register("name")}
               />
@@ -541,13 +559,14 @@ export function ExportPanel({ filter, valid, description, count, selection }: Ex
             busy={purchase.busy}
             pending={estimate.isFetching}
             onConfirm={() => {
-              const name = form.getValues("name").trim();
+              const name = form.getValues("name").trim() || defaultExportName(audienceName, description);
               const { kind: _, owned: ownedContacts, ...rest } = asked;
               const body: ExportStartCall = {
                 ...rest,
                 ...(name ? { name } : {}),
                 ownedContacts: ownedContacts ?? "leave-out",
               };
+              confirmedFreeRows.current = ready.freeRows;
               purchase.confirm([body], summary);
             }}
             onBack={() => setAsked(null)}

@@ -22,7 +22,7 @@ export type DownloadState =
   | { phase: "failed"; error: unknown };
 
 /** Downloads an export's file, its header row as chosen, with its state; downloading again is free. */
-export function useExportDownload(exportId: string, name: string | null) {
+export function useExportDownload(exportId: string, name: string | null, createdAt?: string) {
   const [state, setState] = useState<DownloadState>({ phase: "idle" });
   const [headers] = useCsvHeaders();
   const running = useRef(false);
@@ -31,15 +31,21 @@ export function useExportDownload(exportId: string, name: string | null) {
     running.current = true;
     setState({ phase: "downloading" });
     try {
-      const saved = await downloadExport(exportId, name, headers);
+      const saved = await downloadExport(exportId, name, headers, createdAt);
       setState({ phase: "done", ...saved });
     } catch (error) {
       setState({ phase: "failed", error });
     } finally {
       running.current = false;
     }
-  }, [exportId, name, headers]);
+  }, [exportId, name, headers, createdAt]);
   return { state, start };
+}
+
+/** "15 rows: 10 bought, 5 of yours added free", or "10 rows". */
+export function fileRows(bought: number, free: number): string {
+  if (free <= 0) return `${formatNumber(bought)} ${bought === 1 ? "row" : "rows"}`;
+  return `${formatNumber(bought + free)} rows: ${formatNumber(bought)} bought, ${formatNumber(free)} of yours added free`;
 }
 
 const STATUS_WORDS = {
@@ -68,7 +74,7 @@ export function ExportProgress({
   const queryClient = useQueryClient();
   const status = useExportStatus(record.exportId);
   const cancel = useCancelExport();
-  const download = useExportDownload(record.exportId, record.name);
+  const download = useExportDownload(record.exportId, record.name, record.startedAt);
   const data = status.data;
   const current = data?.status ?? record.lastStatus ?? "QUEUED";
   const autoStarted = useRef(false);
@@ -131,7 +137,7 @@ export function ExportProgress({
       <div className="checkout-export-status" role="status" aria-live="polite">
         {current === "COMPLETED" ? (
           <p>
-            The file is ready: {formatNumber(total)} rows,{" "}
+            The file is ready: {fileRows(total, record.freeRows ?? 0)},{" "}
             {formatAmount(data?.credits ?? record.credits, plan)} charged.
             {download.state.phase === "downloading" ? " Downloading…" : ""}
             {download.state.phase === "done"

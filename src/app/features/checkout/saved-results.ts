@@ -58,6 +58,8 @@ const followedExport = z.object({
   downloaded: z.boolean(),
   /** The last status seen, so a reload shows it before the first poll answers. */
   lastStatus: z.enum(EXPORT_STATUSES).optional(),
+  /** Rows the team already had, added to the file for free (beside the `rows` bought). */
+  freeRows: z.number().int().nonnegative().optional(),
   ...boughtFrom,
 });
 export type FollowedExport = z.infer<typeof followedExport>;

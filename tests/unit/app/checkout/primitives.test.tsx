@@ -9,6 +9,9 @@ import {
   safeFilename,
   saveTextFile,
 } from "../../../../src/app/api/download";
+import { downloadExport, exportFilename } from "../../../../src/app/features/checkout/api/export-download";
+import { defaultExportName } from "../../../../src/app/features/checkout/export-panel";
+import { fileRows } from "../../../../src/app/features/checkout/export-progress";
 import { toCsv } from "../../../../src/app/ui/csv";
 import { ProgressBar } from "../../../../src/app/ui/progress-bar";
 import { RecordsTable } from "../../../../src/app/ui/records-table";
@@ -87,6 +90,37 @@ describe("downloadFile", () => {
     expect((await downloadFile("/v2/file", { fallbackName: "my export.csv" })).filename).toBe(
       "my export.csv",
     );
+  });
+
+  it("saves an export under the name it was made with and its day, not the service's export.csv", async () => {
+    installFakeFetch(
+      () =>
+        new Response("a\r\n1\r\n", {
+          headers: { "content-type": "text/csv", "content-disposition": 'attachment; filename="export.csv"' },
+        }),
+    );
+    const saved = captureSaves();
+    const name = exportFilename("exp_1", "Directors in Germany", "2026-11-29T10:00:00Z");
+    expect(name).toMatch(/^Directors in Germany 2026-11-(29|30|28)\.csv$/);
+    expect(
+      (await downloadExport("exp_1", "Directors in Germany", "names", "2026-11-29T10:00:00Z")).filename,
+    ).toBe(name);
+    expect(saved[0]?.name).toBe(name);
+    expect(exportFilename("exp_1", null)).toBe("exp_1.csv");
+  });
+
+  it("counts an export's rows bought and added free apart, and both in the file", () => {
+    expect(fileRows(10, 5)).toBe("15 rows: 10 bought, 5 of yours added free");
+    expect(fileRows(10, 0)).toBe("10 rows");
+    expect(fileRows(1, 0)).toBe("1 row");
+  });
+
+  it("names an export after the saved audience, else the filter in words, when the buyer types nothing", () => {
+    expect(defaultExportName("Directors in Germany", 'Country is "Germany"')).toBe("Directors in Germany");
+    expect(defaultExportName(null, 'Country is "Germany"')).toBe('Country is "Germany"');
+    const long = defaultExportName(null, `Country is ${"x".repeat(100)}`);
+    expect(long).toHaveLength(80);
+    expect(long.endsWith("…")).toBe(true);
   });
 
   it("throws ApiError (409 until completed, network when no answer) and saves nothing", async () => {
