@@ -26,11 +26,16 @@ export function capsSentence(caps: readonly CapStanding[]): string | null {
   return `${sentence.charAt(0).toUpperCase()}${sentence.slice(1)}.`;
 }
 
-/** Why Confirm is off when a cap refuses it (null when the rules let it through or ask an admin). */
+/**
+ * Why Confirm is off when a cap refuses it (null when the rules let it through or ask an admin).
+ * The proxy's reason already names the cap, what is spent and what is left: said once, not again
+ * as the caps' sentence; that one stands in only when no reason came.
+ */
 export function policyProblem(policy: PolicyVerdict): string | null {
   if (policy.verdict !== "refused") return null;
-  const reason = policy.reason ?? "This would pass a monthly spending cap, so it cannot be bought now.";
+  if (policy.reason) return `${policy.reason} Nothing is spent.`;
   const caps = capsSentence(policy.caps);
+  const reason = "This would pass a monthly spending cap, so it cannot be bought now.";
   return caps ? `${reason} ${caps} Nothing is spent.` : `${reason} Nothing is spent.`;
 }
 

@@ -193,13 +193,15 @@ describe("Enrich: the review before the confirm click", () => {
     );
   });
 
-  it("a cap refuses it: Confirm is off, with the reason and the caps", async () => {
+  it("a cap refuses it: Confirm is off, with the reason said once (not again as the caps)", async () => {
+    const reason =
+      "This purchase may cost up to 12 credits; your monthly cap is 50 and 40 are already spent this month, so 10 are left.";
     fakeProxy({
       review: () =>
         json(
           enrichReviewOf({
             verdict: "refused",
-            reason: "This would pass your monthly cap of 50 credits.",
+            reason,
             caps: [{ scope: "person", cap: 50, spent: 40, left: 10 }],
             approvalThreshold: null,
           }),
@@ -207,8 +209,8 @@ describe("Enrich: the review before the confirm click", () => {
     });
     renderWithClient(<EnrichPanel selection={SELECTED} />);
     await openReview();
-    const alert = await screen.findByText(/This would pass your monthly cap/);
-    expect(alert.textContent).toContain("40 of your 50 credits this month are spent (10 left)");
+    const alert = await screen.findByText(/This purchase may cost up to 12 credits/);
+    expect(alert.textContent).toBe(`${reason} Nothing is spent.`);
     expect((screen.getByRole("button", { name: /^Confirm: buy 1 new/ }) as HTMLButtonElement).disabled).toBe(
       true,
     );
