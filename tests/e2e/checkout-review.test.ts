@@ -432,13 +432,14 @@ describe("Checkout reviews: already yours, suppressed, new; owned contacts in an
     expect(await balance()).toBe(before);
     await shot(page, "review-09-cap-reached-on-purchase");
 
-    // Reviewed again under that cap: Confirm is off, with the reason and the cap as it stands.
+    // Reviewed again under that cap: Confirm is off, with the reason and the cap as it stands, said
+    // once (not again as "Your monthly cap of 1 credit is passed: … spent this month").
     await enrichTab(page).getByRole("button", { name: "Change the purchase" }).click();
     await enrichTab(page).getByRole("button", { name: "Review the purchase" }).click();
     await poll(() => confirm.getByTestId("enrich-review-sentence").isVisible()).toBe(true);
     await poll(() => confirm.getByRole("alert").textContent()).toMatch(/monthly cap is 1\b/);
     expect(await confirm.getByRole("alert").textContent()).toMatch(
-      /Your monthly cap of 1 credit is passed: [\d,]+ spent this month\./,
+      /^This purchase may cost up to 2 credits; your monthly cap is 1 and [\d,]+ are already spent this month, so 0 are left\. Nothing is spent\.$/,
     );
     expect(await buy.isDisabled()).toBe(true);
     expect(await balance()).toBe(before);

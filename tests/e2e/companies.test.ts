@@ -263,6 +263,11 @@ describe("the Companies screen", () => {
 
       // The column values browser: every enumerable column, its values, a search within them.
       const values = page.getByRole("region", { name: "Company field values" });
+      // The industries with people in this audience, then every one behind "Show all".
+      await poll(() => values.getByRole("list", { name: "Industry" }).locator("li").count()).toBeGreaterThan(
+        0,
+      );
+      await values.getByRole("button", { name: /^Show all \d+ / }).click();
       await poll(() => values.getByRole("list", { name: "Industry" }).locator("li").count()).toBeGreaterThan(
         10,
       );
@@ -346,9 +351,21 @@ describe("the Companies screen", () => {
       await poll(() => row.locator(".addable-value-people").textContent()).toBe(
         `${formatNumber(industry.count)} ${industry.count === 1 ? "person" : "people"}`,
       );
+      // Those with people lead; the ones with no one wait behind "Show all".
+      const industryPeople = () =>
+        values.getByRole("list", { name: "Industry" }).locator(".addable-value-people").allTextContents();
+      await poll(async () => (await industryPeople()).length).toBeGreaterThan(0);
+      expect(await industryPeople()).not.toContain("0 people");
+      expect(await values.locator(".addable-value[data-empty]").count()).toBe(0);
+      await values
+        .getByRole("button", { name: /^Show all \d+ \(\d+ with no one in your audience\)$/ })
+        .click();
       await poll(() =>
         values.locator(".addable-value[data-empty] .addable-value-people").first().textContent(),
       ).toBe("0 people");
+      const inOrder = (await industryPeople()).map((text) => Number(text.replace(/\D/g, "")));
+      expect(inOrder).toEqual([...inOrder].sort((a, b) => b - a));
+      await shot(page, "companies-1440-values-with-people-first");
       await row.getByRole("button", { name: `Add condition: Industry is "${industry.value}"` }).click();
       await builderShows(
         page,
@@ -539,6 +556,11 @@ describe("the Companies screen", () => {
         card.getByRole("list", { name: "Companies in this audience" }).locator("li").count(),
       ).toBe(20);
       const values = page.getByRole("region", { name: "Company field values" });
+      // The industries with people in this audience, then every one behind "Show all".
+      await poll(() => values.getByRole("list", { name: "Industry" }).locator("li").count()).toBeGreaterThan(
+        0,
+      );
+      await values.getByRole("button", { name: /^Show all \d+ / }).click();
       await poll(() => values.getByRole("list", { name: "Industry" }).locator("li").count()).toBeGreaterThan(
         10,
       );

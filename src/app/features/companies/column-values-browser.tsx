@@ -17,6 +17,18 @@ export function filterValues(values: readonly string[], search: string): string[
   return values.filter((value) => value.toLowerCase().includes(needle));
 }
 
+/**
+ * Values with people in the audience first (most first; ties and the service's order kept), then
+ * those with no one. `counts` by valueKey.
+ */
+export function orderByPeople(values: readonly string[], counts: ReadonlyMap<string, number>): string[] {
+  const people = (value: string) => counts.get(valueKey(value)) ?? 0;
+  return values
+    .map((value, index) => ({ value, index, n: people(value) }))
+    .sort((a, b) => b.n - a.n || a.index - b.index)
+    .map((entry) => entry.value);
+}
+
 /** The working audience, whose people each value is counted in. */
 interface Audience {
   filter: GroupNode;
@@ -52,6 +64,7 @@ function ValuesList({
 }) {
   const id = useId();
   const [search, setSearch] = useState("");
+  const [showAll, setShowAll] = useState(false);
   const deferred = useDeferredValue(search);
   const query = useColumnValues(column);
   const label = labelOf(column);
@@ -73,11 +86,17 @@ function ValuesList({
     );
 
   const { values, count } = query.data;
-  const shown = filterValues(values, deferred);
-  const summary =
-    deferred.trim() === ""
-      ? `${formatNumber(count)} ${count === 1 ? "value" : "values"}`
-      : `${formatNumber(shown.length)} of ${formatNumber(count)} values contain “${deferred.trim()}”`;
+  const searching = deferred.trim() !== "";
+  const matching = filterValues(values, deferred);
+  // Counted: the values with people in the audience lead, and those with no one wait behind a
+  // button (a search shows every match).
+  const counted = audience.valid && counts !== null;
+  const ordered = counted ? orderByPeople(matching, counts) : matching;
+  const empty = counted ? ordered.filter((value) => (counts.get(valueKey(value)) ?? 0) === 0).length : 0;
+  const shown = searching || showAll || empty === 0 ? ordered : ordered.slice(0, ordered.length - empty);
+  const summary = searching
+    ? `${formatNumber(matching.length)} of ${formatNumber(count)} values contain “${deferred.trim()}”`
+    : `${formatNumber(count)} ${count === 1 ? "value" : "values"}${counted ? `, ${formatNumber(count - empty)} with people in your audience` : ""}`;
   return (
     <div className="values-panel">
       <div className="values-head">
@@ -102,7 +121,9 @@ function ValuesList({
         />
       </div>
       {shown.length === 0 ? (
-        <p className="values-empty">No value contains “{deferred.trim()}”.</p>
+        <p className="values-empty">
+          {searching ? `No value contains “${deferred.trim()}”.` : "No one in your audience has any of them."}
+        </p>
       ) : (
         <AddableValues
           className="values-list"
@@ -116,6 +137,17 @@ function ValuesList({
           }))}
         />
       )}
+      {!searching && empty > 0 ? (
+        <button
+          type="button"
+          className="button button-quiet values-show-all"
+          onClick={() => setShowAll(!showAll)}
+        >
+          {showAll
+            ? `Hide the ${formatNumber(empty)} with no one in your audience`
+            : `Show all ${formatNumber(count)} (${formatNumber(empty)} with no one in your audience)`}
+        </button>
+      ) : null}
     </div>
   );
 }

@@ -1,7 +1,8 @@
 // @vitest-environment jsdom
 import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { filterValues } from "../../../../src/app/features/companies/column-values-browser";
+import { valueKey } from "../../../../src/app/api/value-counts";
+import { filterValues, orderByPeople } from "../../../../src/app/features/companies/column-values-browser";
 import { companyNodeFor, lookalikeNodeFor } from "../../../../src/app/features/companies/lookalike-finder";
 import { LookalikeForm } from "../../../../src/app/features/companies/lookalike-form";
 import {
@@ -263,5 +264,14 @@ describe("results", () => {
     expect(filterValues(list, "  bank ")).toEqual(["Banking", "Investment Banking"]);
     expect(filterValues(list, "")).toEqual(list);
     expect(filterValues(list, "zzz")).toEqual([]);
+    // With people in the audience first, most first; those with no one last, in the service's order.
+    const counts = new Map([
+      [valueKey("Banking"), 3],
+      [valueKey("Insurance"), 9],
+      [valueKey("Investment Banking"), 3],
+    ]);
+    expect(
+      orderByPeople(["Accounting", "Banking", "Insurance", "Investment Banking", "Zoos"], counts),
+    ).toEqual(["Insurance", "Banking", "Investment Banking", "Accounting", "Zoos"]);
   });
 });
