@@ -274,6 +274,11 @@ describe("the Companies screen", () => {
       await values.getByRole("radio", { name: "Employee range" }).check();
       const ranges = values.getByRole("list", { name: "Employee range" });
       const rangeLabels = () => ranges.locator(".addable-value-label").allTextContents();
+      // Once counted, the ranges with no one in this audience wait behind "Show all".
+      await poll(() => values.getByRole("status").textContent()).toMatch(
+        /^8 values, \d+ with people in your audience$/,
+      );
+      await values.getByRole("button", { name: /^Show all 8 / }).click();
       await poll(rangeLabels).toEqual(expect.arrayContaining(["51-200", "11-50"]));
       await values.getByRole("searchbox", { name: "Search within Employee range" }).fill("00");
       await poll(rangeLabels).not.toContain("11-50");
