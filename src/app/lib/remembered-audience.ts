@@ -15,7 +15,7 @@ import type { GroupNode } from "../../contract/filter";
 import type { OpenAudienceAnswer } from "../../contract/team";
 import { forgetOpenAudience, getOpenAudience, rememberOpenAudience } from "../api/audiences";
 import { isEmptyTree } from "./filter/tree";
-import { type OpenAudience, openAudienceStore } from "./open-audience";
+import { type OpenAudience, openAudienceOf, openAudienceStore, withWorkingTree } from "./open-audience";
 import type { StoredValue } from "./store";
 
 /** Edits change the working key at every keystroke: the server hears of it after this pause. */
@@ -125,21 +125,19 @@ export type ReopenDecision =
 export function reopenDecision(remembered: OpenAudienceAnswer["open"], tree: GroupNode): ReopenDecision {
   if (!remembered) return { kind: "none" };
   const { audience, opened, workingKey } = remembered;
-  const savedKey = canonicalKey(opened.filter);
-  const treeKey = canonicalKey(tree);
-  const record = (working: string): OpenAudience => ({
-    id: audience.id,
-    name: audience.name,
+  // The audience as it was at the version the person's edits start from (a later Save meets any
+  // newer one as a conflict): its saved key is that version's filter.
+  const atOpened = openAudienceOf({
+    ...audience,
     version: opened.version,
-    savedKey,
-    workingKey: working,
-    owner: audience.owner,
-    shared: audience.shared,
+    filter: opened.filter,
     updatedBy: opened.savedBy,
     updatedAt: opened.savedAt,
   });
-  if (treeKey === savedKey || treeKey === workingKey) return { kind: "reopen", open: record(treeKey) };
-  if (isEmptyTree(tree)) return { kind: "load", open: record(savedKey), tree: opened.filter };
+  const treeKey = canonicalKey(tree);
+  if (treeKey === atOpened.savedKey || treeKey === workingKey)
+    return { kind: "reopen", open: withWorkingTree(atOpened, tree) };
+  if (isEmptyTree(tree)) return { kind: "load", open: atOpened, tree: opened.filter };
   return { kind: "none" };
 }
 
