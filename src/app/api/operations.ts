@@ -71,7 +71,13 @@ export async function callWithHeaders<Id extends OperationId>(
   const schema = (ANSWERS as Partial<Record<OperationId, z.ZodType>>)[id];
   if (!schema) throw new Error(`operation ${id} answers a file: download it from operationPath()`);
   const given = input as LooseInput;
-  let options: Options = { method: op.method, ...(given.signal ? { signal: given.signal } : {}) };
+  let options: Options = {
+    method: op.method,
+    // The browser gives a host six connections in all its tabs: what a person waits on (a count,
+    // a sample) goes before the background reads (insights, a column's values) when they queue.
+    priority: op.priority === "background" ? "low" : "high",
+    ...(given.signal ? { signal: given.signal } : {}),
+  };
   if (given.query) {
     const query = Object.entries(given.query).filter(
       (entry): entry is [string, string | number | boolean] => entry[1] !== undefined,
