@@ -114,23 +114,72 @@ export function labelOf(field: string): string {
 }
 
 /**
- * How a CSV file's header row names its columns: by their labels ("Contact ID"), for people, or by
- * the service's names ("RBID_PAO"), for files loaded back into systems that expect those.
+ * How a CSV file's header row names its columns: by their labels ("Contact ID"), for people; by
+ * the service's names ("RBID_PAO"), for files loaded back into systems that expect those; or by a
+ * CRM's own field names, which its importer maps without a person mapping each column
+ * (`CRM_FIELD_NAMES`).
  */
-export const CSV_HEADER_STYLES = ["labels", "names"] as const;
+export const CSV_HEADER_STYLES = ["labels", "names", "hubspot", "salesforce"] as const;
 export type CsvHeaderStyle = (typeof CSV_HEADER_STYLES)[number];
 
 /**
+ * The CRMs' field names for the columns they have a field for; any other column keeps its label,
+ * and the importer offers to map it or make a field of it (a LinkedIn profile has no standard
+ * field in either).
+ * - HubSpot: the internal names of its default contact properties (developers.hubspot.com, CRM
+ *   properties API: `firstname`, `lastname`, `email`, `jobtitle`, `company`, …). HubSpot's import
+ *   matches a column header to the property name (knowledge.hubspot.com, "Set up your import
+ *   files"); names, unlike labels, do not change with the account's language.
+ * - Salesforce: the API names of the Lead object's standard fields (developer.salesforce.com, Field
+ *   Reference, Lead: `FirstName`, `LastName`, `Email`, `Title`, `Company`, …), which the Data Import
+ *   Wizard maps as it maps their labels.
+ */
+export const CRM_FIELD_NAMES: Readonly<Record<"hubspot" | "salesforce", Readonly<Record<string, string>>>> = {
+  hubspot: {
+    FIRST_NAME_PER: "firstname",
+    LAST_NAME_PER: "lastname",
+    EMAIL_ADDRESS_PER: "email",
+    CELLPHONE_PER: "mobilephone",
+    JOB_TITLE_PER: "jobtitle",
+    COMPANY_NAME_ORG: "company",
+    WEBSITE_ORG: "website",
+    CITY_PER: "city",
+    STATE_NAME_PER: "state",
+    COUNTRY_NAME_PER: "country",
+    INDUSTRY_LINKEDIN_ORG: "industry",
+  },
+  salesforce: {
+    FIRST_NAME_PER: "FirstName",
+    LAST_NAME_PER: "LastName",
+    EMAIL_ADDRESS_PER: "Email",
+    CELLPHONE_PER: "MobilePhone",
+    JOB_TITLE_PER: "Title",
+    COMPANY_NAME_ORG: "Company",
+    WEBSITE_ORG: "Website",
+    CITY_PER: "City",
+    STATE_NAME_PER: "State",
+    COUNTRY_NAME_PER: "Country",
+    INDUSTRY_LINKEDIN_ORG: "Industry",
+  },
+};
+
+/** One column's header in a style, before two columns sharing one are told apart. */
+function headerIn(style: Exclude<CsvHeaderStyle, "names">, name: string): string {
+  return (style === "labels" ? undefined : CRM_FIELD_NAMES[style][name]) ?? labelOf(name);
+}
+
+/**
  * The header row of a CSV file of `columns`. Names: the columns as they are. Labels: each column's
- * label (a name the catalogue does not know stays as it is), and never one header twice, so a file
- * read back by its headers loses no column: a label another column's header also is carries its
- * name ("Email (EMAIL_ADDRESS_PER)"), and what still repeats (a name given twice) is numbered.
- * Compared without case, as spreadsheets and most importers compare headers.
+ * label (a name the catalogue does not know stays as it is). A CRM's: its field name where it has
+ * one, else the label. Never one header twice, so a file read back by its headers loses no column:
+ * a header another column's header also is carries its name ("Email (EMAIL_ADDRESS_PER)"), and
+ * what still repeats (a name given twice) is numbered. Compared without case, as spreadsheets and
+ * most importers compare headers.
  */
 export function csvHeaders(columns: readonly string[], style: CsvHeaderStyle): string[] {
   if (style === "names") return [...columns];
   const key = (header: string) => header.toLowerCase();
-  const labels = columns.map(labelOf);
+  const labels = columns.map((name) => headerIn(style, name));
   const namesOf = new Map<string, Set<string>>();
   for (const [i, label] of labels.entries())
     namesOf.set(key(label), (namesOf.get(key(label)) ?? new Set()).add(columns[i]!));

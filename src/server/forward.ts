@@ -1,6 +1,7 @@
 import type { Context, Handler } from "hono";
 import type { Logger } from "pino";
 import { canonicalKey, stableStringify } from "../contract/canonical";
+import { CSV_HEADER_STYLES } from "../contract/columns";
 import { SPEND_CODES } from "../contract/errors";
 import { fileNameWithoutTag } from "../contract/export-tag";
 import type { GroupNode } from "../contract/filter";
@@ -125,10 +126,12 @@ export function forwardHandler(op: OperationSpec, deps: ForwardDeps): Handler<Pr
           body = withFreeRows(deps.purchases.db, body, free);
           headers = headers.filter(([name]) => name !== "content-length");
         }
-        // Asked for in labels (`?headers=labels`): the header row is rewritten, after the free rows
-        // were matched to the service's names; a file that says it is JSON is no CSV to rewrite.
-        if (input.proxyQuery?.headers === "labels" && body && !isJson(headers)) {
-          const labelled = await withLabelledHeader(body);
+        // Asked for in labels or a CRM's names (`?headers=labels`): the header row is rewritten,
+        // after the free rows were matched to the service's names; a file that says it is JSON is
+        // no CSV to rewrite.
+        const style = CSV_HEADER_STYLES.find((known) => known === input.proxyQuery?.headers);
+        if (style && style !== "names" && body && !isJson(headers)) {
+          const labelled = await withLabelledHeader(body, style);
           body = labelled.body;
           headers = headers.map(([name, value]) => [
             name,

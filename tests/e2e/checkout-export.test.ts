@@ -192,6 +192,96 @@ describe("Export: estimate, confirm, follow, download", () => {
     }
   });
 
+  it("exports for a CRM: the CRM columns in one click, HubSpot's and Salesforce's field names in the header row", async () => {
+    const { context, page, log } = await openPage(browser);
+    try {
+      await openExport(page, GERMANY);
+      const tab = exportTab(page);
+      await tab.getByRole("spinbutton", { name: "Most rows" }).fill("20");
+      await tab.getByRole("textbox", { name: /File name/ }).fill("CRM test");
+      await tab.getByRole("radio", { name: /^Email 1 credit/ }).check();
+      await tab.getByText(/^Columns: \d+ chosen$/).click();
+      await tab.getByRole("button", { name: "Columns for a CRM" }).click();
+      await poll(() => tab.getByText(/^Columns: \d+ chosen$/).textContent()).toBe("Columns: 8 chosen");
+      for (const label of [
+        "First name",
+        "Last name",
+        "Job title",
+        "Company",
+        "Company domain",
+        "LinkedIn profile",
+        "Country",
+      ])
+        expect(await tab.getByRole("checkbox", { name: label, exact: true }).isChecked(), label).toBe(true);
+      expect(await tab.getByRole("checkbox", { name: "Full name" }).isChecked()).toBe(false);
+      await shot(page, "export-07-crm-columns");
+      await page.setViewportSize({ width: 768, height: 1000 });
+      await shot(page, "export-07-crm-columns-768");
+      await page.setViewportSize({ width: 1280, height: 800 });
+
+      await tab.getByRole("button", { name: "Estimate" }).click();
+      const confirm = confirmRegion(page);
+      await poll(() => confirm.isVisible()).toBe(true);
+      const first = page.waitForEvent("download", { timeout: 30_000 });
+      await confirm.getByRole("button", { name: "Confirm and export 20 rows" }).click();
+      const progress = tab.getByRole("region", { name: "Export “CRM test”" });
+      await first;
+      await poll(() => progress.textContent()).toMatch(/Downloaded as CRM test/);
+
+      // HubSpot's default contact properties by their internal names; what HubSpot has no property
+      // for keeps its label. Columns in the order the form lists them (importers map by header).
+      const headers = progress.getByRole("combobox", { name: "Column headers" });
+      await headers.selectOption("hubspot");
+      const hubspot = page.waitForEvent("download");
+      await progress.getByRole("button", { name: "Download CSV" }).click();
+      const forHubspot = await readCsvDownload(await hubspot);
+      expect(forHubspot.header).toEqual([
+        "Contact ID",
+        "jobtitle",
+        "company",
+        "country",
+        "firstname",
+        "lastname",
+        "LinkedIn profile",
+        "Company domain",
+        "email",
+      ]);
+      expect(forHubspot.rows).toHaveLength(20);
+      expect(forHubspot.rows.every((r) => r.country === "Germany" && r.firstname !== "")).toBe(true);
+      await shot(page, "export-08-hubspot-headers");
+
+      // Salesforce's Lead fields by their API names.
+      await headers.selectOption("salesforce");
+      const salesforce = page.waitForEvent("download");
+      await progress.getByRole("button", { name: "Download CSV" }).click();
+      const forSalesforce = await readCsvDownload(await salesforce);
+      expect(forSalesforce.header).toEqual([
+        "Contact ID",
+        "Title",
+        "Company",
+        "Country",
+        "FirstName",
+        "LastName",
+        "LinkedIn profile",
+        "Company domain",
+        "Email",
+      ]);
+      // The same rows under each header: only the first line differs.
+      expect(forSalesforce.text.split("\r\n").slice(1)).toEqual(forHubspot.text.split("\r\n").slice(1));
+      await headers.selectOption("labels");
+      await log.settle();
+      const downloads = log.exchanges.filter((e) => new URL(e.url).pathname.endsWith("/download"));
+      expect(downloads.map((e) => new URL(e.url).search)).toEqual([
+        "?headers=labels",
+        "?headers=hubspot",
+        "?headers=salesforce",
+      ]);
+      expectClean(log);
+    } finally {
+      await context.close();
+    }
+  });
+
   it("a download that fails can be fetched again, at no cost", async () => {
     const { context, page, log } = await openPage(browser);
     try {

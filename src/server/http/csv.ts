@@ -1,4 +1,7 @@
-import { csvHeaders } from "../../contract/columns";
+import { type CsvHeaderStyle, csvHeaders } from "../../contract/columns";
+
+/** A header row other than the service's own: in labels, or in a CRM's field names. */
+export type RenamedHeaders = Exclude<CsvHeaderStyle, "names">;
 
 /** One RFC 4180 field: quoted when it holds a comma, quote, CR or LF; null is empty. */
 export function csvField(value: unknown): string {
@@ -95,10 +98,10 @@ const BOM = "\uFEFF";
 
 /**
  * The header row (its bytes up to the LF, a CR kept) relabelled: each of the service's column names
- * becomes its label (contract/columns.ts, `csvHeaders`), written as RFC 4180 fields. A byte-order
+ * becomes its label, or its CRM field name (contract/columns.ts, `csvHeaders`), written as RFC 4180 fields. A byte-order
  * mark stays in front; a row that is not UTF-8 is left as it is rather than garbled.
  */
-export function labelledHeaderRow(bytes: Uint8Array): Uint8Array {
+export function labelledHeaderRow(bytes: Uint8Array, style: RenamedHeaders = "labels"): Uint8Array {
   let text: string;
   try {
     text = new TextDecoder("utf-8", { ignoreBOM: true, fatal: true }).decode(bytes);
@@ -110,12 +113,12 @@ export function labelledHeaderRow(bytes: Uint8Array): Uint8Array {
   const cr = text.endsWith("\r") ? "\r" : "";
   if (cr) text = text.slice(0, -1);
   if (text === "") return bytes;
-  const row = csvHeaders(csvFields(text), "labels").map(csvField).join(",");
+  const row = csvHeaders(csvFields(text), style).map(csvField).join(",");
   return new TextEncoder().encode(`${bom}${row}${cr}`);
 }
 
 /**
- * A CSV file with its header row in labels, the rest byte for byte as it comes. Only the first
+ * A CSV file with its header row in labels (or a CRM's field names), the rest byte for byte as it comes. Only the first
  * record is read before answering (at most MAX_HEADER_BYTES; a file without a header row within that
  * passes unchanged), so the length change is known for Content-Length; everything after it streams
  * at the reader's pace. An error of the source, before or after, ends the result with an error: a
@@ -123,6 +126,7 @@ export function labelledHeaderRow(bytes: Uint8Array): Uint8Array {
  */
 export async function withLabelledHeader(
   source: ReadableStream<Uint8Array>,
+  style: RenamedHeaders = "labels",
 ): Promise<{ body: ReadableStream<Uint8Array>; lengthChange: number }> {
   const reader = source.getReader();
   const end = new RecordEnd();
@@ -159,7 +163,7 @@ export async function withLabelledHeader(
   }
   let lengthChange = 0;
   if (head !== null) {
-    const row = labelledHeaderRow(head);
+    const row = labelledHeaderRow(head, style);
     lengthChange = row.byteLength - head.byteLength;
     seen.unshift(row);
   }

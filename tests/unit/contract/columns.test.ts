@@ -4,6 +4,7 @@ import {
   COLUMN_NAMES,
   COLUMNS,
   COMPANY_COLUMNS,
+  CRM_FIELD_NAMES,
   csvHeaders,
   ENUMERABLE_COMPANY_COLUMNS,
   getColumn,
@@ -136,6 +137,51 @@ describe("a CSV file's header row", () => {
   it("in names: the columns as they are", () => {
     const names = ["RBID_PAO", "FULL_NAME_PER", "RBID_PAO"];
     expect(csvHeaders(names, "names")).toEqual(names);
+  });
+
+  it("in a CRM's names: its field name where it has one, else the label", () => {
+    const columns =
+      "EMAIL_ADDRESS_PER RBID_PAO FIRST_NAME_PER LAST_NAME_PER JOB_TITLE_PER COMPANY_NAME_ORG DOMAIN_ORG LINKEDIN_URL_PER COUNTRY_NAME_PER".split(
+        " ",
+      );
+    // HubSpot's default contact properties' internal names; Salesforce's Lead API names.
+    expect(csvHeaders(columns, "hubspot")).toEqual([
+      "email",
+      "Contact ID",
+      "firstname",
+      "lastname",
+      "jobtitle",
+      "company",
+      "Company domain",
+      "LinkedIn profile",
+      "country",
+    ]);
+    expect(csvHeaders(columns, "salesforce")).toEqual([
+      "Email",
+      "Contact ID",
+      "FirstName",
+      "LastName",
+      "Title",
+      "Company",
+      "Company domain",
+      "LinkedIn profile",
+      "Country",
+    ]);
+  });
+
+  it("maps only columns of the catalogue, each CRM field once", () => {
+    for (const names of Object.values(CRM_FIELD_NAMES)) {
+      for (const column of Object.keys(names)) expect(getColumn(column), column).toBeDefined();
+      const fields = Object.values(names).map((f) => f.toLowerCase());
+      expect(new Set(fields).size).toBe(fields.length);
+    }
+  });
+
+  it("gives every column of the catalogue a header of its own, in every style", () => {
+    for (const style of ["hubspot", "salesforce"] as const) {
+      const headers = csvHeaders(COLUMN_NAMES, style);
+      expect(new Set(headers.map((h) => h.toLowerCase())).size, style).toBe(COLUMN_NAMES.length);
+    }
   });
 
   it("gives every column of the catalogue a header of its own", () => {

@@ -100,6 +100,20 @@ describe("the header row in labels", () => {
     expect(out.split("\r\n")[0]).toBe("Email (EMAIL_ADDRESS_PER),Email,Contact ID,Contact ID (2)");
   });
 
+  it("in a CRM's field names: the header row becomes HubSpot's or Salesforce's, the rows as they came", async () => {
+    const file =
+      "RBID_PAO,FIRST_NAME_PER,JOB_TITLE_PER,EMAIL_ADDRESS_PER\r\npao_1,Jane,CTO,jane@acme.com\r\n";
+    for (const [style, header] of [
+      ["hubspot", "Contact ID,firstname,jobtitle,email"],
+      ["salesforce", "Contact ID,FirstName,Title,Email"],
+    ] as const) {
+      const { body, lengthChange } = await withLabelledHeader(streamOf(file, [7]).stream, style);
+      const out = await readAll(body);
+      expect(out).toBe(`${header}\r\npao_1,Jane,CTO,jane@acme.com\r\n`);
+      expect(encoder.encode(out).byteLength - encoder.encode(file).byteLength).toBe(lengthChange);
+    }
+  });
+
   it("passes unchanged what has no header row it can read: an unclosed quote, a first line too long", async () => {
     const open = '"RBID_PAO,CITY_PER\r\npao_1,x\r\n';
     expect(await labelled(open)).toBe(open);

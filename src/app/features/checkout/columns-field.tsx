@@ -1,5 +1,5 @@
 import { useId } from "react";
-import { ALWAYS_COLUMN, COLUMN_CHOICES, DEFAULT_PICKED_COLUMNS } from "./export-settings";
+import { ALWAYS_COLUMN, COLUMN_CHOICES, CRM_PICKED_COLUMNS, DEFAULT_PICKED_COLUMNS } from "./export-settings";
 
 /**
  * Which columns the rows carry: a folded list of checkboxes (the default set ticked). Email and
@@ -48,13 +48,22 @@ export function ColumnsField({
             );
           })}
         </div>
-        <button
-          type="button"
-          className="button button-quiet"
-          onClick={() => onChange([...DEFAULT_PICKED_COLUMNS])}
-        >
-          Back to the default columns
-        </button>
+        <div className="checkout-columns-presets">
+          <button
+            type="button"
+            className="button button-quiet"
+            onClick={() => onChange([...DEFAULT_PICKED_COLUMNS])}
+          >
+            Back to the default columns
+          </button>
+          <button
+            type="button"
+            className="button button-quiet"
+            onClick={() => onChange([ALWAYS_COLUMN, ...CRM_PICKED_COLUMNS])}
+          >
+            Columns for a CRM
+          </button>
+        </div>
       </fieldset>
     </details>
   );

@@ -28,6 +28,20 @@ export const DEFAULT_PICKED_COLUMNS: readonly string[] = DEFAULT_FULL_ROW_COLUMN
   (c) => !MASKED.has(c),
 );
 
+/**
+ * The pick a salesperson imports into a CRM: who (first and last name, title), where (company, its
+ * domain, country) and their LinkedIn profile; the email comes with the reveal choice.
+ */
+export const CRM_PICKED_COLUMNS: readonly string[] = [
+  "FIRST_NAME_PER",
+  "LAST_NAME_PER",
+  "JOB_TITLE_PER",
+  "COMPANY_NAME_ORG",
+  "DOMAIN_ORG",
+  "LINKEDIN_URL_PER",
+  "COUNTRY_NAME_PER",
+];
+
 /** Always delivered, whatever is picked. */
 export const ALWAYS_COLUMN = "RBID_PAO";
 
