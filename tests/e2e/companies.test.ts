@@ -297,6 +297,52 @@ describe("the Companies screen", () => {
     }
   });
 
+  it("finds a company's lookalikes from its name, in any case; a name nobody has is said", async () => {
+    const { context, page, log } = await openPage(browser, { width: 1440, height: 1000 });
+    try {
+      await openWithAudience(page, GERMANY);
+      const finder = page.getByRole("region", { name: "Find lookalike companies" });
+      await finder.getByRole("radio", { name: "Company name" }).check();
+      await finder.getByRole("textbox", { name: "Company name" }).fill(seed.name.toUpperCase());
+      await finder.getByRole("spinbutton", { name: "How many" }).fill("6");
+      await finder.getByRole("button", { name: "Find lookalikes" }).click();
+      const people = (
+        await breakdownOf("DOMAIN_ORG", {
+          type: "group",
+          op: "AND",
+          children: [{ type: "condition", column: "COMPANY_NAME_ORG", operator: "eq", value: seed.name }],
+        } as GroupNode)
+      ).buckets[0]!.count;
+      await poll(() => finder.locator(".lookalike-named").textContent()).toBe(
+        `“${seed.name.toUpperCase()}” is ${seed.domain} (${formatNumber(people)} ${people === 1 ? "person" : "people"}).`,
+      );
+      // The same lookalikes as by its domain.
+      const table = finder.getByRole("region", { name: `6 companies like ${seed.name}, most similar first` });
+      await poll(() => table.locator("tbody tr").count()).toBe(6);
+      const byName = await columnTexts(page, "COMPANY_NAME_ORG");
+      await shot(page, "companies-1440-lookalikes-by-name");
+      await finder.getByRole("radio", { name: "Website domain" }).check();
+      await finder.getByRole("textbox", { name: "Website domain" }).fill(seed.domain);
+      await finder.getByRole("button", { name: "Find lookalikes" }).click();
+      await poll(() => finder.locator(".lookalike-named").count()).toBe(0);
+      await poll(() => columnTexts(page, "COMPANY_NAME_ORG")).toEqual(byName);
+
+      // A name no company of the data has: a sentence with what to try, no table.
+      await finder.getByRole("radio", { name: "Company name" }).check();
+      await finder.getByRole("textbox", { name: "Company name" }).fill("Nobody Named This Ltd");
+      await finder.getByRole("button", { name: "Find lookalikes" }).click();
+      await poll(() => finder.getByRole("alert").textContent()).toBe(
+        "No company of the contact data is named “Nobody Named This Ltd”. Check the spelling, or search by its website domain.",
+      );
+      expect(await finder.locator(".lookalike-table").count()).toBe(0);
+      await page.setViewportSize({ width: 768, height: 1000 });
+      await shot(page, "companies-768-lookalike-name-unknown");
+      expectClean(log);
+    } finally {
+      await context.close();
+    }
+  });
+
   it("lists the audience's companies with their people, and adds one as a condition", async () => {
     const { context, page, log } = await openPage(browser, { width: 1440, height: 1000 });
     try {

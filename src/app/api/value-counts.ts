@@ -45,6 +45,23 @@ export async function breakdown(
   );
 }
 
+/**
+ * The companies of the contact data named `name` (the service compares without case), by `key`:
+ * their ids (`RBID_ORG`) or website domains (`DOMAIN_ORG`), most people first, with their people.
+ * Free; companies without that key are not among them.
+ */
+export function companiesNamed(
+  name: string,
+  key: "RBID_ORG" | "DOMAIN_ORG",
+  signal?: AbortSignal,
+): Promise<ValueCount[]> {
+  return breakdown(
+    key,
+    everyoneWhere({ type: "condition", column: "COMPANY_NAME_ORG", operator: "eq", value: name }),
+    signal,
+  );
+}
+
 /** The most common values of `column` containing `text` (all of them when empty), with counts. */
 export const valueSuggestionsQueryOptions = (column: string, text: string) =>
   queryOptions({

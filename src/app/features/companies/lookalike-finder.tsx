@@ -2,9 +2,12 @@ import { useState } from "react";
 import type { ConditionNode, FilterNode, LookalikeNode } from "../../../contract/filter";
 import { DEFAULT_MATCH_LEVEL } from "../../../contract/inferred";
 import { valueCondition } from "../../lib/filter/tree";
+import { formatNumber } from "../../lib/format";
 import { ErrorPanel } from "../../ui/status";
-import { type LookalikeRequest, lookalikeErrorText, useLookalikes } from "./api/lookalike";
+import { type NamedCompany, useCompaniesNamed } from "./api/companies-named";
+import { lookalikeErrorText, useLookalikes } from "./api/lookalike";
 import { LookalikeForm } from "./lookalike-form";
+import { type LookalikeSearch, type NamedSearch, namedRequest } from "./lookalike-form-schema";
 import { companyName, LookalikeResults, type UseAs } from "./lookalike-results";
 import "./companies.css";
 
@@ -41,11 +44,25 @@ export function companyNodeFor(company: Record<string, unknown>): ConditionNode 
  * company itself or as a lookalike rule (`onAdd` opens the Builder with it).
  */
 export function LookalikeFinder({ onAdd }: { onAdd(node: FilterNode): void }) {
-  const [request, setRequest] = useState<LookalikeRequest | null>(null);
+  const [search, setSearch] = useState<LookalikeSearch | null>(null);
+  /** The company picked among several of one name. */
+  const [chosen, setChosen] = useState<NamedCompany | null>(null);
   const [useError, setUseError] = useState<string | null>(null);
+  const named = search !== null && "named" in search ? search.named : null;
+  const candidates = useCompaniesNamed(named?.name ?? null);
+  const only = candidates.data?.length === 1 ? candidates.data[0]! : null;
+  const picked = named ? (chosen ?? only) : null;
+  const request =
+    search === null
+      ? null
+      : "request" in search
+        ? search.request
+        : picked && named
+          ? namedRequest(named, picked)
+          : null;
   const query = useLookalikes(request);
   // A new search whose answer has not come yet still shows the last one (dimmed), never a blank.
-  const searching = query.isFetching;
+  const searching = query.isFetching || candidates.isFetching;
 
   const use = (company: Record<string, unknown>, as: UseAs) => {
     const node = as === "company" ? companyNodeFor(company) : lookalikeNodeFor(company);
@@ -57,7 +74,8 @@ export function LookalikeFinder({ onAdd }: { onAdd(node: FilterNode): void }) {
   };
 
   let status: string;
-  if (request === null) status = "";
+  if (named && candidates.isFetching) status = `Finding the companies named “${named.name}”…`;
+  else if (request === null) status = "";
   else if (query.isError) status = "";
   else if (searching) status = "Finding lookalikes…";
   else if (query.data)
@@ -79,10 +97,24 @@ export function LookalikeFinder({ onAdd }: { onAdd(node: FilterNode): void }) {
         busy={searching}
         onSubmit={(next) => {
           setUseError(null);
-          if (JSON.stringify(next) === JSON.stringify(request)) void query.refetch();
-          else setRequest(next);
+          if (JSON.stringify(next) !== JSON.stringify(search)) {
+            setSearch(next);
+            setChosen(null);
+          } else if (named && candidates.isError) void candidates.refetch();
+          else if (request !== null) void query.refetch();
         }}
       />
+      {named ? (
+        <NamedCompanies
+          search={named}
+          candidates={candidates.data}
+          error={candidates.isError ? candidates.error : null}
+          onRetry={() => void candidates.refetch()}
+          picked={picked}
+          several={(candidates.data?.length ?? 0) > 1}
+          onPick={setChosen}
+        />
+      ) : null}
       <p className="visually-hidden" role="status" aria-live="polite">
         {status}
       </p>
@@ -91,7 +123,7 @@ export function LookalikeFinder({ onAdd }: { onAdd(node: FilterNode): void }) {
           <p>{useError}</p>
         </div>
       ) : null}
-      {query.isError ? (
+      {request === null ? null : query.isError ? (
         notFound ? (
           <div className="alert" role="alert">
             <p>{notFound}</p>
@@ -119,5 +151,79 @@ export function LookalikeFinder({ onAdd }: { onAdd(node: FilterNode): void }) {
         </p>
       ) : null}
     </section>
+  );
+}
+
+const companyWords = (company: NamedCompany) =>
+  `${company.value} (${formatNumber(company.people)} ${company.people === 1 ? "person" : "people"})`;
+
+/**
+ * The company a search by name found: none (said, with what to try), one (named), or several, to
+ * choose from by their domains, most people first.
+ */
+function NamedCompanies({
+  search,
+  candidates,
+  error,
+  onRetry,
+  picked,
+  several,
+  onPick,
+}: {
+  search: NamedSearch;
+  candidates: NamedCompany[] | undefined;
+  error: unknown;
+  onRetry(): void;
+  picked: NamedCompany | null;
+  several: boolean;
+  onPick(company: NamedCompany | null): void;
+}) {
+  if (error)
+    return (
+      <ErrorPanel
+        title={`The companies named “${search.name}” could not be found`}
+        error={error}
+        onRetry={onRetry}
+      />
+    );
+  if (candidates === undefined) return null;
+  if (candidates.length === 0)
+    return (
+      <div className="alert" role="alert">
+        <p>
+          No company of the contact data is named “{search.name}”. Check the spelling, or search by its
+          website domain.
+        </p>
+      </div>
+    );
+  if (picked)
+    return (
+      <p className="lookalike-named">
+        “{search.name}” is {companyWords(picked)}.
+        {several ? (
+          <>
+            {" "}
+            <button type="button" className="button button-quiet" onClick={() => onPick(null)}>
+              Choose another of the {candidates.length}
+            </button>
+          </>
+        ) : null}
+      </p>
+    );
+  return (
+    <div className="lookalike-named">
+      <p id="named-companies-title">
+        {candidates.length} companies are named “{search.name}”. Which one do you mean?
+      </p>
+      <ul className="lookalike-named-list" aria-labelledby="named-companies-title">
+        {candidates.map((company) => (
+          <li key={company.value}>
+            <button type="button" className="button button-secondary" onClick={() => onPick(company)}>
+              {companyWords(company)}
+            </button>
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }

@@ -5,11 +5,14 @@ import { LOOKALIKE_LIMIT } from "../../../contract/inferred";
 import type { LookalikeRequest } from "./api/lookalike";
 
 /**
- * The lookalike finder's form: which company (by website domain or by company id), how many
- * lookalikes, and which company columns to see. Checked here so that a request the service would
+ * The lookalike finder's form: which company (by website domain, by name or by company id), how
+ * many lookalikes, and which company columns to see. Checked here so that a request the service would
  * refuse is never sent; the service's own answer (no such company) is shown after it.
  */
-export type LookalikeBy = "domain" | "rbidOrg";
+export type LookalikeBy = "domain" | "name" | "rbidOrg";
+
+/** The most characters a company name may have (the longest names of the data are far shorter). */
+export const COMPANY_NAME_MAX = 200;
 
 /**
  * What every lookalike is read by, so always asked for: its name, website, domain (a rule names the
@@ -51,7 +54,7 @@ const LIMIT_MESSAGE = `Enter a whole number from ${LOOKALIKE_LIMIT.min} to ${LOO
 
 export const lookalikeFormSchema = z
   .object({
-    by: z.enum(["domain", "rbidOrg"]),
+    by: z.enum(["domain", "name", "rbidOrg"]),
     company: z.string(),
     limit: z
       .number({ error: LIMIT_MESSAGE })
@@ -76,6 +79,19 @@ export const lookalikeFormSchema = z
           path: ["company"],
           message: "This does not look like a website domain: enter one such as acme.com.",
         });
+    } else if (values.by === "name") {
+      if (text === "")
+        ctx.addIssue({
+          code: "custom",
+          path: ["company"],
+          message: "Enter the company's name, such as Acme.",
+        });
+      else if (text.length > COMPANY_NAME_MAX)
+        ctx.addIssue({
+          code: "custom",
+          path: ["company"],
+          message: `A company name has at most ${COMPANY_NAME_MAX} characters.`,
+        });
     } else if (text === "")
       ctx.addIssue({
         code: "custom",
@@ -99,13 +115,39 @@ export const lookalikeFormSchema = z
     }
   });
 
-/** The request a valid form makes: the columns always asked for and those ticked, in the catalogue's order. */
-export function toLookalikeRequest(values: LookalikeFormValues): LookalikeRequest {
-  const columns = values.allColumns
+/** The columns a valid form asks for: those always asked for and those ticked, in the catalogue's order. */
+function requestedColumns(values: LookalikeFormValues): string[] {
+  return values.allColumns
     ? ["*"]
     : COMPANY_COLUMNS.filter((name) => ALWAYS_COLUMNS.includes(name) || values.columns.includes(name));
+}
+
+/** A search by name: the company is found first (several may share it), then its lookalikes. */
+export interface NamedSearch {
+  name: string;
+  limit: number;
+  columns: string[];
+}
+
+/** What a valid form searches for: a request the service takes as it is, or a company by name. */
+export type LookalikeSearch = { request: LookalikeRequest } | { named: NamedSearch };
+
+export function toLookalikeSearch(values: LookalikeFormValues): LookalikeSearch {
+  const columns = requestedColumns(values);
   const text = values.company.trim();
-  return values.by === "domain"
-    ? { domain: normaliseDomain(text), limit: values.limit, columns }
-    : { rbidOrg: text, limit: values.limit, columns };
+  if (values.by === "name") return { named: { name: text, limit: values.limit, columns } };
+  return {
+    request:
+      values.by === "domain"
+        ? { domain: normaliseDomain(text), limit: values.limit, columns }
+        : { rbidOrg: text, limit: values.limit, columns },
+  };
+}
+
+/** The request for a company found by name: by its domain, or its id when it has none. */
+export function namedRequest(search: NamedSearch, company: { by: "domain" | "rbidOrg"; value: string }) {
+  const { limit, columns } = search;
+  return company.by === "domain"
+    ? { domain: company.value, limit, columns }
+    : { rbidOrg: company.value, limit, columns };
 }

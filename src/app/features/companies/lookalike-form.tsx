@@ -3,14 +3,14 @@ import { useId } from "react";
 import { useForm } from "react-hook-form";
 import { COMPANY_COLUMNS, labelOf } from "../../../contract/columns";
 import { LOOKALIKE_LIMIT } from "../../../contract/inferred";
-import type { LookalikeRequest } from "./api/lookalike";
 import {
   ALWAYS_COLUMNS,
   CHOOSABLE_COLUMNS,
   DEFAULT_FORM_VALUES,
   type LookalikeFormValues,
+  type LookalikeSearch,
   lookalikeFormSchema,
-  toLookalikeRequest,
+  toLookalikeSearch,
 } from "./lookalike-form-schema";
 
 const COMPANY_FIELD: Record<LookalikeFormValues["by"], { label: string; placeholder: string; hint: string }> =
@@ -19,6 +19,11 @@ const COMPANY_FIELD: Record<LookalikeFormValues["by"], { label: string; placehol
       label: "Website domain",
       placeholder: "acme.com",
       hint: "A pasted address works too: https://www.acme.com/about is read as acme.com.",
+    },
+    name: {
+      label: "Company name",
+      placeholder: "Acme",
+      hint: "As the data writes it (any case). When several companies share it, you choose one.",
     },
     rbidOrg: {
       label: "Company ID",
@@ -36,7 +41,7 @@ export function LookalikeForm({
   onSubmit,
 }: {
   busy: boolean;
-  onSubmit(request: LookalikeRequest): void;
+  onSubmit(search: LookalikeSearch): void;
 }) {
   const id = useId();
   const {
@@ -60,7 +65,7 @@ export function LookalikeForm({
       className="lookalike-form"
       noValidate
       aria-label="Find lookalike companies"
-      onSubmit={handleSubmit((values) => onSubmit(toLookalikeRequest(values)))}
+      onSubmit={handleSubmit((values) => onSubmit(toLookalikeSearch(values)))}
     >
       <fieldset className="lookalike-by">
         <legend className="field-label">Name the company by</legend>
@@ -68,6 +73,10 @@ export function LookalikeForm({
           <label className="lookalike-choice">
             <input type="radio" value="domain" {...register("by")} />
             <span>Website domain</span>
+          </label>
+          <label className="lookalike-choice">
+            <input type="radio" value="name" {...register("by")} />
+            <span>Company name</span>
           </label>
           <label className="lookalike-choice">
             <input type="radio" value="rbidOrg" {...register("by")} />

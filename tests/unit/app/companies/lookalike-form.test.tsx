@@ -11,7 +11,7 @@ import {
   DEFAULT_FORM_VALUES,
   type LookalikeFormValues,
   lookalikeFormSchema,
-  toLookalikeRequest,
+  toLookalikeSearch,
 } from "../../../../src/app/features/companies/lookalike-form-schema";
 import { companyName, resultColumns } from "../../../../src/app/features/companies/lookalike-results";
 import { formatSimilarity, similarityWords } from "../../../../src/app/features/companies/similarity";
@@ -80,17 +80,29 @@ describe("lookalike form validation", () => {
 
 describe("the request a valid form makes", () => {
   it("sends the normalised domain, the limit, and the columns always asked with those ticked, in catalogue order", () => {
-    const request = toLookalikeRequest(
+    const search = toLookalikeSearch(
       values({ company: "HTTPS://www.Acme.com/x", limit: 7, columns: ["FOUNDED_ORG"] }),
     );
-    expect(request).toEqual({ domain: "acme.com", limit: 7, columns: [...ALWAYS, "FOUNDED_ORG"] });
+    expect(search).toEqual({
+      request: { domain: "acme.com", limit: 7, columns: [...ALWAYS, "FOUNDED_ORG"] },
+    });
+    const request = "request" in search ? search.request : null;
     expect(requests.lookalike.safeParse(request).success).toBe(true);
   });
 
   it("sends the company id as typed (trimmed), and * for All columns", () => {
-    const request = toLookalikeRequest(values({ by: "rbidOrg", company: " org_abc ", allColumns: true }));
-    expect(request).toEqual({ rbidOrg: "org_abc", limit: 25, columns: ["*"] });
+    const search = toLookalikeSearch(values({ by: "rbidOrg", company: " org_abc ", allColumns: true }));
+    expect(search).toEqual({ request: { rbidOrg: "org_abc", limit: 25, columns: ["*"] } });
+    const request = "request" in search ? search.request : null;
     expect(requests.lookalike.safeParse(request).success).toBe(true);
+  });
+
+  it("searches by name as typed (trimmed): the company is found before its lookalikes are asked for", () => {
+    expect(toLookalikeSearch(values({ by: "name", company: "  Acme Corp ", limit: 5 }))).toEqual({
+      named: { name: "Acme Corp", limit: 5, columns: [...ALWAYS, "HEADQUARTERS_COUNTRY_NAME_ORG"] },
+    });
+    expect(messages({ by: "name", company: " " }).company).toBe("Enter the company's name, such as Acme.");
+    expect(messages({ by: "name", company: "x".repeat(201) }).company).toMatch(/at most 200/);
   });
 
   it("always asks for name, website, domain, industry and size, and offers the rest but the id", () => {
@@ -139,7 +151,7 @@ describe("LookalikeForm", () => {
     expect(within(columns).queryByRole("checkbox", { name: "HQ country" })).toBeNull();
     fireEvent.click(screen.getByRole("button", { name: "Find lookalikes" }));
     await waitFor(() => expect(onSubmit).toHaveBeenCalledTimes(1));
-    expect(onSubmit).toHaveBeenCalledWith({ rbidOrg: "org_42", limit: 10, columns: ["*"] });
+    expect(onSubmit).toHaveBeenCalledWith({ request: { rbidOrg: "org_42", limit: 10, columns: ["*"] } });
   });
 
   it("still asks for the columns a lookalike is read by when every box is unticked", async () => {
@@ -153,15 +165,13 @@ describe("LookalikeForm", () => {
       if ((box as HTMLInputElement).checked) fireEvent.click(box);
     fireEvent.click(screen.getByRole("button", { name: "Find lookalikes" }));
     await waitFor(() =>
-      expect(onSubmit).toHaveBeenCalledWith({ domain: "acme.com", limit: 25, columns: ALWAYS }),
+      expect(onSubmit).toHaveBeenCalledWith({ request: { domain: "acme.com", limit: 25, columns: ALWAYS } }),
     );
     fireEvent.click(within(columns).getByRole("checkbox", { name: "Founded" }));
     fireEvent.click(screen.getByRole("button", { name: "Find lookalikes" }));
     await waitFor(() =>
       expect(onSubmit).toHaveBeenLastCalledWith({
-        domain: "acme.com",
-        limit: 25,
-        columns: [...ALWAYS, "FOUNDED_ORG"],
+        request: { domain: "acme.com", limit: 25, columns: [...ALWAYS, "FOUNDED_ORG"] },
       }),
     );
   });

@@ -1,17 +1,13 @@
 import { useId, useMemo, useState } from "react";
 import { getColumn } from "../../../../contract/columns";
+import { companiesNamed } from "../../../api/value-counts";
 import { formatCredits } from "../../../lib/format";
 import { useAbilities } from "../../../lib/roles";
 import { isWaiting } from "../../../lib/spend";
 import { ApprovalNotice } from "../../../ui/approval-notice";
 import { SpendNotice } from "../../../ui/spend-notice";
 import { readableError } from "../../../ui/status";
-import {
-  companyIdsNamed,
-  RESOLVE_PRICE,
-  RESOLVE_RESULTS,
-  useResolveCompanySpend,
-} from "../api/company-by-name";
+import { RESOLVE_PRICE, RESOLVE_RESULTS, useResolveCompanySpend } from "../api/company-by-name";
 import { Combobox, type ComboOption } from "./combobox";
 import { useValueSuggestions } from "./use-values-that-exist";
 
@@ -45,7 +41,7 @@ export function useCompanyByName(name: string, onChosen: (rbidOrg: string) => vo
     setText(companyName);
     setNote(null);
     try {
-      const ids = await companyIdsNamed(companyName);
+      const ids = (await companiesNamed(companyName, "RBID_ORG")).map((company) => company.value);
       const [first] = ids;
       if (!first) {
         setNote(`No company of the contact data is named “${companyName}”.`);
