@@ -357,6 +357,30 @@ describe("the Companies screen", () => {
       // The top 20, most people first, as the service's breakdown has them.
       await poll(labels).toEqual(top.buckets.map((b) => b.value));
       expect(await people()).toEqual(top.buckets.map((b) => `${formatNumber(b.count)} people`));
+      // Each with its domain, industry and size, as the data gives them for that company.
+      const first = top.buckets[0]!.value!;
+      const facts = await api.post<{ fields: Record<string, Bucket[]> }>("/api/v2/contact/insights", {
+        section: "fields",
+        fields: ["DOMAIN_ORG", "INDUSTRY_LINKEDIN_ORG", "EMPLOYEE_COUNT_RANGE_ORG"],
+        filter: {
+          type: "group",
+          op: "AND",
+          children: [{ type: "condition", column: "COMPANY_NAME_ORG", operator: "eq", value: first }],
+        },
+      });
+      const [domain, itsIndustry, size] = [
+        "DOMAIN_ORG",
+        "INDUSTRY_LINKEDIN_ORG",
+        "EMPLOYEE_COUNT_RANGE_ORG",
+      ].map((field) => facts.body.fields[field]![0]!.value);
+      await poll(() => list.locator(".addable-value-detail").first().textContent()).toBe(
+        `${domain} · ${itsIndustry} · ${size} employees`,
+      );
+      await poll(async () =>
+        (await list.locator(".addable-value-detail").allTextContents()).includes("…"),
+      ).toBe(false);
+      for (const line of await list.locator(".addable-value-detail").allTextContents())
+        expect(line).toMatch(/^[a-z0-9.-]+\.[a-z.]+ · .+ · [\d,+-]+ employees$/);
       const left = companies - 20;
       expect(await card.getByRole("status").textContent()).toBe(
         `20 of ${formatNumber(companies)} companies shown; ${formatNumber(top.otherCount)} people work at the other ${formatNumber(left)}.`,

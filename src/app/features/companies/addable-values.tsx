@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { describeNode } from "../../../contract/describe";
 import type { FilterNode } from "../../../contract/filter";
 import { formatNumber } from "../../lib/format";
@@ -10,6 +11,8 @@ export interface AddableValue {
   people?: number | null;
   /** The condition it adds. */
   node: FilterNode;
+  /** A line under the value (a company's domain, industry and size). */
+  detail?: ReactNode;
 }
 
 export const peopleText = (people: number) => `${formatNumber(people)} ${people === 1 ? "person" : "people"}`;
@@ -34,7 +37,14 @@ export function AddableValues({
     <ul className={className ? `addable-values ${className}` : "addable-values"} aria-label={label}>
       {items.map((item) => (
         <li key={item.key} className="addable-value" data-empty={item.people === 0 || undefined}>
-          <span className="addable-value-label">{item.label}</span>
+          {item.detail ? (
+            <span className="addable-value-text">
+              <span className="addable-value-label">{item.label}</span>
+              <span className="addable-value-detail">{item.detail}</span>
+            </span>
+          ) : (
+            <span className="addable-value-label">{item.label}</span>
+          )}
           {item.people === undefined ? null : (
             <span className="addable-value-people">
               {item.people === null ? "…" : peopleText(item.people)}

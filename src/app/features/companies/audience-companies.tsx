@@ -1,13 +1,34 @@
+import { useQuery } from "@tanstack/react-query";
 import type { FilterNode, GroupNode } from "../../../contract/filter";
 import { valueCondition } from "../../lib/filter/tree";
 import { formatNumber } from "../../lib/format";
 import { ErrorPanel } from "../../ui/status";
 import { type AddableValue, AddableValues, peopleText } from "./addable-values";
 import { COMPANY_GROUP_FIELD, useAudienceCompanies } from "./api/audience-companies";
+import { type CompanyFact, companyDetailsQueryOptions } from "./api/company-details";
+
+/** A fact as read in the line: the value, or how many when several companies share the name. */
+function factText(fact: CompanyFact, plural: string, suffix = ""): string | null {
+  if (fact === null) return null;
+  return "value" in fact ? `${fact.value}${suffix}` : `${fact.several} ${plural}`;
+}
+
+/** "acme.com · Software Development · 51-200 employees": what the data gives, asked when shown. */
+function CompanyFacts({ name }: { name: string }) {
+  const { data, isError } = useQuery(companyDetailsQueryOptions(name));
+  if (data === undefined)
+    return <span aria-busy={!isError}>{isError ? "Its details could not be loaded." : "…"}</span>;
+  const parts = [
+    factText(data.domain, "domains"),
+    factText(data.industry, "industries"),
+    factText(data.size, "sizes", " employees"),
+  ].filter((part) => part !== null);
+  return <>{parts.length > 0 ? parts.join(" · ") : "No domain, industry or size given"}</>;
+}
 
 /**
- * The companies of the working audience with their people, most first, 20 at a time; each adds
- * "Company is …" to the audience in one click.
+ * The companies of the working audience with their people, most first, 20 at a time, each with its
+ * domain, industry and size; each adds "Company is …" to the audience in one click.
  */
 export function AudienceCompanies({
   filter,
@@ -43,6 +64,7 @@ export function AudienceCompanies({
       label: company.name ?? "Company not given",
       people: company.people,
       node: valueCondition(COMPANY_GROUP_FIELD, company.name),
+      ...(company.name === null ? {} : { detail: <CompanyFacts name={company.name} /> }),
     })),
   );
   const left = pages.at(-1)?.peopleLeft ?? 0;
