@@ -1,6 +1,7 @@
 import { type FormEvent, useId } from "react";
 import { useSignIn } from "../api/auth";
 import { BrandMark } from "../ui/brand-mark";
+import { Field } from "../ui/field";
 import { PRODUCT_NAME } from "../ui/page";
 import { readableError } from "../ui/status";
 
@@ -44,37 +45,36 @@ export function SignInPage({ sessionEnded = false }: { sessionEnded?: boolean })
           </p>
         ) : null}
         <form className="form" onSubmit={submit}>
-          <div className="field">
-            <label className="field-label" htmlFor="sign-in-name">
-              Name
-            </label>
-            <input
-              id="sign-in-name"
-              className="input"
-              name="name"
-              autoComplete="username"
-              required
-              maxLength={64}
-              aria-invalid={failed || undefined}
-              aria-describedby={failed ? errorId : undefined}
-            />
-          </div>
-          <div className="field">
-            <label className="field-label" htmlFor="sign-in-password">
-              Password
-            </label>
-            <input
-              id="sign-in-password"
-              className="input"
-              name="password"
-              type="password"
-              autoComplete="current-password"
-              required
-              maxLength={1024}
-              aria-invalid={failed || undefined}
-              aria-describedby={failed ? errorId : undefined}
-            />
-          </div>
+          {/* One error for both fields (which of the two was wrong is not said): described by it. */}
+          <Field label="Name">
+            {({ id }) => (
+              <input
+                id={id}
+                className="input"
+                name="name"
+                autoComplete="username"
+                required
+                maxLength={64}
+                aria-invalid={failed || undefined}
+                aria-describedby={failed ? errorId : undefined}
+              />
+            )}
+          </Field>
+          <Field label="Password">
+            {({ id }) => (
+              <input
+                id={id}
+                className="input"
+                name="password"
+                type="password"
+                autoComplete="current-password"
+                required
+                maxLength={1024}
+                aria-invalid={failed || undefined}
+                aria-describedby={failed ? errorId : undefined}
+              />
+            )}
+          </Field>
           {failed ? (
             <p className="alert" role="alert" id={errorId}>
               {readableError(signIn.error)}

@@ -6,6 +6,7 @@ import { useColumnValues } from "../../api/column-values";
 import { presenceChunks, valueKey, valuePresenceQueryOptions } from "../../api/value-counts";
 import { valueCondition } from "../../lib/filter/tree";
 import { formatNumber } from "../../lib/format";
+import { Field } from "../../ui/field";
 import { ErrorPanel } from "../../ui/status";
 import { AddableValues } from "./addable-values";
 import "./companies.css";
@@ -107,19 +108,18 @@ function ValuesList({
           {summary}
         </p>
       </div>
-      <div className="field">
-        <label className="field-label" htmlFor={`${id}-search`}>
-          Search within {label}
-        </label>
-        <input
-          id={`${id}-search`}
-          className="input"
-          type="search"
-          autoComplete="off"
-          value={search}
-          onChange={(event) => setSearch(event.target.value)}
-        />
-      </div>
+      <Field label={`Search within ${label}`}>
+        {(control) => (
+          <input
+            {...control}
+            className="input"
+            type="search"
+            autoComplete="off"
+            value={search}
+            onChange={(event) => setSearch(event.target.value)}
+          />
+        )}
+      </Field>
       {shown.length === 0 ? (
         <p className="values-empty">
           {searching ? `No value contains “${deferred.trim()}”.` : "No one in your audience has any of them."}

@@ -3,6 +3,7 @@ import { useId } from "react";
 import { useForm } from "react-hook-form";
 import { COMPANY_COLUMNS, labelOf } from "../../../contract/columns";
 import { LOOKALIKE_LIMIT } from "../../../contract/inferred";
+import { Field } from "../../ui/field";
 import {
   ALWAYS_COLUMNS,
   CHOOSABLE_COLUMNS,
@@ -56,8 +57,6 @@ export function LookalikeForm({
   const by = watch("by");
   const allColumns = watch("allColumns");
   const field = COMPANY_FIELD[by];
-  const companyError = errors.company?.message;
-  const limitError = errors.limit?.message;
   const columnsError = errors.columns?.message;
 
   return (
@@ -86,58 +85,46 @@ export function LookalikeForm({
       </fieldset>
 
       <div className="lookalike-row">
-        <div className="field lookalike-company">
-          <label className="field-label" htmlFor={`${id}-company`}>
-            {field.label}
-          </label>
-          <input
-            {...register("company")}
-            id={`${id}-company`}
-            className="input"
-            type="text"
-            inputMode={by === "domain" ? "url" : "text"}
-            autoComplete="off"
-            spellCheck={false}
-            placeholder={field.placeholder}
-            aria-invalid={companyError ? true : undefined}
-            aria-describedby={companyError ? `${id}-company-error` : `${id}-company-hint`}
-          />
-          {companyError ? (
-            <p className="companies-error" id={`${id}-company-error`} role="alert">
-              {companyError}
-            </p>
-          ) : (
-            <p className="companies-hint" id={`${id}-company-hint`}>
-              {field.hint}
-            </p>
+        <Field
+          className="lookalike-company"
+          label={field.label}
+          hint={field.hint}
+          error={errors.company?.message}
+          errorReplacesHint
+        >
+          {(control) => (
+            <input
+              {...register("company")}
+              {...control}
+              className="input"
+              type="text"
+              inputMode={by === "domain" ? "url" : "text"}
+              autoComplete="off"
+              spellCheck={false}
+              placeholder={field.placeholder}
+            />
           )}
-        </div>
-        <div className="field lookalike-limit">
-          <label className="field-label" htmlFor={`${id}-limit`}>
-            How many
-          </label>
-          <input
-            {...register("limit", { valueAsNumber: true })}
-            id={`${id}-limit`}
-            className="input"
-            type="number"
-            inputMode="numeric"
-            min={LOOKALIKE_LIMIT.min}
-            max={LOOKALIKE_LIMIT.max}
-            step={1}
-            aria-invalid={limitError ? true : undefined}
-            aria-describedby={limitError ? `${id}-limit-error` : `${id}-limit-hint`}
-          />
-          {limitError ? (
-            <p className="companies-error" id={`${id}-limit-error`} role="alert">
-              {limitError}
-            </p>
-          ) : (
-            <p className="companies-hint" id={`${id}-limit-hint`}>
-              {LOOKALIKE_LIMIT.min} to {LOOKALIKE_LIMIT.max}
-            </p>
+        </Field>
+        <Field
+          className="lookalike-limit"
+          label="How many"
+          hint={`${LOOKALIKE_LIMIT.min} to ${LOOKALIKE_LIMIT.max}`}
+          error={errors.limit?.message}
+          errorReplacesHint
+        >
+          {(control) => (
+            <input
+              {...register("limit", { valueAsNumber: true })}
+              {...control}
+              className="input"
+              type="number"
+              inputMode="numeric"
+              min={LOOKALIKE_LIMIT.min}
+              max={LOOKALIKE_LIMIT.max}
+              step={1}
+            />
           )}
-        </div>
+        </Field>
       </div>
 
       <fieldset

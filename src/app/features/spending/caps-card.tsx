@@ -4,6 +4,7 @@ import { type UseFormRegisterReturn, useForm } from "react-hook-form";
 import type { Caps, SpendingSummary } from "../../../contract/spending";
 import { formatCredits } from "../../lib/format";
 import { personLabel } from "../../lib/roles";
+import { Field } from "../../ui/field";
 import { readableError } from "../../ui/status";
 import { useCaps, useSaveCaps } from "./api/caps";
 import { type CapsForm, capsFormSchema, capsToForm, formToUpdate } from "./caps-form";
@@ -123,24 +124,22 @@ function CapsEditor({ caps, spent }: { caps: Caps; spent: Map<string, number> })
       noValidate
       aria-label="Monthly caps and approval thresholds"
     >
-      <div className="field spend-team-cap">
-        <label className="field-label" htmlFor={`${id}-team`}>
-          The team's monthly cap (credits)
-        </label>
-        <input
-          id={`${id}-team`}
-          className="input"
-          inputMode="numeric"
-          placeholder="No cap"
-          aria-invalid={errors.teamMonthlyCap ? true : undefined}
-          aria-describedby={`${id}-team-hint${errors.teamMonthlyCap ? ` ${id}-team-error` : ""}`}
-          {...form.register("teamMonthlyCap")}
-        />
-        <p className="hint-text" id={`${id}-team-hint`}>
-          What everyone together may spend in a month (UTC). Blank: no cap beyond the balance.
-        </p>
-        {fieldError(errors.teamMonthlyCap?.message, `${id}-team-error`)}
-      </div>
+      <Field
+        className="spend-team-cap"
+        label="The team's monthly cap (credits)"
+        hint="What everyone together may spend in a month (UTC). Blank: no cap beyond the balance."
+        error={errors.teamMonthlyCap?.message}
+      >
+        {(control) => (
+          <input
+            {...control}
+            className="input"
+            inputMode="numeric"
+            placeholder="No cap"
+            {...form.register("teamMonthlyCap")}
+          />
+        )}
+      </Field>
       <CapsTableFrame units=" (credits)">
         <tbody>
           {caps.people.map((p, index) => {

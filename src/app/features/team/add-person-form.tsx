@@ -3,6 +3,7 @@ import { type FormEvent, useId } from "react";
 import { useForm, useWatch } from "react-hook-form";
 import { addPersonBody, ROLE_WORDS, ROLES, type Role } from "../../../contract/team";
 import { ROLE_NAMES } from "../../lib/roles";
+import { Field } from "../../ui/field";
 import { useAddPerson } from "./api/people";
 import { teamRefusal } from "./team-words";
 
@@ -75,77 +76,49 @@ export function AddPersonForm({
         {first ? "Add the first admin" : "Add a person"}
       </h3>
       <div className="team-add-fields">
-        <div className="field">
-          <label className="field-label" htmlFor={`${id}-name`}>
-            Name
-          </label>
-          <input
-            id={`${id}-name`}
-            className="input"
-            autoComplete="off"
-            spellCheck={false}
-            maxLength={64}
-            aria-invalid={errors.name ? true : undefined}
-            aria-describedby={`${id}-name-hint${errors.name ? ` ${id}-name-error` : ""}`}
-            {...form.register("name")}
-          />
-          <p className="hint-text" id={`${id}-name-hint`}>
-            The name to sign in with: letters, digits, dots, dashes, underscores or @.
-          </p>
-          {errors.name ? (
-            <p className="team-field-error" id={`${id}-name-error`} role="alert">
-              {errors.name.message}
-            </p>
-          ) : null}
-        </div>
-        <div className="field">
-          <label className="field-label" htmlFor={`${id}-role`}>
-            Role
-          </label>
-          <select
-            id={`${id}-role`}
-            className="input"
-            aria-invalid={errors.role ? true : undefined}
-            aria-describedby={errors.role ? `${id}-role-error` : undefined}
-            {...form.register("role")}
-          >
-            {ROLES.map((role) => (
-              <option key={role} value={role} disabled={first && role !== "admin"}>
-                {ROLE_NAMES[role]}
-              </option>
-            ))}
-          </select>
-          {errors.role ? (
-            <p className="team-field-error" id={`${id}-role-error`} role="alert">
-              {errors.role.message}
-            </p>
-          ) : (
-            <p className="hint-text">{ROLE_WORDS[role]}.</p>
+        <Field
+          label="Name"
+          hint="The name to sign in with: letters, digits, dots, dashes, underscores or @."
+          error={errors.name?.message}
+        >
+          {(control) => (
+            <input
+              {...control}
+              className="input"
+              autoComplete="off"
+              spellCheck={false}
+              maxLength={64}
+              {...form.register("name")}
+            />
           )}
-        </div>
-        <div className="field">
-          <label className="field-label" htmlFor={`${id}-password`}>
-            First password
-          </label>
-          <input
-            id={`${id}-password`}
-            className="input"
-            type="password"
-            autoComplete="new-password"
-            maxLength={1024}
-            aria-invalid={errors.password ? true : undefined}
-            aria-describedby={`${id}-password-hint${errors.password ? ` ${id}-password-error` : ""}`}
-            {...form.register("password")}
-          />
-          <p className="hint-text" id={`${id}-password-hint`}>
-            At least 8 characters. Give it to them yourself; an admin can reset it later.
-          </p>
-          {errors.password ? (
-            <p className="team-field-error" id={`${id}-password-error`} role="alert">
-              {errors.password.message}
-            </p>
-          ) : null}
-        </div>
+        </Field>
+        <Field label="Role" hint={`${ROLE_WORDS[role]}.`} error={errors.role?.message} errorReplacesHint>
+          {(control) => (
+            <select {...control} className="input" {...form.register("role")}>
+              {ROLES.map((role) => (
+                <option key={role} value={role} disabled={first && role !== "admin"}>
+                  {ROLE_NAMES[role]}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field
+          label="First password"
+          hint="At least 8 characters. Give it to them yourself; an admin can reset it later."
+          error={errors.password?.message}
+        >
+          {(control) => (
+            <input
+              {...control}
+              className="input"
+              type="password"
+              autoComplete="new-password"
+              maxLength={1024}
+              {...form.register("password")}
+            />
+          )}
+        </Field>
       </div>
       {add.isError ? (
         <p className="alert team-alert" role="alert">

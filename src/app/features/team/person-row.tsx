@@ -2,6 +2,7 @@ import { useId, useState } from "react";
 import { type Person, passwordSchema, ROLES, type Role } from "../../../contract/team";
 import { formatDateTime } from "../../lib/format";
 import { CLI_PERSON_NAME, LOCAL_PERSON_NAME, ROLE_NAMES } from "../../lib/roles";
+import { Field } from "../../ui/field";
 import { useChangePerson, useRemovePerson } from "./api/people";
 import { teamRefusal } from "./team-words";
 
@@ -135,25 +136,25 @@ export function PersonRow({
             {editing === "role" ? (
               <fieldset className="team-confirm">
                 <legend className="visually-hidden">{`Change the role of ${person.name}`}</legend>
-                <label className="field-label" htmlFor={`${id}-role`}>
-                  New role for {person.name}
-                </label>
-                <select
-                  id={`${id}-role`}
-                  className="input"
-                  value={role}
-                  onChange={(event) => setRole(event.target.value as Role)}
+                <Field
+                  label={`New role for ${person.name}`}
+                  hint={`This signs ${who} out at once, on every device; ${isMe ? "you sign" : "they sign"} in again with the new role.`}
                 >
-                  {ROLES.map((r) => (
-                    <option key={r} value={r}>
-                      {ROLE_NAMES[r]}
-                    </option>
-                  ))}
-                </select>
-                <p className="hint-text">
-                  This signs {who} out at once, on every device; {isMe ? "you sign" : "they sign"} in again
-                  with the new role.
-                </p>
+                  {(control) => (
+                    <select
+                      {...control}
+                      className="input"
+                      value={role}
+                      onChange={(event) => setRole(event.target.value as Role)}
+                    >
+                      {ROLES.map((r) => (
+                        <option key={r} value={r}>
+                          {ROLE_NAMES[r]}
+                        </option>
+                      ))}
+                    </select>
+                  )}
+                </Field>
                 <div className="team-actions">
                   <button
                     type="button"
@@ -172,26 +173,24 @@ export function PersonRow({
             {editing === "password" ? (
               <fieldset className="team-confirm">
                 <legend className="visually-hidden">{`Reset the password of ${person.name}`}</legend>
-                <label className="field-label" htmlFor={`${id}-password`}>
-                  New password for {person.name}
-                </label>
-                <input
-                  id={`${id}-password`}
-                  className="input"
-                  type="password"
-                  autoComplete="new-password"
-                  maxLength={1024}
-                  value={password}
-                  aria-invalid={passwordProblem ? true : undefined}
-                  onChange={(event) => setPassword(event.target.value)}
-                />
-                {passwordProblem ? (
-                  <p className="team-field-error" role="alert">
-                    {passwordProblem}
-                  </p>
-                ) : (
-                  <p className="hint-text">At least 8 characters. Their old password stops working.</p>
-                )}
+                <Field
+                  label={`New password for ${person.name}`}
+                  hint="At least 8 characters. Their old password stops working."
+                  error={passwordProblem}
+                  errorReplacesHint
+                >
+                  {(control) => (
+                    <input
+                      {...control}
+                      className="input"
+                      type="password"
+                      autoComplete="new-password"
+                      maxLength={1024}
+                      value={password}
+                      onChange={(event) => setPassword(event.target.value)}
+                    />
+                  )}
+                </Field>
                 <div className="team-actions">
                   <button
                     type="button"
