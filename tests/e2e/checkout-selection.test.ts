@@ -263,6 +263,7 @@ describe("Selections belong to an audience; people who left it are marked and ne
       // Back to the first: its three, and only them; Checkout buys them.
       await savedPanel(page).getByRole("button", { name: "Open Germany leads", exact: true }).click();
       await poll(() => openName(page)).toBe("Germany leads");
+      await sampleShown(page);
       await poll(() => selectionBar(page).textContent()).toContain("3 contacts selected");
       await page.getByRole("link", { name: "Buy the 3 selected" }).click();
       await poll(() => page.getByRole("heading", { level: 1 }).textContent()).toBe("Checkout");

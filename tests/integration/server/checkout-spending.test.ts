@@ -10,7 +10,7 @@
  * The journal surviving a proxy restart is idempotency.test.ts's.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getColumn } from "../../../src/contract/columns";
+import { csvHeaders, getColumn } from "../../../src/contract/columns";
 import type { Sandbox } from "../../../src/sandbox/app";
 import {
   type Browser,
@@ -366,6 +366,13 @@ describe("download", () => {
     ]);
     // In the service's names: the file as it comes.
     expect((await api.get(`${path}?headers=names`)).text).toBe(plain.text);
+    // In HubSpot's field names: its names where it has a property, the labels elsewhere.
+    const forHubspot = await api.get(`${path}?headers=hubspot`);
+    const [hubspotHead, ...hubspotRest] = forHubspot.text.split("\r\n");
+    expect(hubspotHead!.split(",")).toEqual(csvHeaders(names, "hubspot"));
+    expect(hubspotHead!.split(",")).toContain("jobtitle");
+    expect(hubspotRest.join("\r\n")).toBe(plainRest.join("\r\n"));
+    expect(Number(forHubspot.headers.get("content-length"))).toBe(Buffer.byteLength(forHubspot.text));
     expect(await balance()).toBe(before);
   });
 
@@ -376,7 +383,12 @@ describe("download", () => {
     const refused: [string, Record<string, unknown>][] = [
       [
         "headers=LABELS",
-        { loc: headers, msg: "Input should be 'labels' or 'names'", type: "enum", input: "LABELS" },
+        {
+          loc: headers,
+          msg: "Input should be 'labels', 'names', 'hubspot' or 'salesforce'",
+          type: "enum",
+          input: "LABELS",
+        },
       ],
       [
         "headers=labels&columns=x",

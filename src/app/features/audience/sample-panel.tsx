@@ -69,7 +69,7 @@ function SelectionBar({
   const leftWords = leftSentence(count, left.length);
   return (
     <div className="sample-selection" role="status" aria-live="polite">
-      <span>
+      <span className="sample-selection-text">
         {count === 0
           ? "No contacts selected. Tick rows to keep them for checkout."
           : `${formatNumber(count)} ${count === 1 ? "contact" : "contacts"} selected${here > 0 ? ` (${formatNumber(here)} in this sample)` : ""}.`}
