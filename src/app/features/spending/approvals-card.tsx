@@ -3,6 +3,7 @@ import type { Approval } from "../../../contract/spending";
 import { useApprovals, useApprove, useDeny } from "../../api/spending";
 import { formatCredits, formatDateTime } from "../../lib/format";
 import { personLabel } from "../../lib/roles";
+import { Field } from "../../ui/field";
 import { readableError } from "../../ui/status";
 import { approvalOutcomeText, approvalStateText, decisionRefusal, operationWords } from "./spending-words";
 
@@ -11,7 +12,6 @@ const POLL_MS = 15_000;
 
 /** Approve, or deny with an optional reason (confirmed below the request). */
 function Decide({ approval, onDone }: { approval: Approval; onDone: (said: string) => void }) {
-  const id = useId();
   const approve = useApprove();
   const deny = useDeny();
   const [denying, setDenying] = useState(false);
@@ -51,17 +51,18 @@ function Decide({ approval, onDone }: { approval: Approval; onDone: (said: strin
       {denying ? (
         <fieldset className="spend-confirm">
           <legend className="visually-hidden">Deny the request of {who}</legend>
-          <label className="field-label" htmlFor={`${id}-reason`}>
-            Why (optional; {who} reads it)
-          </label>
-          <textarea
-            id={`${id}-reason`}
-            className="input spend-reason"
-            rows={2}
-            maxLength={500}
-            value={reason}
-            onChange={(event) => setReason(event.target.value)}
-          />
+          <Field label={`Why (optional; ${who} reads it)`}>
+            {(control) => (
+              <textarea
+                {...control}
+                className="input spend-reason"
+                rows={2}
+                maxLength={500}
+                value={reason}
+                onChange={(event) => setReason(event.target.value)}
+              />
+            )}
+          </Field>
           <div className="spend-actions">
             <button
               type="button"

@@ -6,6 +6,7 @@ import { downloadFile } from "../../api/download";
 import { monthWords, thisMonth } from "../../api/spending";
 import { formatCredits, formatDateTime, formatNumber } from "../../lib/format";
 import { personLabel } from "../../lib/roles";
+import { Field } from "../../ui/field";
 import { readableError } from "../../ui/status";
 import { type LedgerFilters, ledgerCsvPath, useLedger } from "./api/ledger";
 import { creditsText, OUTCOME_WORDS, operationWords, rowsText } from "./spending-words";
@@ -119,42 +120,36 @@ export function LedgerCard({ people }: { people: readonly string[] | null }) {
         onSubmit={(event) => event.preventDefault()}
       >
         {people ? (
-          <div className="field">
-            <label className="field-label" htmlFor={`${id}-person`}>
-              Person
-            </label>
-            <select
-              id={`${id}-person`}
-              className="input"
-              value={filters.person}
-              onChange={(event) => setFilters((was) => ({ ...was, person: event.target.value }))}
-            >
-              <option value="">Everyone</option>
-              {people.map((name) => (
-                <option key={name} value={name}>
-                  {personLabel(name)}
-                </option>
-              ))}
-            </select>
-          </div>
+          <Field label="Person">
+            {(control) => (
+              <select
+                {...control}
+                className="input"
+                value={filters.person}
+                onChange={(event) => setFilters((was) => ({ ...was, person: event.target.value }))}
+              >
+                <option value="">Everyone</option>
+                {people.map((name) => (
+                  <option key={name} value={name}>
+                    {personLabel(name)}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
         ) : null}
-        <div className="field">
-          <label className="field-label" htmlFor={`${id}-month`}>
-            Month
-          </label>
-          <input
-            id={`${id}-month`}
-            className="input"
-            type="month"
-            value={filters.month}
-            max={thisMonth()}
-            aria-describedby={`${id}-month-hint`}
-            onChange={(event) => setFilters((was) => ({ ...was, month: event.target.value }))}
-          />
-          <p className="hint-text" id={`${id}-month-hint`}>
-            Months in UTC. Clear it for every month.
-          </p>
-        </div>
+        <Field label="Month" hint="Months in UTC. Clear it for every month.">
+          {(control) => (
+            <input
+              {...control}
+              className="input"
+              type="month"
+              value={filters.month}
+              max={thisMonth()}
+              onChange={(event) => setFilters((was) => ({ ...was, month: event.target.value }))}
+            />
+          )}
+        </Field>
       </form>
       {download.problem ? (
         <p className="spend-error" role="alert">

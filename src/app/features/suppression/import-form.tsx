@@ -1,8 +1,9 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { type FormEvent, useId, useState } from "react";
+import { type FormEvent, useState } from "react";
 import { useForm } from "react-hook-form";
 import { z } from "zod";
 import { type SuppressionImport, type SuppressionList, suppressionCreate } from "../../../contract/spending";
+import { Field } from "../../ui/field";
 import { useAddEntries, useCreateList } from "./api/lists";
 import { EntriesSource, type ReadFile } from "./entries-source";
 import { ImportResult } from "./import-result";
@@ -25,7 +26,6 @@ export function ImportForm({
   list?: SuppressionList;
   onDone?: (result: SuppressionImport) => void;
 }) {
-  const id = useId();
   const adding = list !== undefined;
   const create = useCreateList();
   const add = useAddEntries();
@@ -68,25 +68,17 @@ export function ImportForm({
   return (
     <form className="form sup-form" onSubmit={submit} onChange={forget} noValidate aria-label={title}>
       {adding ? null : (
-        <div className="field sup-name">
-          <label className="field-label" htmlFor={`${id}-name`}>
-            Name of the list
-          </label>
-          <input
-            id={`${id}-name`}
-            className="input"
-            autoComplete="off"
-            maxLength={120}
-            aria-invalid={errors.name ? true : undefined}
-            aria-describedby={errors.name ? `${id}-name-error` : undefined}
-            {...form.register("name")}
-          />
-          {errors.name ? (
-            <p className="sup-error" id={`${id}-name-error`} role="alert">
-              {errors.name.message}
-            </p>
-          ) : null}
-        </div>
+        <Field className="sup-name" label="Name of the list" error={errors.name?.message}>
+          {(control) => (
+            <input
+              {...control}
+              className="input"
+              autoComplete="off"
+              maxLength={120}
+              {...form.register("name")}
+            />
+          )}
+        </Field>
       )}
       <EntriesSource
         file={file}
