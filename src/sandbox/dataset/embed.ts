@@ -136,7 +136,8 @@ const TITLE_NUMERAL = /^[0-9]+$/;
 export function titleTokens(title: string): string[] {
   const out: string[] = [];
   for (const raw of tokenize(title)) {
-    const expanded = ABBREVIATIONS[raw];
+    // Own keys only: a title such as "constructor" must not find Object's prototype.
+    const expanded = Object.hasOwn(ABBREVIATIONS, raw) ? ABBREVIATIONS[raw] : undefined;
     const parts = expanded ? expanded.split(" ") : [raw];
     for (const part of parts) {
       if (TITLE_STOP.has(part) || TITLE_NUMERAL.test(part)) continue;
@@ -317,7 +318,7 @@ const COMPANY_SYNONYMS: Readonly<Record<string, string>> = {
 function companyTokens(text: string): string[] {
   const out: string[] = [];
   for (const raw of tokenize(text)) {
-    const expanded = COMPANY_SYNONYMS[raw];
+    const expanded = Object.hasOwn(COMPANY_SYNONYMS, raw) ? COMPANY_SYNONYMS[raw] : undefined;
     for (const part of expanded ? expanded.split(" ") : [raw]) {
       if (COMPANY_STOP.has(part) || part.length < 2) continue;
       out.push(stem(part));

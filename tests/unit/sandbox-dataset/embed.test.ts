@@ -5,6 +5,7 @@ import {
   embedCompanyText,
   embedTitle,
   hash32,
+  titleTokens,
   VECTOR_DIMS,
 } from "../../../src/sandbox/dataset/embed";
 import { DATASET_VERSION } from "../../../src/sandbox/dataset/index";
@@ -167,5 +168,16 @@ describe("embedCompanyText", () => {
     const b =
       "A provider of payroll software for small businesses. Customers use it to save time. Software Development";
     expect(textDistance(a, b)).toBeLessThan(0.05);
+  });
+});
+
+describe("text that names a property of every object", () => {
+  // A title or company text of "constructor" looked up Object's prototype and the count answered 500.
+  it("is read as words like any other", () => {
+    for (const text of ["constructor", "__proto__", "toString", "hasOwnProperty valueOf"]) {
+      expect(() => embedTitle(text), text).not.toThrow();
+      expect(() => embedCompanyText(text), text).not.toThrow();
+      expect(titleTokens(text).length, text).toBeGreaterThan(0);
+    }
   });
 });
