@@ -55,11 +55,12 @@ export function companiesNamed(
   key: "RBID_ORG" | "DOMAIN_ORG",
   signal?: AbortSignal,
 ): Promise<ValueCount[]> {
-  return breakdown(
-    key,
-    everyoneWhere({ type: "condition", column: "COMPANY_NAME_ORG", operator: "eq", value: name }),
-    signal,
-  );
+  return breakdown(key, peopleOfCompanyNamed(name), signal);
+}
+
+/** Everyone at a company named `name` (any case): what questions about that company ask over. */
+export function peopleOfCompanyNamed(name: string): GroupInput {
+  return everyoneWhere({ type: "condition", column: "COMPANY_NAME_ORG", operator: "eq", value: name });
 }
 
 /** The most common values of `column` containing `text` (all of them when empty), with counts. */

@@ -1,7 +1,7 @@
 import { queryOptions } from "@tanstack/react-query";
 import pLimit from "p-limit";
 import { call } from "../../../api/operations";
-import { valueKey } from "../../../api/value-counts";
+import { peopleOfCompanyNamed, valueKey } from "../../../api/value-counts";
 
 /**
  * What the audience's company list shows of each company beside its name: its website domain,
@@ -31,20 +31,16 @@ function factOf(values: readonly { value: unknown }[] | undefined): CompanyFact 
 }
 
 /** Shared by every row of every list: at most two of these questions are out at once. */
-const oneAtATime = pLimit(2);
+const twoAtATime = pLimit(2);
 
 export async function fetchCompanyDetails(name: string, signal?: AbortSignal): Promise<CompanyDetails> {
-  const answer = await oneAtATime(() => {
+  const answer = await twoAtATime(() => {
     signal?.throwIfAborted();
     return call("insights", {
       body: {
         section: "fields",
         fields: [...DETAIL_FIELDS],
-        filter: {
-          type: "group",
-          op: "AND",
-          children: [{ type: "condition", column: "COMPANY_NAME_ORG", operator: "eq", value: name }],
-        },
+        filter: peopleOfCompanyNamed(name),
       },
       ...(signal ? { signal } : {}),
     });
