@@ -1,4 +1,9 @@
+import { createReadStream, createWriteStream } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import { type Kysely, sql } from "kysely";
 import Papa from "papaparse";
 import { SPEND_CODES } from "../../contract/errors";
@@ -590,8 +595,11 @@ export async function settle(deps: ExportDeps, seen: StatusSeen): Promise<void> 
 }
 
 /**
- * The export's file, streamed once through the upstream client and read as CSV records, `size`
- * at a time: the next batch is read only once the caller has taken this one (backpressure).
+ * The export's file, read once through the upstream client into a temporary file at the pace the
+ * network allows, then read back as CSV records, `size` at a time (the next batch is read only once
+ * the caller has taken this one). Reading the connection at the database's pace instead left it
+ * idle while batches were recorded: a server that closes idle keep-alive connections (a Node
+ * server after 5 s) then cut the file's last bytes, and the settlement failed every attempt.
  */
 export async function* downloadBatches(
   client: UpstreamClient,
@@ -607,24 +615,30 @@ export async function* downloadBatches(
   });
   if (outcome.kind !== "stream" || outcome.status !== 200 || !outcome.body)
     throw new Error(`the export's file could not be read (${outcome.kind})`);
-  const parser = Papa.parse(Papa.NODE_STREAM_INPUT, {
-    header: true,
-    skipEmptyLines: true,
-  }) as NodeJS.ReadWriteStream;
-  // A file cut on the way errors the source: that must end the reading with an error (pipe() does
-  // not pass it on, and an unhandled stream error would take the proxy down).
-  const source = Readable.fromWeb(outcome.body as never);
-  source.on("error", (error) => (parser as unknown as Readable).destroy(error));
-  source.pipe(parser);
-  let batch: Record<string, string>[] = [];
-  for await (const row of parser as unknown as AsyncIterable<Record<string, string>>) {
-    batch.push(row);
-    if (batch.length >= size) {
-      yield batch;
-      batch = [];
+  const spool = await mkdtemp(path.join(os.tmpdir(), "export-settlement-"));
+  try {
+    const file = path.join(spool, "export.csv");
+    // A file cut on the way, or a disk that fills, fails this attempt here: tried again later.
+    await pipeline(Readable.fromWeb(outcome.body as never), createWriteStream(file));
+    const parser = Papa.parse(Papa.NODE_STREAM_INPUT, {
+      header: true,
+      skipEmptyLines: true,
+    }) as NodeJS.ReadWriteStream;
+    const source = createReadStream(file);
+    source.on("error", (error) => (parser as unknown as Readable).destroy(error));
+    source.pipe(parser);
+    let batch: Record<string, string>[] = [];
+    for await (const row of parser as unknown as AsyncIterable<Record<string, string>>) {
+      batch.push(row);
+      if (batch.length >= size) {
+        yield batch;
+        batch = [];
+      }
     }
+    if (batch.length > 0) yield batch;
+  } finally {
+    await rm(spool, { recursive: true, force: true });
   }
-  if (batch.length > 0) yield batch;
 }
 
 /** `add-free`: the owned ids an export adds to its file, or null (none, or not an export of ours). */

@@ -4,9 +4,18 @@
  * so, never tried every minute forever; a 200,000-row export is settled in the background (the
  * status poll does not wait), streamed into the owned contacts in batches with memory bounded.
  */
+import { createReadStream } from "node:fs";
+import { rm, writeFile } from "node:fs/promises";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { Readable } from "node:stream";
+import { serve } from "@hono/node-server";
+import { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeLedgerRow } from "../../../src/server/spend/ledger-store";
 import { backoffMs, SETTLE_ATTEMPTS } from "../../../src/server/spend/settlement";
+import { liveUpstream } from "../../../src/server/upstream/upstream";
 import { browser, fakeUpstream, json, type ProxyServer, startProxy } from "../../support/proxy-server";
 
 const BIG = 200_000;
@@ -83,8 +92,8 @@ afterAll(async () => {
 });
 
 /** An export the proxy started: its row to settle and its pending ledger row. */
-async function started(exportId: string, rows: number) {
-  const { db } = proxy.proxy.database;
+async function started(exportId: string, rows: number, on: ProxyServer = proxy) {
+  const { db } = on.proxy.database;
   const purchaseId = `purchase-${exportId}`;
   await db.transaction().execute(async (trx) => {
     await writeLedgerRow(trx, {
@@ -121,14 +130,14 @@ async function started(exportId: string, rows: number) {
   return purchaseId;
 }
 
-const purchaseState = (exportId: string) =>
-  proxy.proxy.database.db
+const purchaseState = (exportId: string, on: ProxyServer = proxy) =>
+  on.proxy.database.db
     .selectFrom("export_purchases")
     .select(["state", "attempts", "next_attempt_at", "last_error"])
     .where("export_id", "=", exportId)
     .executeTakeFirstOrThrow();
-const ledgerRow = (purchaseId: string) =>
-  proxy.proxy.database.db
+const ledgerRow = (purchaseId: string, on: ProxyServer = proxy) =>
+  on.proxy.database.db
     .selectFrom("ledger")
     .select(["outcome", "credits_charged", "detail"])
     .where("key_hash", "=", purchaseId)
@@ -238,4 +247,48 @@ describe("settlement as a durable job", () => {
     // The whole file as row objects would be several hundred MB of heap; batches keep it to a few.
     expect(growthMb).toBeLessThan(150);
   }, 330_000);
+
+  it("a big file from a service over HTTP that closes idle connections after a moment is settled whole", async () => {
+    // As the sandbox serves a file (Hono on Node, its length declared), with the idle keep-alive
+    // connection closed after 100 ms instead of Node's 5 s: a reader that paced the connection by
+    // its database writes found the file's end cut off, at every attempt.
+    const rows = 25_000;
+    const file = path.join(os.tmpdir(), `settlement-live-${process.pid}.csv`);
+    let text = `${COLUMNS.join(",")}\r\n`;
+    for (let i = 0; i < rows; i++)
+      text += `pao_live${i},per_live${i},Firstname${i},Lastname${i},Head of Something Important,Company ${i % 997} GmbH,company${i % 997}.example\r\n`;
+    await writeFile(file, text);
+    const service = new Hono();
+    service.get("/v2/contact/export/live", (c) => c.json(status("live", rows)));
+    service.get("/v2/contact/export/live/download", (c) => {
+      c.header("Content-Type", "text/csv; charset=utf-8");
+      c.header("Content-Length", String(Buffer.byteLength(text)));
+      return c.body(Readable.toWeb(createReadStream(file)) as ReadableStream);
+    });
+    const server = serve({ fetch: service.fetch, port: 0, hostname: "127.0.0.1" });
+    (server as unknown as { keepAliveTimeout: number }).keepAliveTimeout = 100;
+    await new Promise((resolve) => server.once("listening", resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const live = await startProxy(liveUpstream(url), {
+      env: { UPSTREAM_RATE_PER_MIN: "100000", UPSTREAM_MAX_RETRIES: "0" },
+    });
+    try {
+      const purchaseId = await started("live", rows, live);
+      await live.proxy.checkSettlements();
+      const state = await purchaseState("live", live);
+      expect(state.last_error).toBeNull();
+      expect(state).toMatchObject({ state: "settled", attempts: 0 });
+      expect((await ledgerRow(purchaseId, live)).outcome).toBe("charged");
+      const owned = await live.proxy.database.db
+        .selectFrom("owned_contacts")
+        .select((eb) => eb.fn.countAll<string>().as("n"))
+        .where("purchase_id", "=", purchaseId)
+        .executeTakeFirstOrThrow();
+      expect(Number(owned.n)).toBe(rows);
+    } finally {
+      await live.close();
+      await new Promise((resolve) => server.close(resolve));
+      await rm(file, { force: true });
+    }
+  }, 120_000);
 });
