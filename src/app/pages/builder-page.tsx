@@ -13,7 +13,6 @@ import { type FilterEditorState, useFilterEditor } from "../features/builder/edi
 import { usePageUndoKeys } from "../features/builder/editor/use-page-undo-keys";
 import { useAbsentValues } from "../features/builder/editor/use-values-that-exist";
 import type { AddCondition } from "../features/insights/buckets";
-import { InsightsPanel } from "../features/insights/insights-panel";
 import { OpenAudienceBar } from "../features/saved-audiences/open-audience-bar";
 import { SavedAudiencesPanel } from "../features/saved-audiences/saved-audiences-panel";
 import { refusedNode } from "../lib/filter/refusal";
@@ -32,8 +31,24 @@ import { useReopenRemembered } from "../lib/remembered-audience";
 import { selectionAudienceOf, useSelectionAudience, useSelectionFollows } from "../lib/selection";
 import { browserStorage } from "../lib/store";
 import { type InitialTree, loadInitialTree, useWorkingTreePersistence } from "../lib/working-tree";
+import { lazyPart } from "../ui/lazy-part";
 import { Page } from "../ui/page";
 import "./builder-page.css";
+
+/**
+ * Below the sample: its code is not in the Builder's first JavaScript, and is fetched right after
+ * (lazy-part.tsx). Until then its card stands with its heading, so that the page does not jump.
+ */
+const InsightsPanel = lazyPart(
+  () => import("../features/insights/insights-panel").then((m) => ({ default: m.InsightsPanel })),
+  () => (
+    <section className="card insights-panel" aria-labelledby="builder-insights-loading" aria-busy="true">
+      <h2 className="card-title insights-title" id="builder-insights-loading">
+        Insights
+      </h2>
+    </section>
+  ),
+);
 
 /** Values are checked beside the count once editing has paused this long (as a typed value on its rule). */
 const ABSENT_SETTLE_MS = 700;

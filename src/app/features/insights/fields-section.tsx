@@ -1,8 +1,7 @@
-import * as DropdownMenu from "@radix-ui/react-dropdown-menu";
 import { type ReactNode, useId } from "react";
 import { INSIGHTS_MAX_FIELDS } from "../../../contract/inferred";
 import { formatNumber } from "../../lib/format";
-import { MenuContent } from "../../ui/menu-content";
+import { ChecklistMenu } from "../../ui/checklist-menu";
 import {
   type BucketValue,
   columnLabel,
@@ -17,10 +16,7 @@ import {
 import type { InsightsFields, SectionState } from "./insights";
 import { SectionProblem } from "./section-problem";
 
-/**
- * Which columns are listed. Non-modal, so that nothing injects styles (the CSP allows none) or
- * locks the page's scroll; it stays open while several are ticked.
- */
+/** Which columns are listed (up to INSIGHTS_MAX_FIELDS). */
 function FieldsChooser({
   fields,
   onChange,
@@ -29,48 +25,21 @@ function FieldsChooser({
   onChange: (fields: string[]) => void;
 }) {
   const chosen = new Set(fields);
-  const full = chosen.size >= INSIGHTS_MAX_FIELDS;
-  const toggle = (name: string, on: boolean) =>
-    onChange(normaliseFields(on ? [...fields, name] : fields.filter((f) => f !== name)));
   return (
-    <DropdownMenu.Root modal={false}>
-      <DropdownMenu.Trigger asChild>
-        <button type="button" className="button button-secondary insights-chooser-trigger">
-          Fields ({chosen.size})<span aria-hidden="true">▾</span>
-        </button>
-      </DropdownMenu.Trigger>
-      <MenuContent className="insights-chooser" align="end">
-        <DropdownMenu.Label className="menu-label insights-chooser-label">
-          Fields to list (up to {INSIGHTS_MAX_FIELDS})
-        </DropdownMenu.Label>
-        {GROUPABLE_COLUMNS.map((column) => {
-          const on = chosen.has(column.name);
-          return (
-            <DropdownMenu.CheckboxItem
-              key={column.name}
-              className="menu-item insights-chooser-item"
-              checked={on}
-              disabled={!on && full}
-              onCheckedChange={(checked) => toggle(column.name, checked === true)}
-              onSelect={(event) => event.preventDefault()}
-            >
-              <span className="insights-chooser-check" aria-hidden="true">
-                <DropdownMenu.ItemIndicator>✓</DropdownMenu.ItemIndicator>
-              </span>
-              {column.label}
-            </DropdownMenu.CheckboxItem>
-          );
-        })}
-        <DropdownMenu.Separator className="insights-chooser-separator" />
-        <DropdownMenu.Item
-          className="menu-item insights-chooser-item"
-          onSelect={() => onChange([...DEFAULT_FIELDS])}
-        >
-          <span className="insights-chooser-check" aria-hidden="true" />
-          Back to the default fields
-        </DropdownMenu.Item>
-      </MenuContent>
-    </DropdownMenu.Root>
+    <ChecklistMenu
+      name="Fields"
+      title={`Fields to list (up to ${INSIGHTS_MAX_FIELDS})`}
+      options={GROUPABLE_COLUMNS}
+      chosen={chosen}
+      full={chosen.size >= INSIGHTS_MAX_FIELDS}
+      onToggle={(name, on) =>
+        onChange(normaliseFields(on ? [...fields, name] : fields.filter((f) => f !== name)))
+      }
+      resetLabel="Back to the default fields"
+      onReset={() => onChange([...DEFAULT_FIELDS])}
+      classPrefix="insights-chooser"
+      align="end"
+    />
   );
 }
 

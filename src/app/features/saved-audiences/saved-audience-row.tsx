@@ -1,22 +1,14 @@
-import * as DropdownMenu from "@radix-ui/react-dropdown-menu";
 import { memo, useEffect, useMemo, useRef } from "react";
 import { describe } from "../../../contract/describe";
 import type { Audience } from "../../../contract/team";
 import { formatDateTime, formatNumber, formatRelative } from "../../lib/format";
 import { personLabel } from "../../lib/roles";
-import { MenuContent } from "../../ui/menu-content";
 import { NameForm, type NameSubmitResult } from "./name-form";
-import { VersionHistory } from "./version-history";
+import { type RowAction, SavedAudienceMenu } from "./saved-audience-menu";
 
-export type RowAction =
-  | "open"
-  | "copy-link"
-  | "rename"
-  | "share"
-  | "unshare"
-  | "history"
-  | "delete"
-  | "export";
+export type { RowAction };
+
+import { VersionHistory } from "./version-history";
 
 /**
  * One saved audience: its name (a button that opens it), whose it is and who sees it, the filter in
@@ -137,71 +129,20 @@ export const SavedAudienceRow = memo(function SavedAudienceRow({
           </div>
         </dl>
       </div>
-      {/* Non-modal: a modal menu injects a <style> (scroll lock), which the page's CSP refuses. */}
-      <DropdownMenu.Root modal={false}>
-        <DropdownMenu.Trigger asChild>
-          <button
-            ref={trigger}
-            type="button"
-            className="button button-secondary saved-item-menu-trigger"
-            aria-label={`Actions for “${item.name}”`}
-          >
-            <span aria-hidden="true">Actions</span>
-            <svg aria-hidden="true" viewBox="0 0 16 16" width="12" height="12">
-              <path d="M4 6l4 4 4-4" fill="none" stroke="currentColor" strokeWidth="1.75" />
-            </svg>
-          </button>
-        </DropdownMenu.Trigger>
-        <MenuContent
-          className="saved-menu"
-          align="end"
-          onCloseAutoFocus={(event) => {
-            if (keepFocus.current) event.preventDefault();
-            keepFocus.current = false;
-            if (renameOnClose.current) {
-              renameOnClose.current = false;
-              onAction("rename", item);
-            }
-          }}
-        >
-          <DropdownMenu.Item className="saved-menu-item" onSelect={select("open")}>
-            Open
-          </DropdownMenu.Item>
-          <DropdownMenu.Item className="saved-menu-item" onSelect={select("copy-link")}>
-            Copy link
-          </DropdownMenu.Item>
-          {item.canEdit ? (
-            <DropdownMenu.Item className="saved-menu-item" onSelect={select("rename")}>
-              Rename…
-            </DropdownMenu.Item>
-          ) : null}
-          {item.canManage ? (
-            <DropdownMenu.Item
-              className="saved-menu-item"
-              onSelect={select(item.shared ? "unshare" : "share")}
-            >
-              {item.shared ? "Make private" : "Share with the team"}
-            </DropdownMenu.Item>
-          ) : null}
-          <DropdownMenu.Item className="saved-menu-item" onSelect={select("history")}>
-            {showHistory ? "Hide version history" : "Version history"}
-          </DropdownMenu.Item>
-          <DropdownMenu.Item className="saved-menu-item" onSelect={select("export")}>
-            Export JSON
-          </DropdownMenu.Item>
-          {item.canManage ? (
-            <>
-              <DropdownMenu.Separator className="saved-menu-separator" />
-              <DropdownMenu.Item
-                className="saved-menu-item saved-menu-item-danger"
-                onSelect={select("delete")}
-              >
-                Delete
-              </DropdownMenu.Item>
-            </>
-          ) : null}
-        </MenuContent>
-      </DropdownMenu.Root>
+      <SavedAudienceMenu
+        item={item}
+        showHistory={showHistory}
+        trigger={trigger}
+        onSelect={select}
+        onCloseAutoFocus={(event) => {
+          if (keepFocus.current) event.preventDefault();
+          keepFocus.current = false;
+          if (renameOnClose.current) {
+            renameOnClose.current = false;
+            onAction("rename", item);
+          }
+        }}
+      />
       {showHistory ? (
         <VersionHistory audience={item} now={now} onRestore={(version) => onRestore(item, version)} />
       ) : null}

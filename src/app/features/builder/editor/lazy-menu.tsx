@@ -1,6 +1,11 @@
-import * as DropdownMenu from "@radix-ui/react-dropdown-menu";
-import { type ReactNode, type RefObject, useId, useRef, useState } from "react";
-import { MenuContent } from "../../../ui/menu-content";
+import { type ReactNode, useId, useRef, useState } from "react";
+import { lazyPart } from "../../../ui/lazy-part";
+import type { MenuParts, OpenMenuProps } from "./open-menu";
+
+export type { MenuParts };
+
+/** The open menu's code (Radix's): not in the Builder's first JavaScript, fetched right after it (lazy-part.tsx). */
+const OpenMenu = lazyPart<OpenMenuProps>(() => import("./open-menu"));
 
 export interface LazyMenuProps {
   /** The button's accessible name: a string, or the ids of elements that say it (`aria-labelledby`). */
@@ -17,9 +22,9 @@ export interface LazyMenuProps {
   /**
    * The menu's items, rendered only while it is open. `chosen()` says an item was chosen: focus is
    * then the item's business (a command may have moved it), and goes back to the button only if it
-   * was left nowhere.
+   * was left nowhere. `Menu` holds Radix's parts (Item, Label, RadioGroup...).
    */
-  children(chosen: () => void): ReactNode;
+  children(chosen: () => void, Menu: MenuParts): ReactNode;
 }
 
 /**
@@ -100,90 +105,5 @@ export function LazyMenu({
         </OpenMenu>
       ) : null}
     </span>
-  );
-}
-
-/** What Radix's trigger would put on the anchor, left off: the button carries the menu's semantics. */
-const ANCHOR_ONLY = {
-  id: undefined,
-  type: undefined,
-  "aria-haspopup": undefined,
-  "aria-expanded": undefined,
-  "aria-controls": undefined,
-} as const;
-
-/** The item focus enters on from the keyboard: the chosen one of a radio menu, else the first enabled. */
-function entryItem(menu: HTMLElement): HTMLElement | null {
-  return (
-    menu.querySelector<HTMLElement>('[role="menuitemradio"][aria-checked="true"]') ??
-    menu.querySelector<HTMLElement>('[role^="menuitem"]:not([data-disabled])')
-  );
-}
-
-/** The Radix menu, mounted open; unmounted (by its button) once it closes. */
-function OpenMenu({
-  menuId,
-  labelledBy,
-  button,
-  byKeyboard,
-  align,
-  menuClassName,
-  onClose,
-  children,
-}: {
-  menuId: string;
-  labelledBy: string;
-  button: RefObject<HTMLButtonElement | null>;
-  byKeyboard: boolean;
-  align: "start" | "end";
-  menuClassName: string;
-  onClose(): void;
-  children(chosen: () => void): ReactNode;
-}) {
-  const chosen = useRef(false);
-  // As Radix does for a non-modal menu: after a press or focus outside, focus is left there.
-  const outside = useRef(false);
-  const entered = useRef(false);
-  return (
-    <DropdownMenu.Root
-      open
-      onOpenChange={(next) => {
-        if (!next) onClose();
-      }}
-      modal={false}
-    >
-      {/* Only the anchor the menu is placed against: the button above is the trigger people use. */}
-      <DropdownMenu.Trigger asChild {...ANCHOR_ONLY}>
-        <span className="fe-menu-anchor" aria-hidden="true" />
-      </DropdownMenu.Trigger>
-      <MenuContent
-        className={menuClassName}
-        id={menuId}
-        aria-labelledby={labelledBy}
-        align={align}
-        onFocus={(event) => {
-          // Radix focuses the menu itself on opening; from the keyboard, an item instead.
-          if (!byKeyboard || event.target !== event.currentTarget || entered.current) return;
-          entered.current = true;
-          event.preventDefault();
-          entryItem(event.currentTarget)?.focus();
-        }}
-        onInteractOutside={() => {
-          outside.current = true;
-        }}
-        onCloseAutoFocus={(event) => {
-          // Radix would focus its trigger, which is only the anchor: focus goes back to the button
-          // unless it went outside, or the chosen item took it (a refused command leaves it nowhere).
-          event.preventDefault();
-          const active = document.activeElement;
-          const lost = active === null || active === document.body;
-          if (chosen.current ? lost : !outside.current) button.current?.focus();
-        }}
-      >
-        {children(() => {
-          chosen.current = true;
-        })}
-      </MenuContent>
-    </DropdownMenu.Root>
   );
 }

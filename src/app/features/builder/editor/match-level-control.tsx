@@ -1,4 +1,3 @@
-import * as DropdownMenu from "@radix-ui/react-dropdown-menu";
 import { memo, type ReactNode } from "react";
 import type { LookalikeNode, SemanticNode } from "../../../../contract/filter";
 import {
@@ -71,11 +70,11 @@ export const MatchLevelMenu = memo(function MatchLevelMenu({
         menuClassName="fe-menu fe-level-menu"
         menuLabelledBy={labelId}
       >
-        {(chosen) => (
+        {(chosen, Menu) => (
           <>
-            <DropdownMenu.Label className="menu-label fe-menu-label">How close a match</DropdownMenu.Label>
+            <Menu.Label className="menu-label fe-menu-label">How close a match</Menu.Label>
             {custom ? <p className="fe-level-custom">{meaning}</p> : null}
-            <DropdownMenu.RadioGroup
+            <Menu.RadioGroup
               value={level ?? ""}
               onValueChange={(value) => {
                 chosen();
@@ -85,22 +84,22 @@ export const MatchLevelMenu = memo(function MatchLevelMenu({
               {MATCH_LEVELS.map((option) => {
                 const n = counts?.[option];
                 return (
-                  <DropdownMenu.RadioItem
+                  <Menu.RadioItem
                     key={option}
                     value={option}
                     className="fe-menu-item fe-level-item"
                     aria-label={`${levelLabel(option)}${n === undefined ? "" : `, ${people(n)}`}: ${MATCH_LEVEL_TEXT[option]}`}
                   >
                     <span className="fe-level-check" aria-hidden="true">
-                      <DropdownMenu.ItemIndicator>✓</DropdownMenu.ItemIndicator>
+                      <Menu.ItemIndicator>✓</Menu.ItemIndicator>
                     </span>
                     <span className="fe-level-name">{levelLabel(option)}</span>
                     <span className="fe-level-meaning">{MATCH_LEVEL_TEXT[option]}</span>
                     <span className="fe-level-count">{n === undefined ? "" : people(n)}</span>
-                  </DropdownMenu.RadioItem>
+                  </Menu.RadioItem>
                 );
               })}
-            </DropdownMenu.RadioGroup>
+            </Menu.RadioGroup>
           </>
         )}
       </LazyMenu>

@@ -1,9 +1,8 @@
-import * as DropdownMenu from "@radix-ui/react-dropdown-menu";
 import { Fragment, memo, useContext } from "react";
 import { type CommandId, commandById, type EditorCommand, formatKey } from "../../../lib/filter/commands";
 import { nodeAt, pathOfId } from "../../../lib/filter/tree";
 import { FocusMemoryContext, PlatformContext, useDispatch } from "./editor-context";
-import { LazyMenu } from "./lazy-menu";
+import { LazyMenu, type MenuParts } from "./lazy-menu";
 
 /** The per-node menu: the model's commands (the same objects as the buttons and shortcuts), by section. */
 const SECTIONS: readonly { title: string; commands: readonly CommandId[] }[] = [
@@ -40,7 +39,7 @@ export const NodeActionsMenu = memo(function NodeActionsMenu({
       dataField="menu"
       menuClassName="fe-menu"
     >
-      {(chosen) => <CommandItems nodeId={nodeId} onChosen={chosen} />}
+      {(chosen, Menu) => <CommandItems nodeId={nodeId} Menu={Menu} onChosen={chosen} />}
     </LazyMenu>
   );
 });
@@ -49,12 +48,13 @@ export const NodeActionsMenu = memo(function NodeActionsMenu({
  * The commands, run at once when chosen (the menu closes in the same task); a command moves focus
  * to the node it acted on (the copy, the moved node, the successor...), so the close leaves it there.
  */
-function CommandItems({ nodeId, onChosen }: { nodeId: string; onChosen(): void }) {
+function CommandItems({ nodeId, Menu, onChosen }: { nodeId: string; Menu: MenuParts; onChosen(): void }) {
   const dispatch = useDispatch();
   const memory = useContext(FocusMemoryContext);
   return (
     <MenuItems
       nodeId={nodeId}
+      Menu={Menu}
       onChoose={(command) => {
         onChosen();
         memory.current = "menu";
@@ -71,7 +71,15 @@ export function ariaKeys(keys: readonly string[], mac: boolean): string | undefi
 }
 
 /** Rendered only while the menu is open: reads the tree then, to say which commands apply here. */
-function MenuItems({ nodeId, onChoose }: { nodeId: string; onChoose(command: CommandId): void }) {
+function MenuItems({
+  nodeId,
+  Menu,
+  onChoose,
+}: {
+  nodeId: string;
+  Menu: MenuParts;
+  onChoose(command: CommandId): void;
+}) {
   const dispatch = useDispatch();
   const { mac } = useContext(PlatformContext);
   const tree = dispatch.getTree();
@@ -93,10 +101,10 @@ function MenuItems({ nodeId, onChoose }: { nodeId: string; onChoose(command: Com
         if (commands.length === 0) return null;
         return (
           <Fragment key={section.title}>
-            {i > 0 ? <DropdownMenu.Separator className="fe-menu-separator" /> : null}
-            <DropdownMenu.Label className="menu-label fe-menu-label">{section.title}</DropdownMenu.Label>
+            {i > 0 ? <Menu.Separator className="fe-menu-separator" /> : null}
+            <Menu.Label className="menu-label fe-menu-label">{section.title}</Menu.Label>
             {commands.map((command) => (
-              <DropdownMenu.Item
+              <Menu.Item
                 key={command.id}
                 className="fe-menu-item"
                 disabled={!command.enabled(tree, path)}
@@ -106,7 +114,7 @@ function MenuItems({ nodeId, onChoose }: { nodeId: string; onChoose(command: Com
               >
                 <span>{command.label}</span>{" "}
                 {command.keys[0] ? <kbd className="fe-kbd">{formatKey(command.keys[0], mac)}</kbd> : null}
-              </DropdownMenu.Item>
+              </Menu.Item>
             ))}
           </Fragment>
         );

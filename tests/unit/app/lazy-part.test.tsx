@@ -1,0 +1,67 @@
+// @vitest-environment jsdom
+import { act, cleanup, render, screen } from "@testing-library/react";
+import { afterEach, describe, expect, it } from "vitest";
+import { lazyPart } from "../../../src/app/ui/lazy-part";
+
+/** A module promise the test settles by hand. */
+function deferred<T>() {
+  let resolve!: (value: T) => void;
+  let reject!: (error: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
+afterEach(cleanup);
+
+const Real = ({ name }: { name: string }) => <button type="button">{`${name} (loaded)`}</button>;
+
+describe("lazyPart", () => {
+  it("fetches its code at once, shows its stand-in until it arrives, then the part", async () => {
+    const module = deferred<{ default: typeof Real }>();
+    let fetches = 0;
+    const Part = lazyPart(
+      () => {
+        fetches++;
+        return module.promise;
+      },
+      ({ name }) => <button type="button">{`${name} (waiting)`}</button>,
+    );
+    expect(fetches).toBe(1); // before any render: beside the screen's first requests
+    render(<Part name="Columns" />);
+    expect(screen.getByRole("button").textContent).toBe("Columns (waiting)");
+    await act(async () => module.resolve({ default: Real }));
+    expect(screen.getByRole("button").textContent).toBe("Columns (loaded)");
+    expect(fetches).toBe(1);
+  });
+
+  it("renders at once, with no stand-in, once its code has arrived", async () => {
+    const Part = lazyPart(
+      () => Promise.resolve({ default: Real }),
+      () => <p>stand-in</p>,
+    );
+    await act(async () => {});
+    render(<Part name="Fields" />);
+    expect(screen.queryByText("stand-in")).toBeNull();
+    expect(screen.getByRole("button").textContent).toBe("Fields (loaded)");
+  });
+
+  it("fetches again at the next render after a failed fetch", async () => {
+    let fetches = 0;
+    const Part = lazyPart(
+      () => {
+        fetches++;
+        return fetches === 1 ? Promise.reject(new Error("offline")) : Promise.resolve({ default: Real });
+      },
+      () => <p>stand-in</p>,
+    );
+    await act(async () => {});
+    expect(fetches).toBe(1);
+    render(<Part name="Actions" />);
+    await act(async () => {});
+    expect(fetches).toBe(2);
+    expect(screen.getByRole("button").textContent).toBe("Actions (loaded)");
+  });
+});
