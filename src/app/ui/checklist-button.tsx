@@ -20,7 +20,7 @@ export interface ChecklistMenuProps {
 /** The menu's button: Radix's trigger once the menu's code is here, alone (doing nothing) before. */
 export const ChecklistButton = forwardRef<
   HTMLButtonElement,
-  { name: string; count: number; classPrefix: string }
+  { name: string; count: number; classPrefix: string; onClick?: () => void }
 >(function ChecklistButton({ name, count, classPrefix, ...triggerProps }, ref) {
   return (
     <button

@@ -1,5 +1,6 @@
 import * as DropdownMenu from "@radix-ui/react-dropdown-menu";
 import { ChecklistButton, type ChecklistMenuProps } from "./checklist-button";
+import type { LazyPartProps } from "./lazy-part";
 import { MenuContent } from "./menu-content";
 
 /**
@@ -17,9 +18,10 @@ export default function ChecklistMenuRadix({
   onReset,
   classPrefix,
   align,
-}: ChecklistMenuProps) {
+  askedEarly = false,
+}: ChecklistMenuProps & LazyPartProps) {
   return (
-    <DropdownMenu.Root modal={false}>
+    <DropdownMenu.Root modal={false} defaultOpen={askedEarly}>
       <DropdownMenu.Trigger asChild>
         <ChecklistButton name={name} count={chosen.size} classPrefix={classPrefix} />
       </DropdownMenu.Trigger>

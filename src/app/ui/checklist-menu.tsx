@@ -10,7 +10,7 @@ export type { ChecklistMenuProps };
  */
 export const ChecklistMenu = lazyPart<ChecklistMenuProps>(
   () => import("./checklist-menu-radix"),
-  ({ name, chosen, classPrefix }) => (
-    <ChecklistButton name={name} count={chosen.size} classPrefix={classPrefix} />
+  ({ name, chosen, classPrefix }, ask) => (
+    <ChecklistButton name={name} count={chosen.size} classPrefix={classPrefix} onClick={ask} />
   ),
 );

@@ -1,18 +1,25 @@
-import { type ComponentType, lazy, type ReactNode, Suspense } from "react";
+import { type ComponentType, lazy, type ReactNode, Suspense, useState } from "react";
 
-type Module<P> = { default: ComponentType<P> };
+/** What a lazy part is told besides its own props. */
+export interface LazyPartProps {
+  /** Its stand-in was pressed before its code arrived: a menu opens at once. */
+  askedEarly?: boolean;
+}
+
+type Module<P> = { default: ComponentType<P & LazyPartProps> };
 
 /**
  * A part of a screen whose code is kept out of the screen's first JavaScript (a menu's, which only
  * matters once it is opened): fetched as soon as the module declaring it is loaded, beside the
  * screen's first requests instead of before its first paint, so it has arrived before anyone
- * reaches for it (waiting for the browser to be idle was too late: a press on the Actions button
- * just after a reload did nothing). Rendered at once once it has; before, `fallback` stands in (the
- * same button, which does nothing yet). A failed fetch is tried again at the next render.
+ * reaches for it (waiting for the browser to be idle was too late). Rendered at once once it has;
+ * before, `fallback` stands in (the same button), given `ask` to call when it is pressed: the part
+ * then arrives with `askedEarly` (a menu opens), so that a press is never lost. A failed fetch is
+ * tried again at the next render.
  */
 export function lazyPart<P extends object>(
   load: () => Promise<Module<P>>,
-  fallback: (props: P) => ReactNode = () => null,
+  fallback: (props: P, ask: () => void) => ReactNode = () => null,
 ): ComponentType<P> {
   let loaded: ComponentType<P> | null = null;
   let loading: Promise<Module<P>> | null = null;
@@ -35,11 +42,12 @@ export function lazyPart<P extends object>(
   let Lazy = lazy(fetchIt);
   fetchIt().catch(() => {});
   function LazyPart(props: P) {
+    const [asked, setAsked] = useState(false);
     const Loaded = loaded;
-    if (Loaded) return <Loaded {...props} />;
+    if (Loaded) return <Loaded {...props} askedEarly={asked} />;
     return (
-      <Suspense fallback={fallback(props)}>
-        <Lazy {...props} />
+      <Suspense fallback={fallback(props, () => setAsked(true))}>
+        <Lazy {...props} askedEarly={asked} />
       </Suspense>
     );
   }

@@ -1,5 +1,6 @@
 // @vitest-environment jsdom
 import { act, cleanup, render, screen } from "@testing-library/react";
+import type { ReactNode } from "react";
 import { afterEach, describe, expect, it } from "vitest";
 import { lazyPart } from "../../../src/app/ui/lazy-part";
 import { deferred } from "./audience/harness";
@@ -53,5 +54,23 @@ describe("lazyPart", () => {
     await act(async () => {});
     expect(fetches).toBe(2);
     expect(screen.getByRole("button").textContent).toBe("Actions (loaded)");
+  });
+
+  it("passes on a press of its stand-in made before its code arrived: the part arrives asked", async () => {
+    const module = deferred<{ default: (props: { askedEarly?: boolean }) => ReactNode }>();
+    const Part = lazyPart(
+      () => module.promise,
+      (_props, ask) => (
+        <button type="button" onClick={ask}>
+          stand-in
+        </button>
+      ),
+    );
+    render(<Part />);
+    await act(async () => screen.getByRole("button", { name: "stand-in" }).click());
+    await act(async () =>
+      module.resolve({ default: ({ askedEarly }) => <p>{askedEarly ? "opened" : "closed"}</p> }),
+    );
+    expect(screen.getByText("opened")).toBeTruthy();
   });
 });

@@ -1,4 +1,5 @@
 import * as DropdownMenu from "@radix-ui/react-dropdown-menu";
+import type { LazyPartProps } from "../../ui/lazy-part";
 import { MenuContent } from "../../ui/menu-content";
 import { ActionsButton } from "./actions-button";
 import type { SavedAudienceMenuProps } from "./saved-audience-menu";
@@ -10,10 +11,11 @@ export default function SavedAudienceActions({
   trigger,
   onSelect,
   onCloseAutoFocus,
-}: SavedAudienceMenuProps) {
+  askedEarly = false,
+}: SavedAudienceMenuProps & LazyPartProps) {
   // Non-modal: a modal menu injects a <style> (scroll lock), which the page's CSP refuses.
   return (
-    <DropdownMenu.Root modal={false}>
+    <DropdownMenu.Root modal={false} defaultOpen={askedEarly}>
       <DropdownMenu.Trigger asChild>
         <ActionsButton ref={trigger} name={item.name} />
       </DropdownMenu.Trigger>

@@ -28,5 +28,5 @@ export interface SavedAudienceMenuProps {
  */
 export const SavedAudienceMenu = lazyPart<SavedAudienceMenuProps>(
   () => import("./saved-audience-actions"),
-  ({ item, trigger }) => <ActionsButton ref={trigger} name={item.name} />,
+  ({ item, trigger }, ask) => <ActionsButton ref={trigger} name={item.name} onClick={ask} />,
 );
