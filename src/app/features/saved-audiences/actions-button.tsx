@@ -1,4 +1,6 @@
-import { forwardRef } from "react";
+import type { DropdownMenuContentProps } from "@radix-ui/react-dropdown-menu";
+import { forwardRef, type RefObject } from "react";
+import type { Audience } from "../../../contract/team";
 
 /** A saved audience's Actions button: Radix's trigger once its menu's code is here, alone before. */
 export const ActionsButton = forwardRef<HTMLButtonElement, { name: string; onClick?: () => void }>(
@@ -19,3 +21,21 @@ export const ActionsButton = forwardRef<HTMLButtonElement, { name: string; onCli
     );
   },
 );
+
+export type RowAction =
+  | "open"
+  | "copy-link"
+  | "rename"
+  | "share"
+  | "unshare"
+  | "history"
+  | "delete"
+  | "export";
+
+export interface SavedAudienceMenuProps {
+  item: Audience;
+  showHistory: boolean;
+  trigger: RefObject<HTMLButtonElement | null>;
+  onSelect(action: RowAction): () => void;
+  onCloseAutoFocus: DropdownMenuContentProps["onCloseAutoFocus"];
+}

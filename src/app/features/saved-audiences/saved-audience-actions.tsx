@@ -1,8 +1,7 @@
 import * as DropdownMenu from "@radix-ui/react-dropdown-menu";
 import type { LazyPartProps } from "../../ui/lazy-part";
 import { MenuContent } from "../../ui/menu-content";
-import { ActionsButton } from "./actions-button";
-import type { SavedAudienceMenuProps } from "./saved-audience-menu";
+import { ActionsButton, type SavedAudienceMenuProps } from "./actions-button";
 
 /** A saved audience's actions in Radix's menu (its code loaded apart: see saved-audience-menu.tsx). */
 export default function SavedAudienceActions({

@@ -1,26 +1,7 @@
-import type { DropdownMenuContentProps } from "@radix-ui/react-dropdown-menu";
-import type { RefObject } from "react";
-import type { Audience } from "../../../contract/team";
 import { lazyPart } from "../../ui/lazy-part";
-import { ActionsButton } from "./actions-button";
+import { ActionsButton, type SavedAudienceMenuProps } from "./actions-button";
 
-export type RowAction =
-  | "open"
-  | "copy-link"
-  | "rename"
-  | "share"
-  | "unshare"
-  | "history"
-  | "delete"
-  | "export";
-
-export interface SavedAudienceMenuProps {
-  item: Audience;
-  showHistory: boolean;
-  trigger: RefObject<HTMLButtonElement | null>;
-  onSelect(action: RowAction): () => void;
-  onCloseAutoFocus: DropdownMenuContentProps["onCloseAutoFocus"];
-}
+export type { RowAction, SavedAudienceMenuProps } from "./actions-button";
 
 /**
  * A saved audience's actions menu (saved-audience-actions.tsx). Its code (Radix's) is not in the
