@@ -17,7 +17,7 @@ export interface ChecklistMenuProps {
   align: "start" | "end";
 }
 
-/** The menu's button: Radix's trigger once the menu's code is here, alone (doing nothing) before. */
+/** The menu's button: Radix's trigger once the menu's code is here; before, a press is kept (lazy-part.tsx). */
 export const ChecklistButton = forwardRef<
   HTMLButtonElement,
   { name: string; count: number; classPrefix: string; onClick?: () => void }

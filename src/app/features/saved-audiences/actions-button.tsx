@@ -2,7 +2,7 @@ import type { DropdownMenuContentProps } from "@radix-ui/react-dropdown-menu";
 import { forwardRef, type RefObject } from "react";
 import type { Audience } from "../../../contract/team";
 
-/** A saved audience's Actions button: Radix's trigger once its menu's code is here, alone before. */
+/** A saved audience's Actions button: Radix's trigger once its menu's code is here; before, a press is kept (lazy-part.tsx). */
 export const ActionsButton = forwardRef<HTMLButtonElement, { name: string; onClick?: () => void }>(
   function ActionsButton({ name, ...triggerProps }, ref) {
     return (
