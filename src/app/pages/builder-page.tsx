@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { describe, describeNode } from "../../contract/describe";
 import type { FilterNode, GroupNode } from "../../contract/filter";
-import { TYPING_SETTLE_MS, useLiveCount } from "../features/audience/count";
+import { useLiveCount } from "../features/audience/count";
 import { CountBadge } from "../features/audience/count-badge";
 import { NodeCountButton } from "../features/audience/node-count-button";
 import { SamplePanel } from "../features/audience/sample-panel";
@@ -94,8 +94,8 @@ export function BuilderPage() {
     : undefined;
   const { storageError, linkTooLong } = useWorkingTreePersistence(editor.tree);
   usePageUndoKeys(editor);
-  // Typing waits for a short pause; a discrete edit is counted at once.
-  const countDelay = editor.typing ? TYPING_SETTLE_MS : 0;
+  // Typing waits for a pause longer than the person's own between keys; a discrete edit is counted at once.
+  const countDelay = editor.typing ? editor.typingPauseMs : 0;
   const { count, isFetching: counting, isStale } = useLiveCount(filter, valid, { debounceMs: countDelay });
   // A count the service refused because of one rule (a 422 naming it) marks that rule, which the
   // count then leaves out, saying so. The same query as the badge's: no request of its own.

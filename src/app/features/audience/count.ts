@@ -6,11 +6,6 @@ import { type CountResult, countQueryOptions } from "../../api/count";
 
 /** How long the tree must stay unchanged before it is counted. */
 export const COUNT_DEBOUNCE_MS = 300;
-/**
- * In the Builder, which knows how the tree changed: a pause this long ends typing; a discrete edit
- * (a picked value, a toggle, a level, a command) is counted at once.
- */
-export const TYPING_SETTLE_MS = 150;
 
 interface Settled {
   key: string;

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { act, cleanup, renderHook, screen } from "@testing-library/react";
 import { useCallback } from "react";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { RenderNodeAside } from "../../../../src/app/features/builder/editor/editor-context";
 import { useFilterEditor } from "../../../../src/app/features/builder/editor/use-filter-editor";
 import { cond, group, installDomShims, renderEditor } from "./harness";
@@ -49,6 +49,26 @@ describe("useFilterEditor", () => {
     act(() => result.current.update([0], { value: 19 }, "a:value"));
     act(() => result.current.run("negate", [0]));
     expect(result.current.typing).toBe(false);
+  });
+
+  it("learns the typist's pace from the keystrokes' times: the count's wait outlasts their gap between keys", () => {
+    vi.useFakeTimers({ now: 1_000_000, toFake: ["Date"] });
+    try {
+      const { result } = renderHook(() => useFilterEditor(group([cond("a", "FULL_NAME_PER", "")])));
+      expect(result.current.typingPauseMs).toBe(240);
+      let text = "";
+      for (const letter of "Schneider") {
+        text += letter;
+        vi.advanceTimersByTime(200);
+        act(() => result.current.update([0], { value: text }, "a:value"));
+      }
+      expect(result.current.typingPauseMs).toBe(320);
+      // A discrete edit between words forgets nothing of the pace.
+      act(() => result.current.update([0], { operator: "contains" }));
+      expect(result.current.typingPauseMs).toBe(320);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("replaces the tree as an undoable step, or with a fresh history", () => {

@@ -17,6 +17,7 @@ import {
 } from "../../../lib/filter/tree";
 import { firstProblem, isUnfinishedOnly, type Problems, validateTree } from "../../../lib/filter/validate";
 import { KeyedStore } from "./keyed-store";
+import { afterKeystroke, NO_RHYTHM, type TypingRhythm, typingPauseMs } from "./typing-rhythm";
 
 /**
  * The filter editor's state: the tree inside an undo history (model/history.ts), its validation,
@@ -104,6 +105,8 @@ export interface FilterEditorState {
   leave(nodeId: string): void;
   /** The last change was typing in a field (its count waits for a pause), not a discrete edit. */
   typing: boolean;
+  /** The pause that ends typing, from the person's own pace (typing-rhythm.ts). */
+  typingPauseMs: number;
   run(command: CommandId, path: Path): void;
   update(path: Path, patch: NodePatch, mergeKey?: string): void;
   /** Replaces the whole tree (an undoable step; `{ resetHistory: true }` starts a fresh history). */
@@ -136,6 +139,7 @@ interface State {
   token: number;
   /** The last change was typing (an update with a merge key), not a discrete edit. */
   typing: boolean;
+  rhythm: TypingRhythm;
 }
 
 const DONE: Record<CommandId, string> = {
@@ -185,6 +189,7 @@ function reducer(state: State, action: Action): State {
         focus: focusPath ? { path: focusPath, token } : state.focus,
         notice: { text: DONE[action.command], tone: "info", token },
         typing: false,
+        rhythm: state.rhythm,
       };
     }
     case "apply": {
@@ -197,9 +202,10 @@ function reducer(state: State, action: Action): State {
         action.mergeKey === undefined ? { now: action.now } : { now: action.now, mergeKey: action.mergeKey };
       const history = commit(state.history, result.tree, options);
       const typing = action.mergeKey !== undefined;
-      if (!action.focus) return { ...state, history, typing };
+      const rhythm = typing ? afterKeystroke(state.rhythm, action.now) : state.rhythm;
+      if (!action.focus) return { ...state, history, typing, rhythm };
       const token = state.token + 1;
-      return { ...state, history, typing, token, focus: { path: result.focus ?? path, token } };
+      return { ...state, history, typing, rhythm, token, focus: { path: result.focus ?? path, token } };
     }
     case "replace": {
       const next = withIds(action.tree);
@@ -218,7 +224,14 @@ function reducer(state: State, action: Action): State {
 }
 
 function init(initial: GroupNode): State {
-  return { history: createHistory(withIds(initial)), focus: null, notice: null, token: 0, typing: false };
+  return {
+    history: createHistory(withIds(initial)),
+    focus: null,
+    notice: null,
+    token: 0,
+    typing: false,
+    rhythm: NO_RHYTHM,
+  };
 }
 
 /** The reducer's state outside React: `send` reduces at once and tells the subscribers. */
@@ -458,6 +471,7 @@ export function useFilterEditor(initial: GroupNode): FilterEditorState {
     shownBlocking,
     leave,
     typing: state.typing,
+    typingPauseMs: typingPauseMs(state.rhythm),
     run,
     update,
     replace,
