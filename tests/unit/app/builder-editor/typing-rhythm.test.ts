@@ -51,6 +51,12 @@ describe("the pause that ends typing", () => {
     expect(typingPauseMs(fast)).toBe(TYPING_SETTLE_MS);
   });
 
+  it("follows a slower pace within three keys, before the word is half typed", () => {
+    const fast = typed([90, 90, 90, 90, 90, 90, 90, 90, 90]);
+    const slower = typed([300, 300, 300], fast);
+    expect(typingPauseMs(slower)).toBe(TYPING_SETTLE_MAX_MS);
+  });
+
   it("is always within its bounds, whatever the gaps (a clock set back included)", () => {
     fc.assert(
       fc.property(fc.array(fc.integer({ min: -5_000, max: 5_000 }), { maxLength: 40 }), (gaps) => {

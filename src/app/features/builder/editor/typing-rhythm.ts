@@ -15,8 +15,8 @@ export const TYPING_SETTLE_MAX_MS = 400;
 const PACE_FACTOR = 1.6;
 /** A gap longer than this is a pause (a thought, a new word begun), not the typing pace. */
 const PACE_MAX_GAP_MS = 600;
-/** The pace is the median of this many latest gaps. */
-const PACE_SAMPLES = 9;
+/** The pace is the median of this many latest gaps: a changed pace is followed within three keys. */
+const PACE_SAMPLES = 5;
 /** Fewer gaps than this say nothing yet about the pace. */
 const PACE_MIN_SAMPLES = 3;
 /** The pace assumed until then: about 80 words a minute. */
