@@ -134,9 +134,20 @@ describe("Insights beside the Builder", () => {
   it("draws the breakdown, redraws it for another field, and a click on a bar adds that value", async () => {
     const { context, page, log } = await openPage(browser, { width: 1280, height: 900 });
     try {
+      // The panel's code arrives after the count has settled, as on a busy machine: the panel is
+      // then mounted once, not again at the first edit (which lost what it had said of the add).
+      let release = () => {};
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      await page.route(/\/insights-panel-[^/]*\.js$/, async (route) => {
+        await released;
+        await route.continue();
+      });
       await page.goto(app.url);
       await poll(() => page.getByRole("heading", { level: 1 }).textContent()).toBe("Builder");
       expect(await settledCount(page)).toBe("50,000");
+      release();
       const panel = page.getByRole("region", { name: "Insights" });
       await poll(() => panel.getByRole("list", { name: "Summary" }).textContent()).toContain("50,000 people");
       expect(await panel.getByRole("list", { name: "Summary" }).textContent()).toMatch(

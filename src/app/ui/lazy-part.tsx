@@ -21,30 +21,34 @@ export function lazyPart<P extends object>(
   load: () => Promise<Module<P>>,
   fallback: (props: P, ask: () => void) => ReactNode = () => null,
 ): ComponentType<P> {
-  let loaded: ComponentType<P> | null = null;
+  let loaded: Module<P> | null = null;
   let loading: Promise<Module<P>> | null = null;
   const fetchIt = () => {
     loading ??= load().then(
       (module) => {
-        loaded = module.default;
+        loaded = module;
         return module;
       },
       (error: unknown) => {
         // The next render fetches again (a render waiting meanwhile gets the error, as a page
         // whose code failed to load does).
         loading = null;
-        Lazy = lazy(fetchIt);
+        Lazy = lazy(fetchOrHave);
         throw error;
       },
     );
     return loading;
   };
-  let Lazy = lazy(fetchIt);
+  // Code already here is handed over at once (React reads a thenable that answers within `then`
+  // without suspending), so a part mounted after its code arrived shows no stand-in, not even for
+  // a frame. The part is always the same element under the same Suspense: one that swapped to the
+  // loaded component at its next render was mounted anew, and lost its state to an edit.
+  const fetchOrHave = (): Promise<Module<P>> =>
+    loaded ? (answeredNow(loaded) as Promise<Module<P>>) : fetchIt();
+  let Lazy = lazy(fetchOrHave);
   fetchIt().catch(() => {});
   function LazyPart(props: P) {
     const [asked, setAsked] = useState(false);
-    const Loaded = loaded;
-    if (Loaded) return <Loaded {...props} askedEarly={asked} />;
     return (
       <Suspense fallback={fallback(props, () => setAsked(true))}>
         <Lazy {...props} askedEarly={asked} />
@@ -52,4 +56,13 @@ export function lazyPart<P extends object>(
     );
   }
   return LazyPart;
+}
+
+/** A thenable that calls back within `then`: how React's `lazy` takes a module it can use now. */
+function answeredNow<T>(value: T): PromiseLike<T> {
+  return {
+    // biome-ignore lint/suspicious/noThenProperty: a thenable on purpose, for React's lazy
+    then: <A = T, B = never>(onFulfilled?: ((value: T) => A | PromiseLike<A>) | null) =>
+      answeredNow(onFulfilled ? onFulfilled(value) : value) as PromiseLike<A | B>,
+  };
 }

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { act, cleanup, render, screen } from "@testing-library/react";
-import type { ReactNode } from "react";
+import { type ReactNode, useState } from "react";
 import { afterEach, describe, expect, it } from "vitest";
 import { lazyPart } from "../../../src/app/ui/lazy-part";
 import { deferred } from "./audience/harness";
@@ -37,6 +37,26 @@ describe("lazyPart", () => {
     render(<Part name="Fields" />);
     expect(screen.queryByText("stand-in")).toBeNull();
     expect(screen.getByRole("button").textContent).toBe("Fields (loaded)");
+  });
+
+  it("keeps the state of a part that arrived after its first render when its screen renders again", async () => {
+    // The Builder's insights said "Added …" and lost it at the next edit: the part was mounted anew.
+    const module = deferred<{ default: (props: { label: string }) => ReactNode }>();
+    const Part = lazyPart(() => module.promise);
+    const Counter = ({ label }: { label: string }) => {
+      const [presses, setPresses] = useState(0);
+      return (
+        <button type="button" onClick={() => setPresses((n) => n + 1)}>
+          {`${label}: ${presses}`}
+        </button>
+      );
+    };
+    const { rerender } = render(<Part label="first" />);
+    await act(async () => module.resolve({ default: Counter }));
+    await act(async () => screen.getByRole("button").click());
+    expect(screen.getByRole("button").textContent).toBe("first: 1");
+    rerender(<Part label="second" />);
+    expect(screen.getByRole("button").textContent).toBe("second: 1");
   });
 
   it("fetches again at the next render after a failed fetch", async () => {
