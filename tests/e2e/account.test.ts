@@ -197,7 +197,7 @@ describe("the Account screen (sandbox, PAYG demo key)", () => {
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(768);
       // One column: the cards are stacked, each as wide as the content.
       const boxes = await page
-        .locator(".account-card")
+        .locator(".account-grid > .card")
         .evaluateAll((cards) => cards.map((c) => c.getBoundingClientRect().left));
       expect(new Set(boxes.map(Math.round)).size).toBe(1);
       await shot(page, "account-768");

@@ -58,3 +58,39 @@ export function ErrorPanel({
     </div>
   );
 }
+
+/** A list or card whose records are on their way ("Loading the ledger…"), announced politely. */
+export function LoadingNote({ what }: { what: string }) {
+  return (
+    <p className="muted" role="status">
+      Loading {what}…
+    </p>
+  );
+}
+
+/** A list or card whose records could not be read: which, why, and a way to ask again. */
+export function LoadFailedAlert({
+  what,
+  error,
+  onRetry,
+  className,
+}: {
+  /** "the ledger": the sentence starts with it. */
+  what: string;
+  error: unknown;
+  onRetry: () => void;
+  className?: string;
+}) {
+  return (
+    <div className={className ? `alert ${className}` : "alert"} role="alert">
+      <p>
+        {what.charAt(0).toUpperCase() + what.slice(1)} could not be loaded: {readableError(error)}
+      </p>
+      <div className="alert-actions">
+        <button type="button" className="button button-secondary" onClick={onRetry}>
+          Try again
+        </button>
+      </div>
+    </div>
+  );
+}

@@ -10,6 +10,7 @@ import { RotateKeyCard } from "./rotate-key-card";
 import { SpendCard } from "./spend-card";
 import "./account.css";
 import { DOLLARS_PER_CREDIT } from "../../../contract/pricing";
+import { Card } from "../../ui/card";
 
 const PLAN_TEXT: Record<string, string> = {
   PAYG: "Each contact row you buy (Preview, Enrich, Export) costs credits; a revealed email or mobile costs more. Counts, samples, estimates and insights are free.",
@@ -25,10 +26,7 @@ function BalanceCard({
 }) {
   const plan = credits.data?.plan ?? sessionPlan;
   return (
-    <section className="card account-card" aria-labelledby="balance-title">
-      <h2 className="card-title" id="balance-title">
-        Balance
-      </h2>
+    <Card title="Balance">
       <div aria-live="polite">
         {credits.isPending ? (
           <p className="muted">Loading the balance…</p>
@@ -42,7 +40,7 @@ function BalanceCard({
           <BalanceFacts data={credits.data} plan={plan} />
         )}
       </div>
-    </section>
+    </Card>
   );
 }
 
@@ -84,10 +82,7 @@ function BalanceFacts({ data, plan }: { data: Credits; plan: string | null }) {
 
 function ConnectionCard({ session }: { session: Session | undefined }) {
   return (
-    <section className="card account-card" aria-labelledby="connection-title">
-      <h2 className="card-title" id="connection-title">
-        Connection
-      </h2>
+    <Card title="Connection">
       {session ? (
         <dl className="facts">
           <dt>Data</dt>
@@ -119,7 +114,7 @@ function ConnectionCard({ session }: { session: Session | undefined }) {
       ) : (
         <p className="muted">Loading…</p>
       )}
-    </section>
+    </Card>
   );
 }
 

@@ -2,6 +2,7 @@ import { useId } from "react";
 import { nextUtcMidnight } from "../../../contract/time";
 import { useCredits } from "../../api/credits";
 import { formatNumber, formatTime } from "../../lib/format";
+import { Card } from "../../ui/card";
 import { readableError } from "../../ui/status";
 import { useLimits, type ViewBudget } from "./limits";
 import { budgetTotal, rateLimitText, rateResetText, viewBudgetText, viewResetText } from "./limits-text";
@@ -82,11 +83,9 @@ export function LimitsCard() {
   const credits = useCredits();
   const refreshing = limits.isFetching || credits.isFetching;
   return (
-    <section className="card account-card" aria-labelledby="limits-title">
-      <div className="account-card-head">
-        <h2 className="card-title" id="limits-title">
-          Today's limits
-        </h2>
+    <Card
+      title="Today's limits"
+      aside={
         <button
           type="button"
           className="button button-secondary"
@@ -98,7 +97,8 @@ export function LimitsCard() {
         >
           {refreshing ? "Checking…" : "Check again"}
         </button>
-      </div>
+      }
+    >
       <div aria-live="polite">
         {limits.isPending ? (
           <p className="muted">Loading…</p>
@@ -109,6 +109,6 @@ export function LimitsCard() {
         )}
       </div>
       <RatePart perMinute={limits.data?.proxyPerMinute ?? null} />
-    </section>
+    </Card>
   );
 }

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import { ApiError } from "../../api/api-error";
 import { useAbilities } from "../../lib/roles";
 import { isWaiting } from "../../lib/spend";
+import { Card } from "../../ui/card";
 import { NotKeptNote } from "../../ui/not-kept-note";
 import { SpendNotice } from "../../ui/spend-notice";
 import { type Rotated, rotationError, useRotateKeySpend } from "./rotate-key";
@@ -47,10 +48,7 @@ export function RotateKeyCard() {
   }, [refused]);
 
   return (
-    <section className="card account-card" aria-labelledby="rotate-title">
-      <h2 className="card-title" id="rotate-title">
-        Key rotation
-      </h2>
+    <Card title="Key rotation">
       <p>
         Replace the API key with a new one, for example when the old one may have been seen by someone. The
         server stores the new key; this browser never sees it.
@@ -153,6 +151,6 @@ export function RotateKeyCard() {
           )}
         </div>
       </dialog>
-    </section>
+    </Card>
   );
 }

@@ -1,8 +1,8 @@
-import { useId } from "react";
 import { Link } from "wouter";
 import { monthWords, thisMonth, useSpendingSummary } from "../../api/spending";
 import { formatCredits, formatNumber } from "../../lib/format";
 import { personLabel } from "../../lib/roles";
+import { Card } from "../../ui/card";
 import { readableError } from "../../ui/status";
 
 /** "40 of 50 credits"; "40 credits (no cap)". */
@@ -37,19 +37,18 @@ function CapMeter({ spent, cap, label }: { spent: number; cap: number | null; la
  * counts them against the caps.
  */
 export function SpendCard() {
-  const id = useId();
   const month = thisMonth();
   const summary = useSpendingSummary(month);
   return (
-    <section className="card account-card account-wide" aria-labelledby={`${id}-title`}>
-      <div className="account-card-head">
-        <h2 className="card-title" id={`${id}-title`}>
-          Spent in {monthWords(month)}
-        </h2>
+    <Card
+      title={<>Spent in {monthWords(month)}</>}
+      className="account-wide"
+      aside={
         <Link href="/spending" className="account-small">
           Every purchase, on the Spending page
         </Link>
-      </div>
+      }
+    >
       {summary.isPending ? (
         <p className="muted">Loading this month's spending…</p>
       ) : summary.isError ? (
@@ -115,6 +114,6 @@ export function SpendCard() {
           </p>
         </>
       )}
-    </section>
+    </Card>
   );
 }

@@ -5,7 +5,7 @@ import { useJobStarters } from "../../api/team-jobs";
 import { formatBytes, formatDateTime, formatNumber } from "../../lib/format";
 import { personLabel, useAbilities } from "../../lib/roles";
 import { RecordsTable } from "../../ui/records-table";
-import { readableError } from "../../ui/status";
+import { LoadFailedAlert, LoadingNote, readableError } from "../../ui/status";
 import { useExports } from "./api/exports";
 import { CsvHeadersField } from "./csv-headers-field";
 import { useExportDownload } from "./export-progress";
@@ -114,13 +114,9 @@ export function ExportHistory({ plan }: { plan: Plan | null }) {
         started it.
       </p>
       {exports.error && !exports.data ? (
-        <p className="checkout-problem" role="alert">
-          The history could not be loaded: {readableError(exports.error)}
-        </p>
+        <LoadFailedAlert what="the history" error={exports.error} onRetry={() => void exports.refetch()} />
       ) : exports.isPending ? (
-        <p className="muted" role="status">
-          Loading the history…
-        </p>
+        <LoadingNote what="the history" />
       ) : (
         <RecordsTable
           rows={records.map((r) => ({

@@ -1,25 +1,6 @@
-import { readableError } from "../../ui/status";
+import { LoadFailedAlert } from "../../ui/status";
 
-/** A section that could not be loaded: what failed, why, and a way to ask again. */
-export function SectionProblem({
-  what,
-  error,
-  onRetry,
-}: {
-  what: string;
-  error: Error;
-  onRetry: () => void;
-}) {
-  return (
-    <div className="alert insights-problem" role="alert">
-      <p>
-        {what} could not be loaded. {readableError(error)}
-      </p>
-      <div className="alert-actions">
-        <button type="button" className="button button-secondary" onClick={onRetry}>
-          Try again
-        </button>
-      </div>
-    </div>
-  );
+/** A section that could not be loaded: what failed, why, and a way to ask again (the panel's spacing). */
+export function InsightsProblem(props: { what: string; error: Error; onRetry: () => void }) {
+  return <LoadFailedAlert {...props} className="insights-problem" />;
 }

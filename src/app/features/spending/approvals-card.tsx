@@ -1,10 +1,11 @@
-import { useId, useState } from "react";
+import { useState } from "react";
 import type { Approval } from "../../../contract/spending";
 import { useApprovals, useApprove, useDeny } from "../../api/spending";
 import { formatCredits, formatDateTime } from "../../lib/format";
 import { personLabel } from "../../lib/roles";
+import { Card } from "../../ui/card";
 import { Field } from "../../ui/field";
-import { readableError } from "../../ui/status";
+import { LoadFailedAlert, LoadingNote } from "../../ui/status";
 import { approvalOutcomeText, approvalStateText, decisionRefusal, operationWords } from "./spending-words";
 
 /** Requests are decided elsewhere too (another admin, the requester's own page): asked again. */
@@ -170,7 +171,6 @@ function ApprovalItem({
  * own requests.
  */
 export function ApprovalsCard({ admin, me }: { admin: boolean; me: string | null }) {
-  const id = useId();
   const approvals = useApprovals({ pollMs: POLL_MS });
   const [said, setSaid] = useState("");
   const list = approvals.data?.approvals ?? [];
@@ -180,11 +180,9 @@ export function ApprovalsCard({ admin, me }: { admin: boolean; me: string | null
     <ApprovalItem key={a.id} approval={a} admin={admin} me={me} onDone={setSaid} />
   );
   return (
-    <section className="card spend-card" aria-labelledby={`${id}-title`}>
-      <div className="spend-card-head">
-        <h2 className="card-title" id={`${id}-title`}>
-          {admin ? "Approvals" : "Your approval requests"}
-        </h2>
+    <Card
+      title={admin ? "Approvals" : "Your approval requests"}
+      aside={
         <button
           type="button"
           className="button button-quiet"
@@ -193,7 +191,8 @@ export function ApprovalsCard({ admin, me }: { admin: boolean; me: string | null
         >
           {approvals.isFetching ? "Refreshing…" : "Refresh"}
         </button>
-      </div>
+      }
+    >
       <p className="muted spend-lead">
         {admin
           ? "A purchase above the buyer's approval threshold waits here. Approving buys it once, for the person who asked, if the monthly caps still allow it."
@@ -203,22 +202,13 @@ export function ApprovalsCard({ admin, me }: { admin: boolean; me: string | null
         {said}
       </p>
       {approvals.isPending ? (
-        <p className="muted" role="status">
-          Loading the requests…
-        </p>
+        <LoadingNote what="the requests" />
       ) : approvals.isError ? (
-        <div className="alert spend-alert" role="alert">
-          <p>The requests could not be loaded: {readableError(approvals.error)}</p>
-          <div className="alert-actions">
-            <button
-              type="button"
-              className="button button-secondary"
-              onClick={() => void approvals.refetch()}
-            >
-              Try again
-            </button>
-          </div>
-        </div>
+        <LoadFailedAlert
+          what="the requests"
+          error={approvals.error}
+          onRetry={() => void approvals.refetch()}
+        />
       ) : list.length === 0 ? (
         <p className="muted">{admin ? "No requests yet." : "You have asked for no approvals."}</p>
       ) : (
@@ -241,6 +231,6 @@ export function ApprovalsCard({ admin, me }: { admin: boolean; me: string | null
           ) : null}
         </>
       )}
-    </section>
+    </Card>
   );
 }

@@ -4,8 +4,9 @@ import { type UseFormRegisterReturn, useForm } from "react-hook-form";
 import type { Caps, SpendingSummary } from "../../../contract/spending";
 import { formatCredits } from "../../lib/format";
 import { personLabel } from "../../lib/roles";
+import { Card } from "../../ui/card";
 import { Field } from "../../ui/field";
-import { readableError } from "../../ui/status";
+import { LoadFailedAlert, LoadingNote } from "../../ui/status";
 import { useCaps, useSaveCaps } from "./api/caps";
 import { type CapsForm, capsFormSchema, capsToForm, formToUpdate } from "./caps-form";
 import { capsRefusal } from "./spending-words";
@@ -210,27 +211,14 @@ function CapsEditor({ caps, spent }: { caps: Caps; spent: Map<string, number> })
  * limit, and the Team page stays about who may do what, not how much.
  */
 export function CapsCard({ admin, summary }: { admin: boolean; summary: SpendingSummary | undefined }) {
-  const id = useId();
   const caps = useCaps();
   const spent = new Map((summary?.people ?? []).map((p) => [p.name, p.spent]));
   return (
-    <section className="card spend-card" aria-labelledby={`${id}-title`}>
-      <h2 className="card-title" id={`${id}-title`}>
-        Caps and approvals
-      </h2>
+    <Card title="Caps and approvals">
       {caps.isPending ? (
-        <p className="muted" role="status">
-          Loading the caps…
-        </p>
+        <LoadingNote what="the caps" />
       ) : caps.isError ? (
-        <div className="alert spend-alert" role="alert">
-          <p>The caps could not be loaded: {readableError(caps.error)}</p>
-          <div className="alert-actions">
-            <button type="button" className="button button-secondary" onClick={() => void caps.refetch()}>
-              Try again
-            </button>
-          </div>
-        </div>
+        <LoadFailedAlert what="the caps" error={caps.error} onRetry={() => void caps.refetch()} />
       ) : admin ? (
         // Remounted when the people change (the form's rows are theirs, by position).
         <CapsEditor key={caps.data.people.map((p) => p.name).join("\n")} caps={caps.data} spent={spent} />
@@ -244,6 +232,6 @@ export function CapsCard({ admin, summary }: { admin: boolean; summary: Spending
           <CapsTable caps={caps.data} spent={spent} />
         </>
       )}
-    </section>
+    </Card>
   );
 }

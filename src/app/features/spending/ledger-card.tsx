@@ -1,4 +1,4 @@
-import { useId, useState } from "react";
+import { useState } from "react";
 import { describe } from "../../../contract/describe";
 import type { GroupNode } from "../../../contract/filter";
 import type { LedgerEntry } from "../../../contract/ledger";
@@ -6,8 +6,9 @@ import { downloadFile } from "../../api/download";
 import { monthWords, thisMonth } from "../../api/spending";
 import { formatCredits, formatDateTime, formatNumber } from "../../lib/format";
 import { personLabel } from "../../lib/roles";
+import { Card } from "../../ui/card";
 import { Field } from "../../ui/field";
-import { readableError } from "../../ui/status";
+import { LoadFailedAlert, LoadingNote, readableError } from "../../ui/status";
 import { type LedgerFilters, ledgerCsvPath, useLedger } from "./api/ledger";
 import { creditsText, OUTCOME_WORDS, operationWords, rowsText } from "./spending-words";
 
@@ -71,7 +72,6 @@ function LedgerRow({ entry }: { entry: LedgerEntry }) {
  * pick (null: the person reads only their own, and no picker is shown).
  */
 export function LedgerCard({ people }: { people: readonly string[] | null }) {
-  const id = useId();
   const [filters, setFilters] = useState<LedgerFilters>({ person: "", month: thisMonth() });
   const ledger = useLedger(filters);
   const [download, setDownload] = useState<{ busy: boolean; problem: string | null }>({
@@ -96,11 +96,9 @@ export function LedgerCard({ people }: { people: readonly string[] | null }) {
   };
 
   return (
-    <section className="card spend-card" aria-labelledby={`${id}-title`}>
-      <div className="spend-card-head">
-        <h2 className="card-title" id={`${id}-title`}>
-          Ledger
-        </h2>
+    <Card
+      title="Ledger"
+      aside={
         <button
           type="button"
           className="button button-secondary"
@@ -109,7 +107,8 @@ export function LedgerCard({ people }: { people: readonly string[] | null }) {
         >
           {download.busy ? "Downloading…" : "Download CSV"}
         </button>
-      </div>
+      }
+    >
       <p className="muted spend-lead">
         Every purchase made through this Audience Builder: who bought what, what it was estimated to cost,
         what was charged, and contacts the team already had, served for nothing.
@@ -157,18 +156,9 @@ export function LedgerCard({ people }: { people: readonly string[] | null }) {
         </p>
       ) : null}
       {ledger.isPending ? (
-        <p className="muted" role="status">
-          Loading the ledger…
-        </p>
+        <LoadingNote what="the ledger" />
       ) : ledger.isError ? (
-        <div className="alert spend-alert" role="alert">
-          <p>The ledger could not be loaded: {readableError(ledger.error)}</p>
-          <div className="alert-actions">
-            <button type="button" className="button button-secondary" onClick={() => void ledger.refetch()}>
-              Try again
-            </button>
-          </div>
-        </div>
+        <LoadFailedAlert what="the ledger" error={ledger.error} onRetry={() => void ledger.refetch()} />
       ) : (
         <>
           {totals ? (
@@ -234,6 +224,6 @@ export function LedgerCard({ people }: { people: readonly string[] | null }) {
           )}
         </>
       )}
-    </section>
+    </Card>
   );
 }

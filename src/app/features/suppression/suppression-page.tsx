@@ -3,7 +3,7 @@ import { useAbilities } from "../../lib/roles";
 import { Page } from "../../ui/page";
 import { RoleNotice } from "../../ui/role-notice";
 import { SECTION_LABEL, SectionTabs, SPENDING_TABS } from "../../ui/section-tabs";
-import { readableError } from "../../ui/status";
+import { LoadFailedAlert, LoadingNote } from "../../ui/status";
 import { useSuppressionLists } from "./api/lists";
 import { ImportForm } from "./import-form";
 import { ListItem } from "./list-item";
@@ -48,22 +48,14 @@ export function SuppressionPage() {
             {said}
           </p>
           {lists.isPending ? (
-            <p className="muted" role="status">
-              Loading the lists…
-            </p>
+            <LoadingNote what="the lists" />
           ) : lists.isError ? (
-            <div className="alert sup-alert" role="alert">
-              <p>The lists could not be loaded: {readableError(lists.error)}</p>
-              <div className="alert-actions">
-                <button
-                  type="button"
-                  className="button button-secondary"
-                  onClick={() => void lists.refetch()}
-                >
-                  Try again
-                </button>
-              </div>
-            </div>
+            <LoadFailedAlert
+              what="the lists"
+              error={lists.error}
+              onRetry={() => void lists.refetch()}
+              className="sup-alert"
+            />
           ) : all.length === 0 ? (
             <p className="muted">The team has no do-not-contact list yet.</p>
           ) : (

@@ -1,6 +1,6 @@
-import { useId } from "react";
 import { formatDateTime } from "../../lib/format";
-import { readableError } from "../../ui/status";
+import { Card } from "../../ui/card";
+import { LoadFailedAlert, LoadingNote, readableError } from "../../ui/status";
 import { useAudit } from "./api/audit";
 import { auditWords } from "./team-words";
 
@@ -9,15 +9,12 @@ import { auditWords } from "./team-words";
  * what. Older entries a page at a time.
  */
 export function AuditCard() {
-  const id = useId();
   const audit = useAudit();
   const entries = audit.data?.pages.flatMap((page) => page.entries) ?? [];
   return (
-    <section className="card team-card" aria-labelledby={`${id}-title`}>
-      <div className="team-card-head">
-        <h2 className="card-title" id={`${id}-title`}>
-          Audit
-        </h2>
+    <Card
+      title="Audit"
+      aside={
         <button
           type="button"
           className="button button-quiet"
@@ -26,24 +23,21 @@ export function AuditCard() {
         >
           {audit.isFetching && !audit.isFetchingNextPage ? "Refreshing…" : "Refresh"}
         </button>
-      </div>
+      }
+    >
       <p className="muted team-lead">
         Who changed what: people, roles, saved audiences and the API key. Kept on the server; only admins see
         it.
       </p>
       {audit.isPending ? (
-        <p className="muted" role="status">
-          Loading the audit list…
-        </p>
+        <LoadingNote what="the audit list" />
       ) : audit.isError && entries.length === 0 ? (
-        <div className="alert team-alert" role="alert">
-          <p>The audit list could not be loaded: {readableError(audit.error)}</p>
-          <div className="alert-actions">
-            <button type="button" className="button button-secondary" onClick={() => void audit.refetch()}>
-              Try again
-            </button>
-          </div>
-        </div>
+        <LoadFailedAlert
+          what="the audit list"
+          error={audit.error}
+          onRetry={() => void audit.refetch()}
+          className="team-alert"
+        />
       ) : entries.length === 0 ? (
         <p className="muted">Nothing has changed yet.</p>
       ) : (
@@ -81,6 +75,6 @@ export function AuditCard() {
           </button>
         </div>
       ) : null}
-    </section>
+    </Card>
   );
 }

@@ -1,35 +1,26 @@
-import { useId, useState } from "react";
-import { readableError } from "../../ui/status";
+import { useState } from "react";
+import { Card } from "../../ui/card";
+import { LoadFailedAlert, LoadingNote } from "../../ui/status";
 import { AddPersonForm } from "./add-person-form";
 import { usePeople } from "./api/people";
 import { PersonRow } from "./person-row";
 
 /** The team's people with their roles and who added them, and the form to add one. */
 export function PeopleCard({ me }: { me: string | null }) {
-  const id = useId();
   const people = usePeople();
   const [said, setSaid] = useState("");
   const list = people.data?.people ?? [];
   return (
-    <section className="card team-card team-wide" aria-labelledby={`${id}-title`}>
-      <div className="team-card-head">
-        <h2 className="card-title" id={`${id}-title`}>
-          People
-        </h2>
-      </div>
+    <Card title="People" className="team-wide">
       {people.isPending ? (
-        <p className="muted" role="status">
-          Loading the team…
-        </p>
+        <LoadingNote what="the team" />
       ) : people.isError ? (
-        <div className="alert team-alert" role="alert">
-          <p>The team could not be loaded: {readableError(people.error)}</p>
-          <div className="alert-actions">
-            <button type="button" className="button button-secondary" onClick={() => void people.refetch()}>
-              Try again
-            </button>
-          </div>
-        </div>
+        <LoadFailedAlert
+          what="the team"
+          error={people.error}
+          onRetry={() => void people.refetch()}
+          className="team-alert"
+        />
       ) : (
         <div className="team-table-wrap">
           <table className="team-table">
@@ -72,6 +63,6 @@ export function PeopleCard({ me }: { me: string | null }) {
         onAdded={(name) => setSaid(`${name} was added to the team.`)}
         onChanged={() => setSaid("")}
       />
-    </section>
+    </Card>
   );
 }

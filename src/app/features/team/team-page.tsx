@@ -4,6 +4,7 @@ import { AddPersonForm } from "./add-person-form";
 import { AuditCard } from "./audit-card";
 import { PeopleCard } from "./people-card";
 import "./team.css";
+import { Card } from "../../ui/card";
 
 const ROLES_TEXT = [
   {
@@ -22,10 +23,7 @@ const ROLES_TEXT = [
 
 function RolesCard() {
   return (
-    <section className="card team-card team-roles" aria-labelledby="team-roles-title">
-      <h2 className="card-title" id="team-roles-title">
-        Roles
-      </h2>
+    <Card title="Roles" className="team-roles">
       <ul className="plan-list">
         {ROLES_TEXT.map(({ role, text }) => (
           <li key={role}>
@@ -33,7 +31,7 @@ function RolesCard() {
           </li>
         ))}
       </ul>
-    </section>
+    </Card>
   );
 }
 
@@ -43,10 +41,7 @@ function RolesCard() {
  */
 function FirstPerson() {
   return (
-    <section className="card team-card" aria-labelledby="team-first-title">
-      <h2 className="card-title" id="team-first-title">
-        Nobody signs in yet
-      </h2>
+    <Card title="Nobody signs in yet">
       <div className="notice-warning team-notice">
         <p>
           This Audience Builder has no people yet, so it serves you, on this computer, as its admin. Once you
@@ -56,7 +51,7 @@ function FirstPerson() {
         <p>The first person must be an admin, so that someone can add the others and manage the key.</p>
       </div>
       <AddPersonForm me={null} first />
-    </section>
+    </Card>
   );
 }
 

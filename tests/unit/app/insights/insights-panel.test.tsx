@@ -286,7 +286,7 @@ describe("InsightsPanel", () => {
     renderWithClient(<InsightsPanel {...props()} />);
     await advance(0);
     const alert = screen.getByRole("alert");
-    expect(alert.textContent).toContain("The breakdown could not be loaded.");
+    expect(alert.textContent).toContain("The breakdown could not be loaded:");
     expect(alert.textContent).toContain("groupField: EMAIL_ADDRESS_PER is masked and cannot be grouped");
     fail = false;
     await act(async () => {
