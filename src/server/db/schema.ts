@@ -223,10 +223,8 @@ export interface LedgerTable {
   detail: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
-/** A batch verification the proxy started and has not settled (its charge read from its results). */
-export interface VerifyPurchaseTable {
-  generation: "v1" | "v2";
-  process_id: string;
+/** What a purchase settled after its answer has: whose it is, and where its settlement stands. */
+interface SettlementColumns {
   /** The journal entry's id: the ledger row's key_hash. */
   purchase_id: string;
   person: string;
@@ -245,30 +243,20 @@ export interface VerifyPurchaseTable {
   last_error: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
+/** A batch verification the proxy started and has not settled (its charge read from its results). */
+export interface VerifyPurchaseTable extends SettlementColumns {
+  generation: "v1" | "v2";
+  process_id: string;
+}
+
 /** An export the proxy started and has not settled (charged or free, delivered rows recorded). */
-export interface ExportPurchaseTable {
+export interface ExportPurchaseTable extends SettlementColumns {
   export_id: string;
-  /** The journal entry's id: the ledger row's key_hash. */
-  purchase_id: string;
-  person: string;
   reveal: string;
   /** The columns sent (RBID_PAO among them), canonical: the owned rows' columns_key. */
   columns_key: string;
-  credits_estimated: number;
   /** `add-free`: the owned ids of the audience added to the file for nothing (null otherwise). */
   free_ids: ColumnType<string[] | null, string | null | undefined, string | null>;
-  state: SettlementState;
-  started_at: Timestamp;
-  claimed_at: Timestamp | null;
-  /** The instance that claimed it (taken over at once once that instance has stopped). */
-  claimed_by: ColumnType<string | null, string | null | undefined, string | null>;
-  settled_at: Timestamp | null;
-  /** Settlement attempts that failed; after the last allowed one the state is "given-up". */
-  attempts: ColumnType<number, number | undefined, number>;
-  /** Not tried again before this (backoff); null: at once. */
-  next_attempt_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
-  /** Why the latest attempt failed, in words. */
-  last_error: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface SuppressionListTable {

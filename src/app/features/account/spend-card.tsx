@@ -69,7 +69,7 @@ export function SpendCard() {
           {summary.data.people.length === 0 ? (
             <p className="muted">Nobody has bought anything this month.</p>
           ) : (
-            <table className="account-spend-table">
+            <table className="list-table account-spend-table">
               <caption className="visually-hidden">Spending per person in {monthWords(month)}</caption>
               <thead>
                 <tr>

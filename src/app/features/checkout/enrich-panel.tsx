@@ -25,7 +25,7 @@ import { callsFor, chunkEntries, type ParsedEntries, parseEntries } from "./entr
 import { DEFAULT_PICKED_COLUMNS, deliveredColumns, requestColumns } from "./export-settings";
 import { PolicyNote, policyConfirmLabel, policyProblem } from "./policy";
 import { formatAmount, REVEAL_LABELS, revealPhrase } from "./pricing";
-import { PurchaseFormEnd, PurchaseStatus } from "./purchase-form-parts";
+import { confirmable, PurchaseFormEnd, RowsPurchaseStatus } from "./purchase-form-parts";
 import { RowsResultView } from "./rows-result";
 import { lastEnrich, type RowsResult } from "./saved-results";
 import { useRowsPurchase } from "./use-rows-purchase";
@@ -259,19 +259,16 @@ export function EnrichPanel({ selection }: { selection: CheckedSelection }) {
 
   return (
     <div className="checkout-panel-body">
-      <PurchaseStatus
+      <RowsPurchaseStatus
         purchase={purchase}
         plan={plan}
-        words={{
-          what: "the enrichment",
-          check: "the balance on the Account page: these rows may have been charged",
-          againLabel: "Enrich them again…",
-        }}
+        what="the enrichment"
+        againLabel="Enrich them again…"
         changeLabel="Change the purchase"
         onChange={() => setReview(null)}
       />
 
-      {review && !blocking && state.phase !== "failed" && state.phase !== "denied" ? (
+      {review && confirmable(state.phase, blocking) ? (
         <ConfirmStep
           title="Confirm the enrichment"
           facts={[

@@ -36,7 +36,7 @@ import {
 import { OtherAudienceNote } from "./other-audience-note";
 import { PolicyNote, policyConfirmLabel, policyProblem } from "./policy";
 import { formatAmount, insufficientText, REVEAL_LABELS, revealPhrase } from "./pricing";
-import { PurchaseFormEnd, PurchaseStatus } from "./purchase-form-parts";
+import { confirmable, PurchaseFormEnd, PurchaseStatus } from "./purchase-form-parts";
 import { activeExport, ofAudience } from "./saved-results";
 
 const formSchema = z.object({
@@ -516,7 +516,7 @@ export function ExportPanel({
           </div>
         </div>
       ) : null}
-      {ready && asked && !blocking && state.phase !== "failed" && state.phase !== "denied" ? (
+      {ready && asked && confirmable(state.phase, blocking) ? (
         <>
           <EstimateFacts estimate={ready} maxRows={asked.maxRows} plan={plan} />
           <ConfirmStep

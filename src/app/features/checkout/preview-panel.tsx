@@ -16,7 +16,7 @@ import { ConfirmStep } from "./confirm-step";
 import { DEFAULT_PICKED_COLUMNS, requestColumns } from "./export-settings";
 import { OtherAudienceNote } from "./other-audience-note";
 import { REVEAL_LABELS, revealPhrase } from "./pricing";
-import { PurchaseFormEnd, PurchaseStatus } from "./purchase-form-parts";
+import { confirmable, PurchaseFormEnd, RowsPurchaseStatus } from "./purchase-form-parts";
 import { RowsResultView } from "./rows-result";
 import { lastPreview, type RowsResult } from "./saved-results";
 import { useRowsPurchase } from "./use-rows-purchase";
@@ -116,19 +116,16 @@ export function PreviewPanel({ filter, valid, description, count }: PreviewPanel
 
   return (
     <div className="checkout-panel-body">
-      <PurchaseStatus
+      <RowsPurchaseStatus
         purchase={purchase}
         plan={plan}
-        words={{
-          what: "the preview",
-          check: "the balance on the Account page: these rows may have been charged",
-          againLabel: "Preview them again…",
-        }}
+        what="the preview"
+        againLabel="Preview them again…"
         changeLabel="Change the preview"
         onChange={() => setReview(null)}
       />
 
-      {review && !blocking && state.phase !== "failed" && state.phase !== "denied" ? (
+      {review && confirmable(state.phase, blocking) ? (
         <ConfirmStep
           title="Confirm the preview"
           facts={[

@@ -61,6 +61,40 @@ export function PurchaseStatus<T>({
   );
 }
 
+/** What a purchase of rows (Enrich, Preview) says of itself: its own words, and the balance to check. */
+export function RowsPurchaseStatus<T>({
+  purchase,
+  plan,
+  what,
+  againLabel,
+  changeLabel,
+  onChange,
+}: {
+  purchase: Purchase<T>;
+  plan: Plan | null;
+  /** "the enrichment" */
+  what: string;
+  /** "Enrich them again…" */
+  againLabel: string;
+  changeLabel: string;
+  onChange(): void;
+}) {
+  return (
+    <PurchaseStatus
+      purchase={purchase}
+      plan={plan}
+      words={{ what, check: "the balance on the Account page: these rows may have been charged", againLabel }}
+      changeLabel={changeLabel}
+      onChange={onChange}
+    />
+  );
+}
+
+/** A purchase being reviewed shows its confirmation unless it is under way or was refused. */
+export function confirmable(phase: string, blocking: boolean): boolean {
+  return !blocking && phase !== "failed" && phase !== "denied";
+}
+
 /** The fields every purchase form ends with. */
 interface PurchaseFields extends FieldValues {
   reveal: Reveal;

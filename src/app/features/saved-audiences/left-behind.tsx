@@ -36,7 +36,11 @@ export function LeftBehindNotice({
   };
 
   return (
-    <section className="saved-left" aria-labelledby={`${id}-text`} data-testid="saved-left-behind">
+    <section
+      className="notice-warning notice-stack saved-left"
+      aria-labelledby={`${id}-text`}
+      data-testid="saved-left-behind"
+    >
       <p id={`${id}-text`}>{leftBehindText(left)}</p>
       {left.refused.length > 0 ? (
         <ul className="saved-left-list">

@@ -212,7 +212,7 @@ export function OpenAudienceBar({
       ) : null}
       {conflict ? (
         <div
-          className="open-audience-conflict"
+          className="notice-warning notice-stack"
           role="alertdialog"
           aria-labelledby={`${id}-conflict-title`}
           aria-describedby={`${id}-conflict-text`}

@@ -4,6 +4,7 @@ import { useApprovals, useApprove, useDeny } from "../../api/spending";
 import { formatCredits, formatDateTime } from "../../lib/format";
 import { personLabel } from "../../lib/roles";
 import { Card } from "../../ui/card";
+import { ConfirmButtons } from "../../ui/confirm-buttons";
 import { Field } from "../../ui/field";
 import { LoadFailedAlert, LoadingNote } from "../../ui/status";
 import { approvalOutcomeText, approvalStateText, decisionRefusal, operationWords } from "./spending-words";
@@ -64,24 +65,17 @@ function Decide({ approval, onDone }: { approval: Approval; onDone: (said: strin
               />
             )}
           </Field>
-          <div className="spend-actions">
-            <button
-              type="button"
-              className="button button-primary spend-danger-solid"
-              onClick={doDeny}
-              disabled={busy}
-            >
-              {deny.isPending ? "Denying…" : `Deny the request of ${who}`}
-            </button>
-            <button
-              type="button"
-              className="button button-quiet"
-              onClick={() => setDenying(false)}
-              disabled={busy}
-            >
-              Cancel
-            </button>
-          </div>
+          <ConfirmButtons
+            className="spend-actions"
+            label={`Deny the request of ${who}`}
+            busyLabel="Denying…"
+            busy={deny.isPending}
+            disabled={busy}
+            danger
+            onConfirm={doDeny}
+            onCancel={() => setDenying(false)}
+            cancelDisabled={busy}
+          />
         </fieldset>
       ) : (
         <div className="spend-actions">

@@ -49,7 +49,7 @@ function CapsTable({ caps, spent }: { caps: Caps; spent: Map<string, number> }) 
 function CapsTableFrame({ units, children }: { units: "" | " (credits)"; children: ReactNode }) {
   return (
     <div className="spend-table-wrap">
-      <table className="spend-table spend-caps-table">
+      <table className="list-table spend-table spend-caps-table">
         <caption className="visually-hidden">Monthly caps and approval thresholds per person</caption>
         <thead>
           <tr>

@@ -192,7 +192,7 @@ export function LedgerCard({ people }: { people: readonly string[] | null }) {
           ) : (
             // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard to scroll it.
             <section className="spend-table-wrap" tabIndex={0} aria-label="Ledger entries">
-              <table className="spend-table" aria-busy={ledger.isPlaceholderData || undefined}>
+              <table className="list-table spend-table" aria-busy={ledger.isPlaceholderData || undefined}>
                 <caption className="visually-hidden">
                   Purchases by {whose} in {period}, newest first
                 </caption>

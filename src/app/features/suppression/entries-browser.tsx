@@ -47,7 +47,7 @@ export function EntriesBrowser({ list }: { list: SuppressionList }) {
       ) : rows.length === 0 ? (
         <p className="muted">No entries of this kind.</p>
       ) : (
-        <table className="sup-table">
+        <table className="list-table sup-table">
           <caption className="visually-hidden">Entries of {list.name}</caption>
           <thead>
             <tr>

@@ -2,6 +2,7 @@ import { useId, useState } from "react";
 import type { SuppressionList } from "../../../contract/spending";
 import { formatDateTime, formatNumber } from "../../lib/format";
 import { personLabel } from "../../lib/roles";
+import { ConfirmButtons } from "../../ui/confirm-buttons";
 import { useDeleteList } from "./api/lists";
 import { EntriesBrowser } from "./entries-browser";
 import { ImportForm } from "./import-form";
@@ -97,24 +98,16 @@ export function ListItem({
             {list.entries === 1 ? "entry" : "entries"}? From the next purchase on, these contacts are no
             longer left out, and exports may include them. This cannot be undone.
           </p>
-          <div className="sup-actions">
-            <button
-              type="button"
-              className="button button-primary sup-danger-solid"
-              disabled={remove.isPending}
-              onClick={() => remove.mutate(list.id, { onSuccess: () => onDeleted(list.name) })}
-            >
-              {remove.isPending ? "Deleting…" : `Delete ${list.name}`}
-            </button>
-            <button
-              type="button"
-              className="button button-quiet"
-              onClick={() => setOpen(null)}
-              disabled={remove.isPending}
-            >
-              Cancel
-            </button>
-          </div>
+          <ConfirmButtons
+            className="sup-actions"
+            label={`Delete ${list.name}`}
+            busyLabel="Deleting…"
+            busy={remove.isPending}
+            danger
+            onConfirm={() => remove.mutate(list.id, { onSuccess: () => onDeleted(list.name) })}
+            onCancel={() => setOpen(null)}
+            cancelDisabled={remove.isPending}
+          />
           {remove.isError ? (
             <p className="sup-error" role="alert">
               {listRefusal(remove.error, "delete")}

@@ -1,5 +1,6 @@
-import { useId, useState } from "react";
+import { useState } from "react";
 import { useAbilities } from "../../lib/roles";
+import { Card } from "../../ui/card";
 import { Page } from "../../ui/page";
 import { RoleNotice } from "../../ui/role-notice";
 import { SECTION_LABEL, SectionTabs, SPENDING_TABS } from "../../ui/section-tabs";
@@ -26,7 +27,6 @@ export function SuppressionRoleNotice() {
  * file. Every Export, Enrich and sample with contact details leaves them out.
  */
 export function SuppressionPage() {
-  const id = useId();
   const { may } = useAbilities();
   const canChange = may("buy");
   const lists = useSuppressionLists();
@@ -40,10 +40,7 @@ export function SuppressionPage() {
       <SectionTabs label={SECTION_LABEL} tabs={SPENDING_TABS} />
       <SuppressionRoleNotice />
       <div className={canChange ? "sup-grid" : "sup-grid sup-grid-read"}>
-        <section className="card sup-card" aria-labelledby={`${id}-lists`}>
-          <h2 className="card-title" id={`${id}-lists`}>
-            Lists
-          </h2>
+        <Card title="Lists">
           <p className="sup-done" aria-live="polite">
             {said}
           </p>
@@ -70,18 +67,15 @@ export function SuppressionPage() {
               ))}
             </ul>
           )}
-        </section>
+        </Card>
         {canChange ? (
-          <section className="card sup-card" aria-labelledby={`${id}-new`}>
-            <h2 className="card-title" id={`${id}-new`}>
-              New list
-            </h2>
+          <Card title="New list">
             <p className="muted sup-small">
               Paste the entries or upload a CSV file (read here, in the browser). Email addresses apply where
               they match a contact the team already has; the other kinds apply to every purchase.
             </p>
             <ImportForm onDone={(result) => setSaid(`${result.list.name} was created.`)} />
-          </section>
+          </Card>
         ) : null}
       </div>
     </Page>

@@ -23,7 +23,7 @@ export function PeopleCard({ me }: { me: string | null }) {
         />
       ) : (
         <div className="team-table-wrap">
-          <table className="team-table">
+          <table className="list-table team-table">
             <caption className="visually-hidden">The team's people, their roles and who added them</caption>
             <thead>
               <tr>

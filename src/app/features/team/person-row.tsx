@@ -2,6 +2,7 @@ import { useId, useState } from "react";
 import { type Person, passwordSchema, ROLES, type Role } from "../../../contract/team";
 import { formatDateTime } from "../../lib/format";
 import { CLI_PERSON_NAME, LOCAL_PERSON_NAME, ROLE_NAMES } from "../../lib/roles";
+import { ConfirmButtons } from "../../ui/confirm-buttons";
 import { Field } from "../../ui/field";
 import { useChangePerson, useRemovePerson } from "./api/people";
 import { teamRefusal } from "./team-words";
@@ -155,19 +156,15 @@ export function PersonRow({
                     </select>
                   )}
                 </Field>
-                <div className="team-actions">
-                  <button
-                    type="button"
-                    className="button button-primary"
-                    disabled={change.isPending || role === person.role}
-                    onClick={saveRole}
-                  >
-                    {change.isPending ? "Changing…" : `Make ${person.name} ${ROLE_NAMES[role].toLowerCase()}`}
-                  </button>
-                  <button type="button" className="button button-secondary" onClick={() => setEditing(null)}>
-                    Cancel
-                  </button>
-                </div>
+                <ConfirmButtons
+                  className="team-actions"
+                  label={`Make ${person.name} ${ROLE_NAMES[role].toLowerCase()}`}
+                  busyLabel="Changing…"
+                  busy={change.isPending}
+                  disabled={role === person.role}
+                  onConfirm={saveRole}
+                  onCancel={() => setEditing(null)}
+                />
               </fieldset>
             ) : null}
             {editing === "password" ? (
@@ -191,19 +188,14 @@ export function PersonRow({
                     />
                   )}
                 </Field>
-                <div className="team-actions">
-                  <button
-                    type="button"
-                    className="button button-primary"
-                    disabled={change.isPending}
-                    onClick={savePassword}
-                  >
-                    {change.isPending ? "Resetting…" : "Reset the password"}
-                  </button>
-                  <button type="button" className="button button-secondary" onClick={() => setEditing(null)}>
-                    Cancel
-                  </button>
-                </div>
+                <ConfirmButtons
+                  className="team-actions"
+                  label="Reset the password"
+                  busyLabel="Resetting…"
+                  busy={change.isPending}
+                  onConfirm={savePassword}
+                  onCancel={() => setEditing(null)}
+                />
               </fieldset>
             ) : null}
             {editing === "remove" ? (
@@ -215,19 +207,16 @@ export function PersonRow({
                   sign in. The audiences {isMe ? "you" : "they"} saved, private and shared, pass to{" "}
                   {isMe ? "the longest-standing other admin" : "you"}.
                 </p>
-                <div className="team-actions">
-                  <button
-                    type="button"
-                    className="button button-primary team-danger-solid"
-                    disabled={remove.isPending}
-                    onClick={doRemove}
-                  >
-                    {remove.isPending ? "Removing…" : `Yes, remove ${person.name}`}
-                  </button>
-                  <button type="button" className="button button-secondary" onClick={() => setEditing(null)}>
-                    Keep {isMe ? "me" : person.name}
-                  </button>
-                </div>
+                <ConfirmButtons
+                  className="team-actions"
+                  label={`Yes, remove ${person.name}`}
+                  busyLabel="Removing…"
+                  busy={remove.isPending}
+                  danger
+                  onConfirm={doRemove}
+                  cancelLabel={`Keep ${isMe ? "me" : person.name}`}
+                  onCancel={() => setEditing(null)}
+                />
               </fieldset>
             ) : null}
           </div>

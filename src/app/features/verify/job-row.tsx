@@ -149,7 +149,7 @@ export function JobRow({
       </div>
 
       {confirming && canCancel(job.status) ? (
-        <div className="job-confirm">
+        <div className="notice-warning notice-stack">
           <p id={`${id}-confirm`}>
             Cancel job {label}? Addresses already checked stay charged, and their results can still be
             downloaded.

@@ -193,15 +193,7 @@ export const LookalikeRow = memo(function LookalikeRow({
             lookupText
           )}
         </span>
-        <MatchLineEnd
-          node={node}
-          nodeId={row.id}
-          name={name}
-          counts={counts}
-          reachToggle={reach.toggle}
-          onLevel={row.setLevel}
-          onToggleNot={row.toggleNot}
-        />
+        <MatchLineEnd node={node} row={row} name={name} counts={counts} reach={reach} />
       </div>
       {/* Under the line, where it has room. By name, the rule is unfinished until a company is
           chosen: the name field says how. */}

@@ -126,21 +126,20 @@ export function MatchProblems({
 /** The end of a match's or a lookalike's line: its level, its list button, then the row's tools. */
 export function MatchLineEnd({
   node,
-  nodeId,
+  row,
   name,
   counts,
-  reachToggle,
-  onLevel,
-  onToggleNot,
+  reach,
 }: {
   node: SemanticNode | LookalikeNode;
-  nodeId: string;
+  /** The row's id and its edits. */
+  row: { id: string; setLevel(level: MatchLevel): void; toggleNot(): void };
   name: string;
   counts: LevelCounts;
-  reachToggle: ReactNode;
-  onLevel(level: MatchLevel): void;
-  onToggleNot(): void;
+  /** The reach panel's toggle, between the level and the row's tools. */
+  reach: { toggle: ReactNode };
 }) {
+  const nodeId = row.id;
   return (
     <>
       <MatchLevelMenu
@@ -148,11 +147,11 @@ export function MatchLineEnd({
         name={name}
         match={node.match}
         maxDistance={node.maxDistance}
-        onChange={onLevel}
+        onChange={row.setLevel}
         counts={counts}
       />
-      {reachToggle}
-      <RowTools node={node} nodeId={nodeId} name={name} negated={node.negate} onToggleNot={onToggleNot} />
+      {reach.toggle}
+      <RowTools node={node} nodeId={nodeId} name={name} negated={node.negate} onToggleNot={row.toggleNot} />
     </>
   );
 }

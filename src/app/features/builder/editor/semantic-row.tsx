@@ -68,15 +68,7 @@ export const SemanticRow = memo(function SemanticRow({
           />
           {fieldProblems(problemId(row.id, "text"), problems.text)}
         </div>
-        <MatchLineEnd
-          node={node}
-          nodeId={row.id}
-          name={name}
-          counts={counts}
-          reachToggle={reach.toggle}
-          onLevel={row.setLevel}
-          onToggleNot={row.toggleNot}
-        />
+        <MatchLineEnd node={node} row={row} name={name} counts={counts} reach={reach} />
       </div>
       <MatchProblems nodeId={row.id} problems={problems} />
       {reach.panel}
