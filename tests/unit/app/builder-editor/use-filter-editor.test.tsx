@@ -39,6 +39,28 @@ describe("useFilterEditor", () => {
     expect(result.current.canUndo).toBe(false);
   });
 
+  it("says an unfinished rule once it is left; leaving what has nothing to say renders nothing", () => {
+    let renders = 0;
+    const { result } = renderHook(() => {
+      renders++;
+      return useFilterEditor(group([cond("done"), cond("blank", "COUNTRY_NAME_PER", "")]));
+    });
+    const root = result.current.tree.id as string;
+    expect(result.current.problems.get("blank")).toEqual(["Enter a value."]);
+    expect(result.current.shownProblems.has("blank")).toBe(false);
+    // A group (its add button) and a finished rule: nothing shown changes, so no render.
+    const before = renders;
+    act(() => result.current.leave(root));
+    act(() => result.current.leave("done"));
+    expect(renders).toBe(before);
+    // The blank rule left: its problem is said.
+    act(() => result.current.leave("blank"));
+    expect(result.current.shownProblems.get("blank")).toEqual(["Enter a value."]);
+    // A rule left while finished and emptied afterwards is said at once, as before.
+    act(() => result.current.update([0], { value: "" }));
+    expect(result.current.shownProblems.get("done")).toEqual(["Enter a value."]);
+  });
+
   it("tells typing (updates with a merge key) from discrete edits, for the count's wait", () => {
     const { result } = renderHook(() => useFilterEditor(group([cond("a", "FOUNDED_ORG", 1990)])));
     expect(result.current.typing).toBe(false);

@@ -1,4 +1,4 @@
-import { useCallback, useLayoutEffect, useMemo, useState, useSyncExternalStore } from "react";
+import { useCallback, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import type { FilterNode, GroupNode, JoinOp } from "../../../../contract/filter";
 import { type CommandId, runCommand } from "../../../lib/filter/commands";
 import { canRedo, canUndo, commit, createHistory, type History } from "../../../lib/filter/history";
@@ -346,17 +346,26 @@ export function useFilterEditor(initial: GroupNode): FilterEditorState {
   );
   const blocking = useMemo(() => firstProblem(tree, problems), [tree, problems]);
   // A rule not filled in yet is unfinished, not wrong: said only once the person has left it empty.
-  const [left, setLeft] = useState<ReadonlySet<string>>(() => new Set());
+  // Every node left is kept (a rule left finished and emptied later by an undo is said at once),
+  // but the editor renders again only when a leave changes what is said (a rule left unfinished):
+  // leaving a group's add button or a finished rule changes nothing shown, and rendering for it
+  // cost every added rule a second commit before its first frame.
+  const left = useRef(new Set<string>());
+  const [leftSaid, setLeftSaid] = useState(0);
+  const checkedNow = useRef(checked);
+  checkedNow.current = checked;
   // The rows say what the service answered themselves (a lookalike's "No such company").
+  // biome-ignore lint/correctness/useExhaustiveDependencies: leftSaid says when `left` changed what is shown
   const shownProblems = useMemo(
-    () => withUnknowns(quietUnfinished(checked, left), refused),
-    [checked, left, refused],
+    () => withUnknowns(quietUnfinished(checked, left.current), refused),
+    [checked, leftSaid, refused],
   );
   const shownBlocking = useMemo(() => firstProblem(tree, shownProblems), [tree, shownProblems]);
-  const leave = useCallback(
-    (nodeId: string) => setLeft((seen) => (seen.has(nodeId) ? seen : new Set(seen).add(nodeId))),
-    [],
-  );
+  const leave = useCallback((nodeId: string) => {
+    if (left.current.has(nodeId)) return;
+    left.current.add(nodeId);
+    if (isUnfinishedOnly(checkedNow.current.get(nodeId))) setLeftSaid((n) => n + 1);
+  }, []);
 
   const [stores] = useState(() => {
     const problemStore = new KeyedStore<readonly string[]>();
