@@ -2,8 +2,9 @@ import { type ReactNode, useId } from "react";
 import "./card.css";
 
 /**
- * A titled card of the Account, Team and Spending screens: a section named by its heading, what acts
- * on the whole card (Refresh, Download) at the heading's end, its parts spaced evenly below.
+ * A titled card of the Account, Team, Spending and Suppression screens: a section named by its
+ * heading, what acts on the whole card (Refresh, Download) at the heading's end, its parts spaced
+ * evenly below.
  */
 export function Card({
   title,
