@@ -1,6 +1,6 @@
 import { Controller, type FieldValues, type Path, type UseFormReturn } from "react-hook-form";
 import type { Plan, Reveal } from "../../../contract/inferred";
-import type { Purchase } from "../../lib/spend";
+import type { Purchase, PurchaseState } from "../../lib/spend";
 import { NotKeptNote } from "../../ui/not-kept-note";
 import type { SpendWords } from "../../ui/spend-notice";
 import { ColumnsField } from "./columns-field";
@@ -91,7 +91,7 @@ export function RowsPurchaseStatus<T>({
 }
 
 /** A purchase being reviewed shows its confirmation unless it is under way or was refused. */
-export function confirmable(phase: string, blocking: boolean): boolean {
+export function confirmable(phase: PurchaseState<unknown>["phase"], blocking: boolean): boolean {
   return !blocking && phase !== "failed" && phase !== "denied";
 }
 

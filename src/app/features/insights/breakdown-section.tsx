@@ -11,7 +11,7 @@ import {
   valueLabel,
 } from "./buckets";
 import type { InsightsBreakdown, SectionState } from "./insights";
-import { InsightsProblem } from "./section-problem";
+import { SectionProblem } from "./section-problem";
 
 // recharts is loaded with the first breakdown, not with the page: the rows read without it.
 const BreakdownChart = lazy(() => import("./breakdown-chart").then((m) => ({ default: m.BreakdownChart })));
@@ -69,7 +69,7 @@ export function BreakdownSection({
   const field = data?.groupField ?? groupField;
 
   let body: ReactNode;
-  if (state.error) body = <InsightsProblem what="the breakdown" error={state.error} onRetry={state.retry} />;
+  if (state.error) body = <SectionProblem what="the breakdown" error={state.error} onRetry={state.retry} />;
   else if (!data)
     body = state.isPending ? <p className="muted insights-wait">Breaking the audience down…</p> : null;
   else if (data.total === 0)

@@ -14,7 +14,7 @@ import {
   valueLabel,
 } from "./buckets";
 import type { InsightsFields, SectionState } from "./insights";
-import { InsightsProblem } from "./section-problem";
+import { SectionProblem } from "./section-problem";
 
 /** Which columns are listed (up to INSIGHTS_MAX_FIELDS). */
 function FieldsChooser({
@@ -125,7 +125,7 @@ export function FieldsSection({
   let body: ReactNode;
   if (fields.length === 0) body = <p className="muted">Choose fields to list their most common values.</p>;
   else if (state.error)
-    body = <InsightsProblem what="the top values" error={state.error} onRetry={state.retry} />;
+    body = <SectionProblem what="the top values" error={state.error} onRetry={state.retry} />;
   else if (!data)
     body = state.isPending ? <p className="muted insights-wait">Listing the top values…</p> : null;
   else

@@ -1,7 +1,7 @@
 import { formatNumber } from "../../lib/format";
 import { formatShare } from "./buckets";
 import type { InsightsSummary, SectionState } from "./insights";
-import { InsightsProblem } from "./section-problem";
+import { SectionProblem } from "./section-problem";
 
 function people(count: number): string {
   return count === 1 ? "person" : "people";
@@ -10,7 +10,7 @@ function people(count: number): string {
 /** The audience in four figures, in plain words: people, companies, and who can be reached how. */
 export function SummarySection({ state }: { state: SectionState<InsightsSummary> }) {
   const data = state.data;
-  if (state.error) return <InsightsProblem what="the summary" error={state.error} onRetry={state.retry} />;
+  if (state.error) return <SectionProblem what="the summary" error={state.error} onRetry={state.retry} />;
   if (!data) return state.isPending ? <p className="muted insights-wait">Gathering insights…</p> : null;
   const { total, companies, withEmail, withMobile } = data;
   return (
