@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { QueryClientProvider } from "@tanstack/react-query";
-import { cleanup, render, screen, within } from "@testing-library/react";
+import { cleanup, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createQueryClient } from "../../../../src/app/query-client";
@@ -110,15 +110,20 @@ describe("do-not-contact lists", () => {
     renderPage();
     const form = await screen.findByRole("form", { name: "New list" });
     await user.click(within(form).getByRole("button", { name: "Create the list" }));
-    expect(
-      within(form)
-        .getAllByRole("alert")
-        .map((a) => a.textContent),
-    ).toEqual(["Give the list a name."]);
+    // The form's check is asynchronous (its resolver): what it says is waited for.
+    await waitFor(() =>
+      expect(
+        within(form)
+          .getAllByRole("alert")
+          .map((a) => a.textContent),
+      ).toEqual(["Give the list a name."]),
+    );
     await user.type(within(form).getByLabelText("Name of the list"), "Do not call");
     await user.click(within(form).getByRole("button", { name: "Create the list" }));
-    expect(within(form).getByRole("alert").textContent).toBe(
-      "Paste at least one entry, or choose a CSV file.",
+    await waitFor(() =>
+      expect(within(form).getByRole("alert").textContent).toBe(
+        "Paste at least one entry, or choose a CSV file.",
+      ),
     );
     expect(seen.some((s) => s.method === "POST")).toBe(false);
     await user.type(
